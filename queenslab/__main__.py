@@ -1,0 +1,6 @@
+"""``python -m queenslab`` runs the command line."""
+
+from .cli import run
+
+if __name__ == "__main__":
+    run()

@@ -1,0 +1,374 @@
+"""The ``queenslab`` command line (click).
+
+Every command takes ``--json`` and prints one JSON object with documented keys
+(placements inside JSON are 1-based lists). Bad input prints ``error: ...`` on stderr
+and exits with status 2, never a traceback. Heavy modules (numba, solvers) are imported
+inside the commands so that ``queenslab --help`` starts fast.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import Callable
+
+import click
+
+from . import __version__
+from .errors import QueensError
+from .problem import Problem
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _emit_json(obj) -> None:
+    click.echo(json.dumps(obj))
+
+
+def _parse_cells(values, what: str) -> list[tuple[int, int]]:
+    cells = []
+    for v in values:
+        parts = [p for p in v.replace(";", ",").split(",") if p.strip()]
+        try:
+            r, c = (int(p) for p in parts)
+        except ValueError:
+            raise QueensError(
+                f"--{what} expects ROW,COL with 1-based integers (for example --{what} 1,3), got {v!r}"
+            ) from None
+        cells.append((r - 1, c - 1))
+    return cells
+
+
+def _make_problem(n: int, toroidal: bool, knight: bool, block, fix) -> Problem:
+    blocked = _parse_cells(block, "block")
+    fixed = _parse_cells(fix, "fix")
+    for r, c in blocked + fixed:
+        if not (0 <= r < n and 0 <= c < n):
+            raise QueensError(
+                f"cell {r + 1},{c + 1} is outside the {n}x{n} board; rows and columns are 1..{n}"
+            )
+    return Problem(n, toroidal=toroidal, knight=knight, blocked=blocked, fixed=fixed)
+
+
+def variant_options(fn: Callable) -> Callable:
+    """The variant flags shared by every command that builds a Problem."""
+    fn = click.option(
+        "--fix", "fix", multiple=True, metavar="R,C",
+        help="A queen fixed on row R, column C (1-based; repeatable): n-queens completion.",
+    )(fn)
+    fn = click.option(
+        "--block", "block", multiple=True, metavar="R,C",
+        help="No queen on row R, column C (1-based; repeatable).",
+    )(fn)
+    fn = click.option("--knight", is_flag=True, help="Superqueens: queens also move like knights.")(fn)
+    fn = click.option("--toroidal", is_flag=True, help="Moves wrap around the board edges.")(fn)
+    return fn
+
+
+def json_option(fn: Callable) -> Callable:
+    return click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(fn)
+
+
+class _Progress:
+    """A tqdm bar on stderr when it is a terminal and output is not JSON; else nothing."""
+
+    def __init__(self, enabled: bool, desc: str):
+        self.bar = None
+        if enabled and sys.stderr.isatty():
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=0, desc=desc, unit="task", file=sys.stderr, leave=False)
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.bar is not None:
+            self.bar.total = total
+            self.bar.n = done
+            self.bar.refresh()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _placement_arg(words: tuple[str, ...]) -> str:
+    if not words:
+        raise QueensError("give a placement, e.g. '2 4 1 3' or 2413 (1-based columns by row)")
+    return " ".join(words)
+
+
+# ----------------------------------------------------------------------------- commands
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="queenslab")
+def cli() -> None:
+    """queenslab: count, enumerate, check and draw n-queens solutions.
+
+    Rows and columns on the command line are 1-based. Every command takes --json.
+    """
+
+
+@cli.command("count")
+@click.argument("n", type=int)
+@click.option("--unique", is_flag=True, help="Also count fundamental solutions (orbits under the problem's symmetries).")
+@click.option("--backend", default=None, metavar="B", help="Backend to count with (default: native).")
+@variant_options
+@click.option("--threads", type=click.IntRange(min=1), default=None, metavar="T",
+              help="Threads for the native engine (default: all cores).")
+@click.option("--method", type=click.Choice(["auto", "symmetric", "general"]), default="auto",
+              help="Native search: symmetric (standard problem) or general (every variant).")
+@click.option("--force", is_flag=True, help="Allow n above the practical limit of the exact count.")
+@json_option
+def count_cmd(n, unique, backend, toroidal, knight, block, fix, threads, method, force, as_json):
+    """Count the solutions of the N-queens problem (or a variant).
+
+    Compares with the known value (OEIS A000170 / A002562) for the standard problem
+    and exits 1 if they disagree.
+
+    \b
+    Examples:
+      queenslab count 12 --unique
+      queenslab count 8 --toroidal --block 1,1 --json
+    """
+    from .backends import get_backend
+    from .data import known_total, known_unique
+
+    problem = _make_problem(n, toroidal, knight, block, fix)
+    be = get_backend(backend)
+    opts = {}
+    if be.name == "native":
+        opts = {"threads": threads, "method": method, "force": force}
+    elif threads is not None or method != "auto" or force:
+        raise QueensError("--threads, --method and --force apply to the native backend only")
+    progress = _Progress(not as_json, f"count {n}")
+    if be.name == "native":
+        opts["progress"] = progress
+    t0 = time.perf_counter()
+    try:
+        res = be.counts(problem, unique=unique, **opts)
+    finally:
+        progress.close()
+    seconds = time.perf_counter() - t0
+    known = known_total(n) if problem.is_standard else None
+    known_u = known_unique(n) if problem.is_standard else None
+    agree = (known is None or res.total == known) and (
+        not unique or known_u is None or res.unique == known_u
+    )
+    if as_json:
+        from .native.engine import default_threads
+
+        out = {
+            "n": n,
+            "count": res.total,
+            "backend": res.backend or be.name,
+            "seconds": round(seconds, 6),
+            "known": known,
+        }
+        if unique:
+            out["unique"] = res.unique
+            out["known_unique"] = known_u
+        out.update(
+            {
+                "method": res.method,
+                "threads": threads or default_threads(),
+                "nodes": res.nodes,
+                "agrees": agree,
+                "problem": problem.to_dict(one_based=True),
+            }
+        )
+        _emit_json(out)
+    else:
+        line = f"{res.total} solution{'' if res.total == 1 else 's'} of {problem.describe()}"
+        if unique:
+            line += f" ({res.unique} unique)"
+        click.echo(line)
+        detail = f"backend {res.backend or be.name}"
+        if res.method:
+            detail += f" ({res.method})"
+        detail += f", {seconds:.3f} s"
+        if known is not None:
+            detail += f"; known value {known}" + (f" / {known_u} unique" if unique else "")
+            detail += ": agrees" if agree else ": DISAGREES"
+        click.echo(detail)
+    if not agree:
+        click.echo("error: the count disagrees with the known value", err=True)
+        return 1
+    return 0
+
+
+@cli.command("solutions")
+@click.argument("n", type=int)
+@click.option("--limit", type=click.IntRange(min=0), default=None, metavar="K", help="At most K solutions.")
+@click.option("--offset", type=click.IntRange(min=0), default=0, metavar="R", help="Skip the first R solutions.")
+@click.option("--format", "fmt", type=click.Choice(["spaces", "digits", "json", "npy"]), default="spaces",
+              help="spaces: '2 4 1 3'; digits: '2413' (n <= 9); json: one list per line; npy: a numpy file (needs --out).")
+@click.option("--out", type=click.Path(dir_okay=False, writable=True), default=None, metavar="F",
+              help="Write to file F instead of standard output.")
+@variant_options
+@json_option
+def solutions_cmd(n, limit, offset, fmt, out, toroidal, knight, block, fix, as_json):
+    """Enumerate solutions in lexicographic order (1-based columns), streaming.
+
+    \b
+    Examples:
+      queenslab solutions 8 --limit 3
+      queenslab solutions 10 --offset 99 --limit 1     # the 100th solution
+      queenslab solutions 12 --format npy --out s12.npy
+    """
+    from .native import engine
+    from .solution import format_placement
+
+    problem = _make_problem(n, toroidal, knight, block, fix)
+    if fmt == "digits" and n > 9:
+        raise QueensError(f"--format digits needs n <= 9, got n = {n}; use spaces or json")
+    if fmt == "npy" and out is None:
+        raise QueensError("--format npy writes a binary file: give --out FILE.npy")
+    if as_json and fmt == "npy":
+        raise QueensError("--json prints JSON on standard output; it cannot be combined with --format npy")
+    want = None if limit is None else offset + limit
+
+    def stream():
+        skipped = 0
+        for arr in engine.solution_batches(problem, limit=want):
+            if skipped < offset:
+                drop = min(offset - skipped, len(arr))
+                skipped += drop
+                arr = arr[drop:]
+            if len(arr):
+                yield arr
+
+    if fmt == "npy":
+        import numpy as np
+
+        total = engine.count(problem, force=True) if limit is None else None
+        if total is None:
+            # the file's shape is needed first: count only as far as the limit reaches
+            total = sum(len(a) for a in stream())
+        else:
+            total = max(0, total - offset)
+        arr_out = np.lib.format.open_memmap(out, mode="w+", dtype=np.int64, shape=(total, n))
+        i = 0
+        for arr in stream():
+            arr_out[i : i + len(arr)] = arr + 1
+            i += len(arr)
+        arr_out.flush()
+        del arr_out
+        if as_json:
+            _emit_json({"n": n, "count": i, "out": out, "format": "npy"})
+        else:
+            click.echo(f"wrote {i} solutions (1-based, int64) to {out}", err=True)
+        return 0
+
+    if as_json:
+        sols = [(a + 1).tolist() for a in stream()]
+        flat = [s for part in sols for s in part]
+        _emit_json({"n": n, "offset": offset, "count": len(flat), "solutions": flat})
+        return 0
+
+    fh = open(out, "w") if out else sys.stdout
+    try:
+        for arr in stream():
+            if fmt == "json":
+                lines = [json.dumps(row) for row in (arr + 1).tolist()]
+            else:
+                lines = [format_placement(row, fmt) for row in arr.tolist()]
+            fh.write("\n".join(lines) + "\n")
+    except BrokenPipeError:  # e.g. piped into head
+        sys.stderr.close()
+        return 0
+    finally:
+        if out:
+            fh.close()
+    return 0
+
+
+@cli.command("check")
+@click.argument("placement", nargs=-1)
+@variant_options
+@json_option
+def check_cmd(placement, toroidal, knight, block, fix, as_json):
+    """Check whether PLACEMENT is a solution and say why not.
+
+    PLACEMENT lists the 1-based column of each row: '2 4 1 3', 2,4,1,3 or 2413.
+    Exits 0 for a solution, 1 otherwise.
+
+    \b
+    Examples:
+      queenslab check 2 8 10 4 1 5 9 6 3 7
+      queenslab check 15863724 --json
+    """
+    from .solution import conflicts, parse_placement
+
+    p = parse_placement(_placement_arg(placement))
+    problem = _make_problem(len(p), toroidal, knight, block, fix)
+    found = conflicts(problem, p)
+    if as_json:
+        _emit_json(
+            {
+                "n": problem.n,
+                "placement": [c + 1 for c in p],
+                "solution": not found,
+                "conflicts": [
+                    {"kind": c.kind, "cells": [[r + 1, col + 1] for r, col in c.cells], "message": c.message()}
+                    for c in found
+                ],
+            }
+        )
+    elif not found:
+        click.echo(f"a solution of {problem.describe()}")
+    else:
+        click.echo(f"not a solution of {problem.describe()}:")
+        for c in found:
+            click.echo(f"  {c.message()}")
+    return 0 if not found else 1
+
+
+@cli.command("show")
+@click.argument("placement", nargs=-1)
+@variant_options
+@json_option
+def show_cmd(placement, toroidal, knight, block, fix, as_json):
+    """Draw PLACEMENT as a text board (Q queen, . empty, # blocked, F missing fixed queen).
+
+    \b
+    Example:
+      queenslab show 2 4 1 3
+    """
+    from .solution import board_text, conflicts, parse_placement
+
+    p = parse_placement(_placement_arg(placement))
+    problem = _make_problem(len(p), toroidal, knight, block, fix)
+    text = board_text(problem, p)
+    ok = not conflicts(problem, p)
+    if as_json:
+        _emit_json({"n": problem.n, "placement": [c + 1 for c in p], "solution": ok, "board": text.splitlines()})
+    else:
+        click.echo(text)
+    return 0
+
+
+# ----------------------------------------------------------------------------- entry point
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; returns the exit status (0 ok, 1 negative answer, 2 bad input)."""
+    try:
+        rv = cli.main(args=argv, prog_name="queenslab", standalone_mode=False)
+    except click.exceptions.UsageError as e:
+        hint = f" (see 'queenslab {e.ctx.command.name} --help')" if e.ctx and e.ctx.command.name != "cli" else ""
+        click.echo(f"error: {e.format_message()}{hint}", err=True)
+        return 2
+    except QueensError as e:
+        click.echo(f"error: {e}", err=True)
+        return 2
+    except (KeyboardInterrupt, click.exceptions.Abort):
+        click.echo("interrupted", err=True)
+        return 130
+    except click.exceptions.Exit as e:
+        return e.exit_code
+    return rv if isinstance(rv, int) else 0
+
+
+def run() -> None:  # console-script entry point
+    sys.exit(main())

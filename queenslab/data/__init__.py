@@ -1,0 +1,58 @@
+"""Verified integer sequences used as independent checks.
+
+* ``A000170`` -- the number of solutions of the n-queens problem, n = 1..27.
+* ``A002562`` -- the number of fundamental solutions (orbits under the dihedral
+  group D4 of the square), n = 1..27.
+
+Both are taken from the OEIS. Document 000's table misprints n = 22, 25, 26; the
+values here are the OEIS ones. The test-suite checks the native engine against them
+for n <= 16.
+"""
+
+from __future__ import annotations
+
+__all__ = ["A000170", "A002562", "known_total", "known_unique", "MAX_KNOWN"]
+
+#: A000170(n) for n = 1..27 (index 0 is n = 1).
+_A000170 = (
+    1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184,
+    14772512, 95815104, 666090624, 4968057848, 39029188884, 314666222712,
+    2691008701644, 24233937684440, 227514171973736, 2207893435808352,
+    22317699616364044, 234907967154122528,
+)
+
+#: A002562(n) for n = 1..27 (index 0 is n = 1).
+_A002562 = (
+    1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752, 285053, 1846955,
+    11977939, 83263591, 621012754, 4878666808, 39333324973, 336376244042,
+    3029242658210, 28439272956934, 275986683743434, 2789712466510289,
+    29363495934315694,
+)
+
+A000170 = {n: v for n, v in enumerate(_A000170, start=1)}
+A002562 = {n: v for n, v in enumerate(_A002562, start=1)}
+MAX_KNOWN = len(_A000170)
+
+
+def known_total(n: int) -> int | None:
+    """Return the number of n-queens solutions (A000170), or None if not tabulated.
+
+    Examples
+    --------
+    >>> known_total(8)
+    92
+    >>> known_total(40) is None
+    True
+    """
+    return A000170.get(n)
+
+
+def known_unique(n: int) -> int | None:
+    """Return the number of fundamental n-queens solutions (A002562), or None.
+
+    Examples
+    --------
+    >>> known_unique(8)
+    12
+    """
+    return A002562.get(n)

@@ -1,0 +1,46 @@
+"""Exceptions raised by queenslab.
+
+Every error caused by bad input is a :class:`QueensError` (a ``ValueError``) whose
+message says what was wrong and what is allowed. The command line turns these into
+``error: ...`` on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "QueensError",
+    "InvalidProblem",
+    "InvalidPlacement",
+    "UnsupportedProblem",
+    "UnknownOption",
+    "TooLarge",
+    "MissingDependency",
+]
+
+
+class QueensError(ValueError):
+    """Base class of every queenslab input error."""
+
+
+class InvalidProblem(QueensError):
+    """A :class:`~queenslab.problem.Problem` was described inconsistently."""
+
+
+class InvalidPlacement(QueensError):
+    """A placement could not be parsed or does not fit the board."""
+
+
+class UnsupportedProblem(QueensError):
+    """A backend cannot handle a feature of the problem; the message names it."""
+
+
+class UnknownOption(QueensError):
+    """A backend was given an option it does not know (options are never ignored)."""
+
+
+class TooLarge(QueensError):
+    """The request is beyond what the method can do (exactly, or in practical time)."""
+
+
+class MissingDependency(QueensError):
+    """An optional package is not installed; the message names the pip extra."""

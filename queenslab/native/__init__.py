@@ -1,0 +1,1 @@
+"""The native engine: numba bitboard search (kernels.py) and its Python driver (engine.py)."""

@@ -1,0 +1,441 @@
+"""The native engine: argument checks, task splitting and threads around the kernels.
+
+Public functions (all take a :class:`~queenslab.problem.Problem`):
+
+* :func:`count` / :func:`count_both` -- total and unique (orbit) counts, on threads;
+* :func:`count_prefix` -- solutions extending a given prefix of first-row columns;
+* :func:`solutions` / :func:`solution_batches` -- lexicographic enumeration, streamed
+  in numpy batches produced by the kernel;
+* :func:`solve` -- the lexicographically first solution.
+
+Work is split into tasks (subtrees below a prefix) that run the ``nogil`` kernels of
+:mod:`queenslab.native.kernels` on Python threads; per-task counts are summed here, so
+the result does not depend on the number of threads.
+
+Limits: the kernels hold a row in a 64-bit integer, so n <= 64 (``MAX_N``). Counting
+every solution grows roughly sevenfold per unit of n; :func:`count` refuses
+``n > PRACTICAL_LIMIT`` unless ``force=True`` (see docs/benchmarks.md for timings).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from typing import Callable, Iterator, Sequence
+
+import numpy as np
+
+from ..errors import InvalidPlacement, QueensError, TooLarge, UnsupportedProblem
+from ..interface import CountResult
+from ..problem import Problem, attacks
+from . import kernels as K
+
+__all__ = [
+    "MAX_N",
+    "SYM_MAX_N",
+    "PRACTICAL_LIMIT",
+    "default_threads",
+    "count",
+    "count_both",
+    "count_prefix",
+    "solutions",
+    "solution_batches",
+    "solve",
+]
+
+#: Largest board the bitboard kernels represent (one row in a 64-bit integer).
+MAX_N = 64
+#: Largest board of the symmetric counter (int64 masks with room for one shift).
+SYM_MAX_N = 62
+#: Largest n :func:`count` accepts without ``force=True``. n = 18 takes about a
+#: minute on 2 cores; every further unit of n multiplies the time by about seven.
+PRACTICAL_LIMIT = 18
+
+Progress = Callable[[int, int], None]
+
+_METHODS = ("auto", "symmetric", "general")
+
+
+def default_threads() -> int:
+    """Number of cores this process may run on (the default thread count)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _check_problem(problem: Problem) -> None:
+    if not isinstance(problem, Problem):
+        raise QueensError(f"expected a queenslab Problem, got {type(problem).__name__}")
+    if problem.n > MAX_N:
+        raise TooLarge(
+            f"n = {problem.n} is too large for the native engine: a bitboard row holds "
+            f"at most {MAX_N} columns (for one solution of a large board use a heuristic)"
+        )
+
+
+def _check_threads(threads: int | None) -> int:
+    if threads is None:
+        return default_threads()
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
+        raise QueensError(f"threads must be a positive integer, got {threads!r}")
+    return int(threads)
+
+
+def allowed_masks(problem: Problem) -> np.ndarray:
+    """Per-row masks of the cells a queen may take, as ``uint64[n]``.
+
+    Blocked cells are removed; a row with a fixed queen allows only that queen's cell,
+    and every cell a fixed queen attacks is removed from the other rows.
+    """
+    n = problem.n
+    full = (1 << n) - 1
+    rows = [full] * n
+    for r, c in problem.blocked:
+        rows[r] &= ~(1 << c)
+    for r, c in problem.fixed:
+        rows[r] = 1 << c
+    for fr, fc in problem.fixed:
+        for r in range(n):
+            if r == fr:
+                continue
+            for c in range(n):
+                if attacks(n, (fr, fc), (r, c), toroidal=problem.toroidal, knight=problem.knight):
+                    rows[r] &= ~(1 << c)
+    return np.array(rows, dtype=np.uint64)
+
+
+def _group_array(problem: Problem) -> np.ndarray:
+    rows = [g.flags for g in problem.symmetries()[1:]]
+    return np.array(rows, dtype=np.int64).reshape(len(rows), 3)
+
+
+class _Walk:
+    """Arguments of :func:`kernels.walk` for one problem, reused across tasks."""
+
+    def __init__(self, problem: Problem, group: bool = False):
+        self.problem = problem
+        self.n = problem.n
+        self.allowed = allowed_masks(problem)
+        self.group = _group_array(problem) if group else np.zeros((0, 3), np.int64)
+        self._dummy = np.zeros((1, max(1, self.n)), np.int64)
+
+    def run(self, prefix: Sequence[int], mode: int, stop: int | None = None, out=None):
+        """Run a walk below ``prefix``; returns (count, canonical, nodes, emitted)."""
+        n = self.n
+        stop = n if stop is None else stop
+        opts = np.array(
+            [n, stop, int(self.problem.toroidal), int(self.problem.knight), mode, len(prefix)],
+            dtype=np.int64,
+        )
+        s = np.zeros((4, n + 1), np.uint64)
+        q = np.zeros(n, np.int64)
+        q[: len(prefix)] = prefix
+        meta = np.zeros(2, np.int64)
+        return K.walk(self.allowed, opts, self.group, s, q, meta, self._dummy if out is None else out)
+
+    def stream(self, stop: int, batch: int, limit: int | None, prefix: Sequence[int] = ()) -> Iterator[np.ndarray]:
+        """Yield arrays of the placements (first ``stop`` rows) in lexicographic order."""
+        n = self.n
+        opts = np.array(
+            [n, stop, int(self.problem.toroidal), int(self.problem.knight), K.EMIT, len(prefix)],
+            dtype=np.int64,
+        )
+        s = np.zeros((4, n + 1), np.uint64)
+        q = np.zeros(n, np.int64)
+        q[: len(prefix)] = prefix
+        meta = np.zeros(2, np.int64)
+        out = np.empty((batch, max(1, stop)), np.int64)
+        left = limit
+        while meta[1] != K.DONE and (left is None or left > 0):
+            buf = out if left is None or left >= batch else out[:left]
+            emitted = K.walk(self.allowed, opts, self.group, s, q, meta, buf)[3]
+            if emitted:
+                yield buf[:emitted, :stop].copy()
+                if left is not None:
+                    left -= emitted
+
+    def prefixes(self, depth: int) -> np.ndarray:
+        """All valid prefixes of ``depth`` rows, as an array of shape (k, depth)."""
+        parts = list(self.stream(depth, 4096, None))
+        if not parts:
+            return np.zeros((0, depth), np.int64)
+        return np.concatenate(parts)
+
+
+def _run(tasks: list, fn: Callable, threads: int, progress: Progress | None) -> list:
+    """Run ``fn`` on every task, on ``threads`` threads; results in task order."""
+    results = [None] * len(tasks)
+    total = len(tasks)
+    if threads == 1 or total <= 1:
+        for i, t in enumerate(tasks):
+            results[i] = fn(t)
+            if progress:
+                progress(i + 1, total)
+        return results
+    pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="queenslab")
+    try:
+        futures = {pool.submit(fn, t): i for i, t in enumerate(tasks)}
+        for done, fut in enumerate(as_completed(futures), start=1):
+            results[futures[fut]] = fut.result()
+            if progress:
+                progress(done, total)
+    finally:
+        # On Ctrl-C: drop the tasks not started; running kernels finish their (small) task.
+        pool.shutdown(wait=True, cancel_futures=True)
+    return results
+
+
+def _check_size(problem: Problem, force: bool) -> None:
+    if problem.n > PRACTICAL_LIMIT and not force:
+        raise TooLarge(
+            f"counting every solution for n = {problem.n} is beyond the practical limit "
+            f"n <= {PRACTICAL_LIMIT} (n = 18 takes about a minute on 2 cores and each further "
+            "step about seven times longer); pass force=True (--force) to run it anyway"
+        )
+
+
+def _sym_tasks(n: int) -> list[tuple[int, int, int]]:
+    tasks = []
+    for b1 in range(2, n - 1):
+        tasks += [(1, b1, c) for c in range(n)]
+    b1 = 1
+    while b1 < n - 1 - b1:
+        tasks += [(0, b1, c) for c in range(n)]
+        b1 += 1
+    return tasks
+
+
+def _count_symmetric(problem: Problem, threads: int, progress: Progress | None) -> CountResult:
+    n = problem.n
+
+    def task(t):
+        return K.sym_count(n, t[0], t[1], t[2])
+
+    parts = _run(_sym_tasks(n), task, threads, progress)
+    c2 = sum(int(p[0]) for p in parts)
+    c4 = sum(int(p[1]) for p in parts)
+    c8 = sum(int(p[2]) for p in parts)
+    nodes = sum(int(p[3]) for p in parts) + 1
+    return CountResult(2 * c2 + 4 * c4 + 8 * c8, c2 + c4 + c8, nodes, "native", "symmetric")
+
+
+def _split_depth(walk: _Walk, threads: int) -> tuple[int, np.ndarray]:
+    """Smallest prefix depth giving enough tasks to balance ``threads`` threads."""
+    n = walk.n
+    want = 1 if threads == 1 else 24 * threads
+    depth, prefixes = 0, np.zeros((1, 0), np.int64)
+    while len(prefixes) < want and depth < min(n - 1, 4):
+        depth += 1
+        prefixes = walk.prefixes(depth)
+    return depth, prefixes
+
+
+def _count_general(problem: Problem, unique: bool, threads: int, progress: Progress | None) -> CountResult:
+    walk = _Walk(problem, group=unique)
+    depth, prefixes = _split_depth(walk, threads)
+    mode = K.CANON if unique else K.COUNT
+
+    def task(prefix):
+        return walk.run(prefix, mode)
+
+    parts = _run([tuple(int(x) for x in p) for p in prefixes], task, threads, progress)
+    total = sum(int(p[0]) for p in parts)
+    orbits = sum(int(p[1]) for p in parts) if unique else None
+    # the prefix rows themselves were placed once while splitting
+    nodes = sum(int(p[2]) for p in parts) + len(prefixes) * depth
+    return CountResult(total, orbits, nodes, "native", "general")
+
+
+def count_both(
+    problem: Problem,
+    *,
+    unique: bool = True,
+    threads: int | None = None,
+    force: bool = False,
+    method: str = "auto",
+    progress: Progress | None = None,
+) -> CountResult:
+    """Count the solutions of ``problem`` (and their orbits) on threads.
+
+    Parameters
+    ----------
+    problem : Problem
+    unique : bool, default True
+        Also count orbits under ``problem.symmetries()``.
+    threads : int, optional
+        Threads to use; default all available cores. The result does not depend on it.
+    force : bool, default False
+        Allow ``n > PRACTICAL_LIMIT``.
+    method : {"auto", "symmetric", "general"}
+        ``"symmetric"``: the symmetry-classifying search (standard problem, n >= 4),
+        which returns total and unique together; ``"general"``: the row-by-row search
+        for every variant, with a canonical-form test at each solution for the orbits.
+        ``"auto"`` picks symmetric when it applies.
+    progress : callable, optional
+        Called as ``progress(done, total)`` after each finished task.
+
+    Returns
+    -------
+    CountResult
+        ``total``, ``unique`` (None when not asked for; the symmetric method always
+        fills it), ``nodes`` (queens placed), ``method``.
+
+    Raises
+    ------
+    TooLarge
+        For ``n > MAX_N``, or ``n > PRACTICAL_LIMIT`` without ``force``.
+    UnsupportedProblem
+        For ``method="symmetric"`` on a variant or n < 4.
+
+    Examples
+    --------
+    >>> r = count_both(Problem(8))
+    >>> r.total, r.unique, r.method
+    (92, 12, 'symmetric')
+    """
+    _check_problem(problem)
+    threads = _check_threads(threads)
+    if method not in _METHODS:
+        raise QueensError(f"unknown method {method!r}; use one of {', '.join(_METHODS)}")
+    _check_size(problem, force)
+    symmetric_ok = problem.is_standard and 4 <= problem.n <= SYM_MAX_N
+    if method == "symmetric" and not symmetric_ok:
+        raise UnsupportedProblem(
+            "the symmetric method counts the standard problem with 4 <= n <= "
+            f"{SYM_MAX_N} only; this is {problem.describe()} (use method='general')"
+        )
+    if method == "symmetric" or (method == "auto" and symmetric_ok):
+        return _count_symmetric(problem, threads, progress)
+    return _count_general(problem, unique, threads, progress)
+
+
+def count(
+    problem: Problem,
+    *,
+    unique: bool = False,
+    threads: int | None = None,
+    force: bool = False,
+    method: str = "auto",
+    progress: Progress | None = None,
+) -> int:
+    """Number of solutions of ``problem`` (``unique=True``: number of orbits).
+
+    See :func:`count_both` for the parameters.
+
+    Examples
+    --------
+    >>> count(Problem(8)), count(Problem(8), unique=True)
+    (92, 12)
+    >>> count(Problem(5, toroidal=True))
+    10
+    """
+    r = count_both(problem, unique=unique, threads=threads, force=force, method=method, progress=progress)
+    return r.unique if unique else r.total
+
+
+def _check_prefix(problem: Problem, prefix) -> tuple[int, ...]:
+    try:
+        p = tuple(int(c) for c in np.asarray(prefix, dtype=object).ravel().tolist())
+    except (TypeError, ValueError):
+        raise InvalidPlacement(f"a prefix is a sequence of 0-based columns, got {prefix!r}") from None
+    if len(p) > problem.n:
+        raise InvalidPlacement(f"a prefix has at most n = {problem.n} rows, got {len(p)}")
+    for r, c in enumerate(p):
+        if not 0 <= c < problem.n:
+            raise InvalidPlacement(
+                f"prefix row {r}: column {c} is off the board; 0-based columns are 0..{problem.n - 1}"
+            )
+    return p
+
+
+def count_prefix(problem: Problem, prefix: Sequence[int], *, nodes: bool = False):
+    """Number of solutions whose first rows are ``prefix``.
+
+    Parameters
+    ----------
+    problem : Problem
+    prefix : sequence of int
+        0-based columns of rows ``0 .. len(prefix)-1``. A prefix that already breaks a
+        constraint has no extension (0).
+    nodes : bool, default False
+        Also return the number of queens placed below the prefix.
+
+    Returns
+    -------
+    int, or (int, int) with ``nodes=True``
+
+    Examples
+    --------
+    >>> sum(count_prefix(Problem(8), [c]) for c in range(8))
+    92
+    >>> count_prefix(Problem(8), [0, 1])
+    0
+    """
+    _check_problem(problem)
+    p = _check_prefix(problem, prefix)
+    found, _, visited, _ = _Walk(problem).run(p, K.COUNT)
+    return (int(found), int(visited)) if nodes else int(found)
+
+
+def solution_batches(
+    problem: Problem, *, batch: int = 4096, limit: int | None = None, prefix: Sequence[int] = ()
+) -> Iterator[np.ndarray]:
+    """Stream the solutions in lexicographic order as int64 arrays of shape (k, n).
+
+    Parameters
+    ----------
+    problem : Problem
+    batch : int, default 4096
+        Largest number of rows per array.
+    limit : int, optional
+        Stop after this many solutions.
+    prefix : sequence of int, optional
+        Only solutions starting with these 0-based columns.
+
+    Yields
+    ------
+    numpy.ndarray
+        0-based placements, one per row; never the whole set at once.
+    """
+    _check_problem(problem)
+    if isinstance(batch, bool) or not isinstance(batch, (int, np.integer)) or batch < 1:
+        raise QueensError(f"batch must be a positive integer, got {batch!r}")
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 0):
+        raise QueensError(f"limit must be a non-negative integer or None, got {limit!r}")
+    p = _check_prefix(problem, prefix)
+    yield from _Walk(problem).stream(problem.n, int(batch), limit, p)
+
+
+def solutions(problem: Problem, *, limit: int | None = None, batch: int = 4096) -> Iterator[tuple[int, ...]]:
+    """Iterate over the solutions in lexicographic order, as 0-based tuples.
+
+    Examples
+    --------
+    >>> [s for s in solutions(Problem(4))]
+    [(1, 3, 0, 2), (2, 0, 3, 1)]
+    """
+    for arr in solution_batches(problem, batch=batch, limit=limit):
+        for row in arr.tolist():
+            yield tuple(row)
+
+
+def solve(problem: Problem) -> tuple[int, ...] | None:
+    """The lexicographically first solution, or None when there is none.
+
+    Examples
+    --------
+    >>> solve(Problem(8))
+    (0, 4, 7, 5, 2, 6, 1, 3)
+    >>> solve(Problem(3)) is None
+    True
+    """
+    return next(solutions(problem, limit=1, batch=1), None)
+
+
+def timed(fn: Callable, *args, **kwargs):
+    """Run ``fn`` and return ``(result, seconds)``."""
+    t0 = time.perf_counter()
+    out = fn(*args, **kwargs)
+    return out, time.perf_counter() - t0

@@ -1,0 +1,454 @@
+"""Numba kernels of the native engine: pure functions on integers and arrays.
+
+Nothing here validates input or imports from queenslab; :mod:`queenslab.native.engine`
+checks arguments, builds the arrays, splits work into tasks and runs these kernels on
+threads. Every kernel is ``cache=True, nogil=True`` and serial.
+
+Bitboards: bit ``c`` of a row mask stands for column ``c``, so taking the lowest set bit
+first visits columns in increasing order and the search runs in lexicographic order.
+
+Two searches live here:
+
+* :func:`walk` -- the general row-by-row backtracker for every variant (toroidal,
+  knight, blocked cells, fixed queens) on ``uint64`` masks (n <= 64). It counts,
+  counts canonical solutions under a given subgroup of D4, or emits solutions in
+  batches and can be resumed (the state lives in caller-owned arrays).
+* :func:`sym_count` -- the symmetry-classifying counter for the standard problem under
+  the full group D4 (after Takaken's method): a first-row corner queen, or a first-row
+  queen bounded to the left half with side/last-row masks, so that essentially only
+  canonical solutions are built; each is classified as having 2, 4 or 8 images.
+"""
+
+import numpy as np
+from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+# walk() modes
+COUNT = 0  # count solutions
+CANON = 1  # count solutions and the canonical ones (lexicographically least in orbit)
+EMIT = 2  # write solutions into the output buffer, resumable
+
+# meta[1] states of a walk
+FRESH = 0
+RUNNING = 1
+DONE = 2
+
+_U0 = np.uint64(0)
+_U1 = np.uint64(1)
+
+
+@njit(cache=True, nogil=True)
+def popcount(x):
+    """Number of set bits of a uint64."""
+    c = 0
+    while x:
+        x &= x - _U1
+        c += 1
+    return c
+
+
+@njit(cache=True, nogil=True)
+def full_mask(n):
+    """uint64 mask of the n low bits (n <= 64)."""
+    if n >= 64:
+        return ~_U0
+    return (_U1 << np.uint64(n)) - _U1
+
+
+@njit(cache=True, nogil=True)
+def _shift_up(x, n, full, torus):
+    # towards higher columns by one (wrapping on a torus)
+    if torus:
+        return ((x << _U1) | (x >> np.uint64(n - 1))) & full
+    return (x << _U1) & full
+
+
+@njit(cache=True, nogil=True)
+def _shift_down(x, n, full, torus):
+    # towards lower columns by one (wrapping on a torus)
+    if torus:
+        return ((x >> _U1) | (x << np.uint64(n - 1))) & full
+    return x >> _U1
+
+
+@njit(cache=True, nogil=True)
+def _cellbit(c, n, torus):
+    if torus:
+        c = ((c % n) + n) % n
+    elif c < 0 or c >= n:
+        return _U0
+    return _U1 << np.uint64(c)
+
+
+@njit(cache=True, nogil=True)
+def _knight_block(y, q, n, torus):
+    """Cells of row y attacked by knight moves of the queens in rows < y."""
+    a = _U0
+    for k in range(4):
+        if k == 0:
+            rp = y - 1
+        elif k == 1:
+            rp = y - 2
+        elif not torus:
+            break
+        elif k == 2:
+            rp = y - n + 1  # row distance n-1: one row away across the edge
+        else:
+            rp = y - n + 2  # row distance n-2: two rows away across the edge
+        if rp < 0 or rp >= y:
+            continue
+        if k >= 2 and rp >= y - 2:
+            continue  # already seen as y-1 or y-2
+        d = y - rp
+        c = q[rp]
+        if d == 1 or (torus and d == n - 1):
+            a |= _cellbit(c + 2, n, torus) | _cellbit(c - 2, n, torus)
+        if d == 2 or (torus and d == n - 2):
+            a |= _cellbit(c + 1, n, torus) | _cellbit(c - 1, n, torus)
+    return a
+
+
+@njit(cache=True, nogil=True)
+def _candidates(y, allowed, s, q, n, torus, knight):
+    m = allowed[y] & ~(s[1, y] | s[2, y] | s[3, y])
+    if knight and m:
+        m &= ~_knight_block(y, q, n, torus)
+    return m
+
+
+@njit(cache=True, nogil=True)
+def _place(y, bit, s, n, full, torus):
+    s[1, y + 1] = s[1, y] | bit
+    s[2, y + 1] = _shift_up(s[2, y] | bit, n, full, torus)
+    s[3, y + 1] = _shift_down(s[3, y] | bit, n, full, torus)
+
+
+@njit(cache=True, nogil=True)
+def _canonical(q, n, group, inv):
+    """(is q lexicographically least in its orbit, how many group elements fix q).
+
+    ``group`` rows are (inv, rev, cmpl) flags of the non-identity elements.
+    """
+    for r in range(n):
+        inv[q[r]] = r
+    fixers = 0
+    for g in range(group.shape[0]):
+        t = group[g, 0]
+        fr = group[g, 1]
+        fc = group[g, 2]
+        cmp = 0
+        for i in range(n):
+            src = n - 1 - i if fr else i
+            v = inv[src] if t else q[src]
+            if fc:
+                v = n - 1 - v
+            if v != q[i]:
+                cmp = -1 if v < q[i] else 1
+                break
+        if cmp < 0:
+            return False, 0
+        if cmp == 0:
+            fixers += 1
+    return True, fixers
+
+
+@njit(cache=True, nogil=True)
+def walk(allowed, opts, group, s, q, meta, out):
+    """Row-by-row backtracking from a prefix, in lexicographic order.
+
+    Parameters
+    ----------
+    allowed : uint64[n]
+        Cells of each row a queen may take (blocked cells and cells attacked by fixed
+        queens removed; a fixed queen's row allows only its cell).
+    opts : int64[6]
+        ``n, stop, torus, knight, mode, y0``: board size, number of rows to fill,
+        move rules, one of COUNT / CANON / EMIT, and the length of the prefix held in
+        ``q[:y0]``.
+    group : int64[k, 3]
+        Non-identity symmetries as (inv, rev, cmpl) flags, used in CANON mode.
+    s : uint64[4, n + 1]
+        Search state: remaining candidates, columns, two diagonal families per row.
+    q : int64[n]
+        Current placement; its first ``y0`` entries are the prefix.
+    meta : int64[2]
+        ``(row, status)``; status FRESH on the first call, then RUNNING or DONE.
+    out : int64[m, stop]
+        EMIT mode: receives up to m solutions (their first ``stop`` columns).
+
+    Returns
+    -------
+    (count, canonical, nodes, emitted) : tuple of int64
+        Solutions found, canonical ones (CANON), queens placed, rows written (EMIT).
+        The walk is finished when ``meta[1] == DONE``.
+    """
+    n = opts[0]
+    stop = opts[1]
+    torus = opts[2] != 0
+    knight = opts[3] != 0
+    mode = opts[4]
+    y0 = opts[5]
+    full = full_mask(n)
+    inv = np.empty(n, np.int64)
+    count = 0
+    canon = 0
+    nodes = 0
+    emitted = 0
+    if meta[1] == DONE:
+        return count, canon, nodes, emitted
+    if meta[1] == FRESH:
+        s[1, 0] = _U0
+        s[2, 0] = _U0
+        s[3, 0] = _U0
+        for r in range(y0):
+            bit = _U1 << np.uint64(q[r])
+            if not (_candidates(r, allowed, s, q, n, torus, knight) & bit):
+                meta[1] = DONE  # the prefix itself breaks a constraint
+                return count, canon, nodes, emitted
+            _place(r, bit, s, n, full, torus)
+        if y0 == stop:
+            meta[1] = DONE
+            count = 1
+            if mode == CANON:
+                ok, _ = _canonical(q, n, group, inv)
+                canon = 1 if ok else 0
+            elif mode == EMIT:
+                for r in range(stop):
+                    out[0, r] = q[r]
+                emitted = 1
+            return count, canon, nodes, emitted
+        s[0, y0] = _candidates(y0, allowed, s, q, n, torus, knight)
+        meta[0] = y0
+        meta[1] = RUNNING
+    y = meta[0]
+    cap = out.shape[0]
+    while y >= y0:
+        bm = s[0, y]
+        if bm == _U0:
+            y -= 1
+            continue
+        bit = bm & (_U0 - bm)
+        s[0, y] = bm ^ bit
+        q[y] = trailing_zeros(bit)
+        nodes += 1
+        ny = y + 1
+        if ny == stop:
+            count += 1
+            if mode == CANON:
+                ok, _ = _canonical(q, n, group, inv)
+                if ok:
+                    canon += 1
+            elif mode == EMIT:
+                for r in range(stop):
+                    out[emitted, r] = q[r]
+                emitted += 1
+                if emitted == cap:
+                    meta[0] = y
+                    return count, canon, nodes, emitted
+            continue
+        _place(y, bit, s, n, full, torus)
+        cand = _candidates(ny, allowed, s, q, n, torus, knight)
+        if mode == COUNT and ny == stop - 1:
+            # last row: every candidate is a solution, no need to visit them one by one
+            k = popcount(cand)
+            count += k
+            nodes += k
+            continue
+        s[0, ny] = cand
+        y = ny
+    meta[1] = DONE
+    return count, canon, nodes, emitted
+
+
+@njit(cache=True, nogil=True)
+def _classify(board, n, bound1, bound2, topbit, endbit):
+    """Images of a canonical-candidate board under D4: 2, 4, 8, or 0 (not canonical).
+
+    ``board`` holds one bit per row. Compares the board with its 90, 180 and 270
+    degree rotations as Takaken's check does; only called on boards built by
+    :func:`sym_count`'s inner search.
+    """
+    sizee = n - 1
+    # 90 degrees
+    if board[bound2] == 1:
+        own = 1
+        ptn = 2
+        while own <= sizee:
+            bit = 1
+            you = sizee
+            while board[you] != ptn and board[own] >= bit:
+                bit <<= 1
+                you -= 1
+            if board[own] > bit:
+                return 0
+            if board[own] < bit:
+                break
+            own += 1
+            ptn <<= 1
+        if own > sizee:
+            return 2
+    # 180 degrees
+    if board[sizee] == endbit:
+        own = 1
+        you = sizee - 1
+        while own <= sizee:
+            bit = 1
+            ptn = topbit
+            while ptn != board[you] and board[own] >= bit:
+                bit <<= 1
+                ptn >>= 1
+            if board[own] > bit:
+                return 0
+            if board[own] < bit:
+                break
+            own += 1
+            you -= 1
+        if own > sizee:
+            return 4
+    # 270 degrees
+    if board[bound1] == topbit:
+        own = 1
+        ptn = topbit >> 1
+        while own <= sizee:
+            bit = 1
+            you = 0
+            while board[you] != ptn and board[own] >= bit:
+                bit <<= 1
+                you += 1
+            if board[own] > bit:
+                return 0
+            if board[own] < bit:
+                break
+            own += 1
+            ptn >>= 1
+    return 8
+
+
+@njit(cache=True, nogil=True)
+def sym_count(n, corner, bound1, split):
+    """Count one subtree of the symmetry-classifying search of the standard problem.
+
+    Parameters
+    ----------
+    n : int
+        Board size, 6 <= n <= 62.
+    corner : int
+        1: the first-row queen is in the corner and the second-row queen in column
+        ``bound1`` (2 <= bound1 <= n-2); 0: the first-row queen is in column ``bound1``
+        (1 <= bound1 < n-1-bound1).
+    split : int
+        If >= 0, only the subtree whose queen in the split row (row 2 for corner,
+        row 1 otherwise) stands in column ``split``; -1 for the whole subtree.
+
+    Returns
+    -------
+    (c2, c4, c8, nodes) : tuple of int64
+        Canonical solutions with 2, 4 and 8 images, and queens placed. Over all tasks,
+        the unique count is ``c2 + c4 + c8`` and the total ``2*c2 + 4*c4 + 8*c8``.
+    """
+    sizee = n - 1
+    mask = (1 << n) - 1
+    topbit = 1 << sizee
+    board = np.zeros(n, np.int64)
+    bm = np.zeros(n, np.int64)
+    lft = np.zeros(n, np.int64)
+    dwn = np.zeros(n, np.int64)
+    rgt = np.zeros(n, np.int64)
+    c2 = 0
+    c4 = 0
+    c8 = 0
+    nodes = 0
+    bound2 = sizee - bound1
+    if corner:
+        b = 1 << bound1
+        board[0] = 1
+        board[1] = b
+        y0 = 2
+        lft[2] = (2 | b) << 1
+        dwn[2] = 1 | b
+        rgt[2] = b >> 1
+        sidemask = 0
+        lastmask = 0
+        endbit = 0
+        srow = 2
+    else:
+        b = 1 << bound1
+        board[0] = b
+        y0 = 1
+        lft[1] = b << 1
+        dwn[1] = b
+        rgt[1] = b >> 1
+        sidemask = topbit | 1
+        lastmask = topbit | 1
+        for _ in range(bound1 - 1):
+            lastmask |= (lastmask >> 1) | (lastmask << 1)
+        endbit = topbit >> bound1
+        srow = 1
+    y = y0
+    # candidates of the first free row
+    cand = mask & ~(lft[y] | dwn[y] | rgt[y])
+    if corner:
+        if y < bound1:
+            cand &= ~2
+    else:
+        if y < bound1:
+            cand &= ~sidemask
+        elif y == bound2:
+            sd = dwn[y] & sidemask
+            if sd == 0:
+                cand = 0
+            elif sd != sidemask:
+                cand &= sidemask
+    if split >= 0 and y == srow:
+        cand &= 1 << split
+    bm[y] = cand
+    while y >= y0:
+        m = bm[y]
+        if m == 0:
+            y -= 1
+            continue
+        bit = m & -m
+        bm[y] = m ^ bit
+        board[y] = bit
+        nodes += 1
+        ny = y + 1
+        lf = (lft[y] | bit) << 1
+        dw = dwn[y] | bit
+        rg = (rgt[y] | bit) >> 1
+        cand = mask & ~(lf | dw | rg)
+        if ny == sizee:
+            # last row: at most one free column is left
+            if cand:
+                nodes += 1
+                if corner:
+                    c8 += 1
+                elif not (cand & lastmask):
+                    board[sizee] = cand
+                    k = _classify(board, n, bound1, bound2, topbit, endbit)
+                    if k == 2:
+                        c2 += 1
+                    elif k == 4:
+                        c4 += 1
+                    elif k == 8:
+                        c8 += 1
+            continue
+        if corner:
+            if ny < bound1:
+                cand &= ~2
+        else:
+            if ny < bound1:
+                cand &= ~sidemask
+            elif ny == bound2:
+                sd = dw & sidemask
+                if sd == 0:
+                    continue
+                if sd != sidemask:
+                    cand &= sidemask
+        if split >= 0 and ny == srow:
+            cand &= 1 << split
+        lft[ny] = lf
+        dwn[ny] = dw
+        rgt[ny] = rg
+        bm[ny] = cand
+        y = ny
+    return c2, c4, c8, nodes

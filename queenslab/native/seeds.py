@@ -1,0 +1,158 @@
+"""The counting algorithms of the seed documents, as numba kernels, for comparison.
+
+This module holds one counter per algorithm of document 004 ("The N queens problem
+- new variants of the Wirth algorithm"), plus the plain recursive backtracking of
+documents 000/001 and a bitmask backtracker (bit operations, as in Jeff Somers'
+work cited in document 004's "Conclusions"). They are not the package's engine
+(see :mod:`queenslab.native.engine`): they exist to measure how the data
+structures compared in document 004 behave under one compiler
+(``benchmarks/algorithms.py`` reproduces its Tables 2 and 4).
+
+Document 004's sections and the matching :class:`SeedAlgorithm` members:
+
+* "2 Backtracking and check function" -- ``BASIC`` (Wirth, CheckNode);
+* "3 Symmetry" -- the mirror halving every algorithm below except ``PLAIN`` uses
+  (first-row queen in the left half, count doubled, middle column for odd n);
+* "4 Backtracking ver.1" -- ``BACKTRACKING_V1``;
+* "5 Backtracking ver. 2" -- ``BACKTRACKING_V2``;
+* "6 By filtering ver. 1" -- ``FILTERING_V1``;
+* "7 By filtering ver. 2" -- ``FILTERING_V2``;
+* "9 Conclusions" (operations on bits, Jeff Somers) -- ``BITWISE``.
+
+The kernels live in :mod:`queenslab.native.seed_kernels`; they walk the search
+tree with an explicit stack (one frame per row) instead of recursion, because
+cached recursive numba functions crashed when loaded from the cache.
+
+Examples
+--------
+>>> count_with("filtering-v2", 8)
+92
+>>> count_with(SeedAlgorithm.BITWISE, 10)
+724
+"""
+
+from __future__ import annotations
+
+import enum
+import operator
+
+from ..errors import QueensError
+from . import seed_kernels as _K
+
+__all__ = ["SeedAlgorithm", "MAX_N", "count_with"]
+
+#: Largest board the seed counters accept (the bitmask kernel uses int64 masks).
+MAX_N = 32
+
+
+class SeedAlgorithm(enum.Enum):
+    """The seed-document counting algorithms.
+
+    Each member's value is its name on the command line and in benchmark tables;
+    :attr:`description` is a one-line summary.
+    """
+
+    PLAIN = "plain"
+    BASIC = "basic"
+    BACKTRACKING_V1 = "backtracking-v1"
+    BACKTRACKING_V2 = "backtracking-v2"
+    FILTERING_V1 = "filtering-v1"
+    FILTERING_V2 = "filtering-v2"
+    BITWISE = "bitwise"
+
+    @property
+    def description(self) -> str:
+        """One-line description of the algorithm and its data structures."""
+        return _DESCRIPTIONS[self]
+
+    @classmethod
+    def parse(cls, value: "SeedAlgorithm | str") -> "SeedAlgorithm":
+        """Return the member for ``value`` (a member or its string value).
+
+        Raises
+        ------
+        QueensError
+            If ``value`` names no algorithm; the message lists the allowed values.
+        """
+        if isinstance(value, cls):
+            return value
+        if isinstance(value, str):
+            try:
+                return cls(value)
+            except ValueError:
+                pass
+        allowed = ", ".join(repr(m.value) for m in cls)
+        raise QueensError(
+            f"unknown seed algorithm {value!r}: expected a SeedAlgorithm or one of {allowed}"
+        )
+
+
+_DESCRIPTIONS = {
+    SeedAlgorithm.PLAIN: "plain backtracking (docs 000/001): 0/1 board, scan row, column and diagonals; no halving",
+    SeedAlgorithm.BASIC: "basic backtracking (Wirth): CheckNode compares with every pre-set queen",
+    SeedAlgorithm.BACKTRACKING_V1: "backtracking ver. 1: per-row copied boolean column filter, CheckNode for diagonals",
+    SeedAlgorithm.BACKTRACKING_V2: "backtracking ver. 2: per-row list of free columns, CheckNode for diagonals",
+    SeedAlgorithm.FILTERING_V1: "by filtering ver. 1: per-row copied boolean column and diagonal arrays",
+    SeedAlgorithm.FILTERING_V2: "by filtering ver. 2: 1-D column and diagonal arrays set and reset, no copying",
+    SeedAlgorithm.BITWISE: "bit operations (Somers): int64 masks of columns and diagonals",
+}
+
+_KERNELS = {
+    SeedAlgorithm.PLAIN: _K.count_plain,
+    SeedAlgorithm.BASIC: _K.count_basic,
+    SeedAlgorithm.BACKTRACKING_V1: _K.count_backtracking_v1,
+    SeedAlgorithm.BACKTRACKING_V2: _K.count_backtracking_v2,
+    SeedAlgorithm.FILTERING_V1: _K.count_filtering_v1,
+    SeedAlgorithm.FILTERING_V2: _K.count_filtering_v2,
+    SeedAlgorithm.BITWISE: _K.count_bitwise,
+}
+
+
+def _check_n(n) -> int:
+    if isinstance(n, bool):
+        raise QueensError(f"n must be an integer from 1 to {MAX_N}, got {n!r}")
+    try:
+        value = operator.index(n)
+    except TypeError:
+        raise QueensError(f"n must be an integer from 1 to {MAX_N}, got {n!r}") from None
+    if not 1 <= value <= MAX_N:
+        raise QueensError(f"n must be an integer from 1 to {MAX_N}, got {value}")
+    return value
+
+
+def count_with(algorithm: SeedAlgorithm | str, n: int) -> int:
+    """Count the solutions of the standard n-queens problem with a seed algorithm.
+
+    Parameters
+    ----------
+    algorithm : SeedAlgorithm or str
+        The algorithm, as a member or its value (``"plain"``, ``"basic"``,
+        ``"backtracking-v1"``, ``"backtracking-v2"``, ``"filtering-v1"``,
+        ``"filtering-v2"``, ``"bitwise"``).
+    n : int
+        Board size, 1 <= n <= 32.
+
+    Returns
+    -------
+    int
+        The number of solutions (OEIS A000170).
+
+    Raises
+    ------
+    QueensError
+        If ``algorithm`` is unknown or ``n`` is not an integer in 1..32.
+
+    Notes
+    -----
+    The first call of each algorithm compiles its kernel (or loads it from numba's
+    cache). The kernels are single-threaded and release the GIL. All but ``"plain"``
+    search only half of the first row (document 004, section 3 "Symmetry").
+
+    Examples
+    --------
+    >>> count_with("basic", 6)
+    4
+    """
+    algo = SeedAlgorithm.parse(algorithm)
+    size = _check_n(n)
+    return int(_KERNELS[algo](size))
