@@ -1,0 +1,101 @@
+"""Slow, obviously correct reference implementations the fast code is compared with.
+
+Nothing here imports the code under test except the Problem data holder: attacks,
+symmetries and orbits are re-derived from scratch with plain loops and numpy array
+rotations, so an error in queenslab's own versions cannot hide in both.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+KNIGHT = [(1, 2), (2, 1), (1, -2), (2, -1), (-1, 2), (-2, 1), (-1, -2), (-2, -1)]
+
+
+def attacked(n, a, b, toroidal=False, knight=False):
+    """Do queens on cells a and b attack each other? Explicit ray walking."""
+    (r1, c1), (r2, c2) = a, b
+    if r1 == r2 or c1 == c2:
+        return True
+    # walk the four diagonal rays from a, wrapping on a torus
+    for dr, dc in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
+        r, c = r1, c1
+        for _ in range(n):
+            r, c = r + dr, c + dc
+            if toroidal:
+                r, c = r % n, c % n
+            elif not (0 <= r < n and 0 <= c < n):
+                break
+            if (r, c) == (r2, c2):
+                return True
+    if knight:
+        for dr, dc in KNIGHT:
+            r, c = r1 + dr, c1 + dc
+            if toroidal:
+                r, c = r % n, c % n
+            if (r, c) == (r2, c2):
+                return True
+    return False
+
+
+def is_solution(problem, p):
+    n = problem.n
+    if sorted(p) != list(range(n)):
+        return False
+    cells = [(r, p[r]) for r in range(n)]
+    if any(cell in set(problem.blocked) for cell in cells):
+        return False
+    if any(p[r] != c for r, c in problem.fixed):
+        return False
+    return not any(
+        attacked(n, a, b, problem.toroidal, problem.knight) for a, b in itertools.combinations(cells, 2)
+    )
+
+
+def all_solutions(problem):
+    """Every solution, by trying all n! permutations, sorted lexicographically."""
+    return sorted(p for p in itertools.permutations(range(problem.n)) if is_solution(problem, p))
+
+
+def _board(n, cells):
+    b = np.zeros((n, n), dtype=np.int8)
+    for r, c in cells:
+        b[r, c] = 1
+    return b
+
+
+def _transforms():
+    """The 8 symmetries of the square as functions on 2-D arrays (numpy rotations)."""
+    out = []
+    for k in range(4):
+        out.append(lambda a, k=k: np.rot90(a, k))
+        out.append(lambda a, k=k: np.fliplr(np.rot90(a, k)))
+    return out
+
+
+def symmetry_count(problem):
+    """Number of square symmetries mapping blocked and fixed cells onto themselves."""
+    n = problem.n
+    bl, fx = _board(n, problem.blocked), _board(n, problem.fixed)
+    return sum(
+        1 for t in _transforms() if np.array_equal(t(bl), bl) and np.array_equal(t(fx), fx)
+    )
+
+
+def orbit_count(problem, sols=None):
+    """Number of orbits of the solutions under the problem's symmetry subgroup."""
+    n = problem.n
+    bl, fx = _board(n, problem.blocked), _board(n, problem.fixed)
+    group = [t for t in _transforms() if np.array_equal(t(bl), bl) and np.array_equal(t(fx), fx)]
+    sols = all_solutions(problem) if sols is None else sols
+    canon = set()
+    for p in sols:
+        b = _board(n, enumerate(p))
+        images = []
+        for t in group:
+            tb = t(b)
+            images.append(tuple(int(np.argmax(tb[r])) for r in range(n)))
+        canon.add(min(images))
+    return len(canon)

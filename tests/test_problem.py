@@ -1,0 +1,130 @@
+"""Problem validation, symmetries and fingerprints; the D4 elements."""
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import naive
+from queenslab.errors import InvalidProblem, QueensError
+from queenslab.problem import Problem, attacks
+from queenslab.symmetry.group import D4, IDENTITY, D4Element
+from strategies import problems, symmetric_problems
+
+
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        ({"n": 0}, "at least 1"),
+        ({"n": -3}, "at least 1"),
+        ({"n": 2.5}, "integer"),
+        ({"n": True}, "integer"),
+        ({"n": "8"}, "integer"),
+        ({"n": 4, "blocked": [(4, 0)]}, "outside the 4x4 board"),
+        ({"n": 4, "fixed": [(0, -1)]}, "outside"),
+        ({"n": 4, "blocked": [(1,)]}, "pairs"),
+        ({"n": 4, "blocked": "a1"}, "pairs"),
+        ({"n": 5, "blocked": [(1, 1)], "fixed": [(1, 1)]}, "both blocked"),
+        ({"n": 5, "fixed": [(0, 0), (0, 3)]}, "row"),
+        ({"n": 5, "fixed": [(0, 1), (3, 1)]}, "column"),
+        ({"n": 5, "fixed": [(0, 0), (2, 2)]}, "diagonal"),
+        ({"n": 5, "fixed": [(0, 0), (1, 2)], "knight": True}, "knight"),
+        ({"n": 5, "toroidal": "yes"}, "True or False"),
+    ],
+)
+def test_invalid_problems_raise_clear_errors(kwargs, match):
+    with pytest.raises(InvalidProblem, match=match):
+        Problem(**kwargs)
+    assert issubclass(InvalidProblem, QueensError) and issubclass(QueensError, ValueError)
+
+
+def test_problem_is_frozen_and_normalised():
+    p = Problem(6, blocked=[(2, 1), (0, 0), (2, 1)], fixed=np.array([[1, 2]]))
+    assert p.blocked == ((0, 0), (2, 1)) and p.fixed == ((1, 2),)
+    with pytest.raises(AttributeError):
+        p.n = 7
+    assert p == Problem(6, blocked=[(0, 0), (2, 1)], fixed=[(1, 2)])
+    assert hash(p) == hash(Problem(6, blocked=[(0, 0), (2, 1)], fixed=[(1, 2)]))
+
+
+def test_fingerprint_is_stable_and_distinguishes_variants():
+    variants = [
+        Problem(8),
+        Problem(8, toroidal=True),
+        Problem(8, knight=True),
+        Problem(8, blocked=[(0, 0)]),
+        Problem(8, fixed=[(0, 0)]),
+        Problem(9),
+    ]
+    prints = [v.fingerprint() for v in variants]
+    assert len(set(prints)) == len(prints)
+    assert Problem(8, blocked=[(1, 1), (0, 0)]).fingerprint() == Problem(8, blocked=[(0, 0), (1, 1)]).fingerprint()
+    assert all(len(f) == 64 and int(f, 16) >= 0 for f in prints)
+
+
+def test_d4_is_a_group_with_eight_distinct_actions():
+    assert len(D4) == 8 and D4[0] == IDENTITY
+    p = (0, 4, 7, 5, 2, 6, 1, 3)  # the first 8-queens solution; its orbit has 8 members
+    assert len({g.apply(p) for g in D4}) == 8
+    for g, h in itertools.product(D4, D4):
+        assert g * h in D4
+        assert (g * h).apply(p) == g.apply(h.apply(p))
+    for g in D4:
+        assert g * g.inverse() == IDENTITY
+
+
+def test_d4_names_match_numpy_geometry():
+    n = 5
+    board = np.arange(n * n).reshape(n, n)
+    geometry = {
+        "identity": board,
+        "rotate-90": np.rot90(board, -1),  # clockwise
+        "rotate-180": np.rot90(board, 2),
+        "rotate-270": np.rot90(board, 1),
+        "reflect-vertical-axis": np.fliplr(board),
+        "reflect-horizontal-axis": np.flipud(board),
+        "reflect-main-diagonal": board.T,
+        "reflect-anti-diagonal": np.rot90(board, 2).T,
+    }
+    for g in D4:
+        image = np.empty_like(board)
+        for r, c in itertools.product(range(n), repeat=2):
+            image[g.cell(n, r, c)] = board[r, c]
+        assert np.array_equal(image, geometry[g.name]), g.name
+
+
+@given(symmetric_problems(max_n=8))
+def test_symmetries_is_the_stabilising_subgroup(p):
+    sym = p.symmetries()
+    assert sym[0] == IDENTITY
+    assert len(sym) == naive.symmetry_count(p)
+    assert 8 % len(sym) == 0
+    for g, h in itertools.product(sym, sym):
+        assert g * h in sym
+
+
+def test_symmetries_of_common_cases():
+    assert len(Problem(8).symmetries()) == 8
+    assert len(Problem(8, toroidal=True, knight=True).symmetries()) == 8
+    assert [g.name for g in Problem(8, fixed=[(0, 0)]).symmetries()] == ["identity", "reflect-main-diagonal"]
+    assert len(Problem(5, blocked=[(2, 2)]).symmetries()) == 8
+    assert len(Problem(5, blocked=[(0, 1)]).symmetries()) == 1
+
+
+@given(problems(max_n=6), st.data())
+def test_attacks_agrees_with_ray_walking(p, data):
+    n = p.n
+    a = data.draw(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)))
+    b = data.draw(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)))
+    if a != b:
+        how = attacks(n, a, b, toroidal=p.toroidal, knight=p.knight)
+        assert (how is not None) == naive.attacked(n, a, b, p.toroidal, p.knight)
+
+
+def test_describe_and_to_dict():
+    p = Problem(6, toroidal=True, blocked=[(0, 1)], fixed=[(2, 2)])
+    assert p.describe() == "6-queens, toroidal, 1 blocked, 1 fixed"
+    assert p.to_dict(one_based=True)["blocked"] == [[1, 2]]
+    assert D4Element(True, False, True).name == "rotate-90"
