@@ -325,27 +325,71 @@ def _classify(board, n, bound1, bound2, topbit, endbit):
 
 
 @njit(cache=True, nogil=True)
-def sym_count(n, corner, bound1, split):
-    """Count one subtree of the symmetry-classifying search of the standard problem.
+def _sym_corner(n, bound1, split):
+    """Corner case of :func:`sym_count`: queens at (0, 0) and (1, bound1)."""
+    sizee = n - 1
+    mask = (1 << n) - 1
+    bm = np.zeros(n, np.int64)
+    lft = np.zeros(n, np.int64)
+    dwn = np.zeros(n, np.int64)
+    rgt = np.zeros(n, np.int64)
+    c8 = 0
+    nodes = 0
+    b = 1 << bound1
+    y0 = 2
+    lft[2] = (2 | b) << 1
+    dwn[2] = 1 | b
+    rgt[2] = b >> 1
+    cand = mask & ~(lft[2] | dwn[2] | rgt[2])
+    if y0 < bound1:
+        cand &= ~2  # column 1 above row bound1 would make the transpose smaller
+    if split >= 0:
+        cand &= 1 << split
+    if y0 == sizee:
+        return 0, 0, 1 if cand else 0, 1 if cand else 0
+    bm[y0] = cand
+    y = y0
+    while y >= y0:
+        m = bm[y]
+        if m == 0:
+            y -= 1
+            continue
+        bit = m & -m
+        bm[y] = m ^ bit
+        nodes += 1
+        ny = y + 1
+        lf = (lft[y] | bit) << 1
+        dw = dwn[y] | bit
+        rg = (rgt[y] | bit) >> 1
+        cand = mask & ~(lf | dw | rg)
+        if ny == sizee:
+            if cand:  # at most one free column is left
+                nodes += 1
+                c8 += 1
+            continue
+        if ny < bound1:
+            cand &= ~2
+        if ny == sizee - 1:
+            # the last two rows inline: no push/pop for the deepest, most numerous nodes
+            while cand:
+                b2 = cand & -cand
+                cand ^= b2
+                nodes += 1
+                if mask & ~(((lf | b2) << 1) | dw | b2 | ((rg | b2) >> 1)):
+                    nodes += 1
+                    c8 += 1
+            continue
+        lft[ny] = lf
+        dwn[ny] = dw
+        rgt[ny] = rg
+        bm[ny] = cand
+        y = ny
+    return 0, 0, c8, nodes
 
-    Parameters
-    ----------
-    n : int
-        Board size, 6 <= n <= 62.
-    corner : int
-        1: the first-row queen is in the corner and the second-row queen in column
-        ``bound1`` (2 <= bound1 <= n-2); 0: the first-row queen is in column ``bound1``
-        (1 <= bound1 < n-1-bound1).
-    split : int
-        If >= 0, only the subtree whose queen in the split row (row 2 for corner,
-        row 1 otherwise) stands in column ``split``; -1 for the whole subtree.
 
-    Returns
-    -------
-    (c2, c4, c8, nodes) : tuple of int64
-        Canonical solutions with 2, 4 and 8 images, and queens placed. Over all tasks,
-        the unique count is ``c2 + c4 + c8`` and the total ``2*c2 + 4*c4 + 8*c8``.
-    """
+@njit(cache=True, nogil=True)
+def _sym_inner(n, bound1, split):
+    """Non-corner case of :func:`sym_count`: first-row queen in column bound1."""
     sizee = n - 1
     mask = (1 << n) - 1
     topbit = 1 << sizee
@@ -359,49 +403,30 @@ def sym_count(n, corner, bound1, split):
     c8 = 0
     nodes = 0
     bound2 = sizee - bound1
-    if corner:
-        b = 1 << bound1
-        board[0] = 1
-        board[1] = b
-        y0 = 2
-        lft[2] = (2 | b) << 1
-        dwn[2] = 1 | b
-        rgt[2] = b >> 1
-        sidemask = 0
-        lastmask = 0
-        endbit = 0
-        srow = 2
-    else:
-        b = 1 << bound1
-        board[0] = b
-        y0 = 1
-        lft[1] = b << 1
-        dwn[1] = b
-        rgt[1] = b >> 1
-        sidemask = topbit | 1
-        lastmask = topbit | 1
-        for _ in range(bound1 - 1):
-            lastmask |= (lastmask >> 1) | (lastmask << 1)
-        endbit = topbit >> bound1
-        srow = 1
-    y = y0
-    # candidates of the first free row
-    cand = mask & ~(lft[y] | dwn[y] | rgt[y])
-    if corner:
-        if y < bound1:
-            cand &= ~2
-    else:
-        if y < bound1:
-            cand &= ~sidemask
-        elif y == bound2:
-            sd = dwn[y] & sidemask
-            if sd == 0:
-                cand = 0
-            elif sd != sidemask:
-                cand &= sidemask
-    if split >= 0 and y == srow:
+    b = 1 << bound1
+    board[0] = b
+    y0 = 1
+    lft[1] = b << 1
+    dwn[1] = b
+    rgt[1] = b >> 1
+    sidemask = topbit | 1
+    lastmask = topbit | 1
+    for _ in range(bound1 - 1):
+        lastmask |= (lastmask >> 1) | (lastmask << 1)
+    endbit = topbit >> bound1
+    cand = mask & ~(lft[1] | dwn[1] | rgt[1])
+    if y0 < bound1:
+        cand &= ~sidemask
+    elif y0 == bound2:
+        sd = dwn[1] & sidemask
+        if sd == 0:
+            cand = 0
+        elif sd != sidemask:
+            cand &= sidemask
+    if split >= 0:
         cand &= 1 << split
-    bm[y] = cand
+    bm[y0] = cand
+    y = y0
     while y >= y0:
         m = bm[y]
         if m == 0:
@@ -418,12 +443,36 @@ def sym_count(n, corner, bound1, split):
         cand = mask & ~(lf | dw | rg)
         if ny == sizee:
             # last row: at most one free column is left
-            if cand:
+            if cand and not (cand & lastmask):
                 nodes += 1
-                if corner:
+                board[sizee] = cand
+                k = _classify(board, n, bound1, bound2, topbit, endbit)
+                if k == 2:
+                    c2 += 1
+                elif k == 4:
+                    c4 += 1
+                elif k == 8:
                     c8 += 1
-                elif not (cand & lastmask):
-                    board[sizee] = cand
+            continue
+        if ny < bound1:
+            cand &= ~sidemask  # the side columns above row bound1: not canonical
+        elif ny == bound2:
+            sd = dw & sidemask
+            if sd == 0:
+                continue
+            if sd != sidemask:
+                cand &= sidemask
+        if ny == sizee - 1:
+            # the last two rows inline: no push/pop for the deepest, most numerous nodes
+            while cand:
+                b2 = cand & -cand
+                cand ^= b2
+                nodes += 1
+                last = mask & ~(((lf | b2) << 1) | dw | b2 | ((rg | b2) >> 1))
+                if last and not (last & lastmask):
+                    nodes += 1
+                    board[ny] = b2
+                    board[sizee] = last
                     k = _classify(board, n, bound1, bound2, topbit, endbit)
                     if k == 2:
                         c2 += 1
@@ -432,23 +481,37 @@ def sym_count(n, corner, bound1, split):
                     elif k == 8:
                         c8 += 1
             continue
-        if corner:
-            if ny < bound1:
-                cand &= ~2
-        else:
-            if ny < bound1:
-                cand &= ~sidemask
-            elif ny == bound2:
-                sd = dw & sidemask
-                if sd == 0:
-                    continue
-                if sd != sidemask:
-                    cand &= sidemask
-        if split >= 0 and ny == srow:
-            cand &= 1 << split
         lft[ny] = lf
         dwn[ny] = dw
         rgt[ny] = rg
         bm[ny] = cand
         y = ny
     return c2, c4, c8, nodes
+
+
+@njit(cache=True, nogil=True)
+def sym_count(n, corner, bound1, split):
+    """Count one subtree of the symmetry-classifying search of the standard problem.
+
+    Parameters
+    ----------
+    n : int
+        Board size, 4 <= n <= 62.
+    corner : int
+        1: the first-row queen is in the corner and the second-row queen in column
+        ``bound1`` (2 <= bound1 <= n-2); 0: the first-row queen is in column ``bound1``
+        (1 <= bound1 < n-1-bound1).
+    split : int
+        If >= 0, only the subtree whose queen in the first free row (row 2 for
+        corner, row 1 otherwise) stands in column ``split``; -1 for the whole subtree.
+
+    Returns
+    -------
+    (c2, c4, c8, nodes) : tuple of int64
+        Canonical solutions with 2, 4 and 8 images, and queens placed below the
+        first row(s). Over all tasks, the unique count is ``c2 + c4 + c8`` and the
+        total ``2*c2 + 4*c4 + 8*c8``.
+    """
+    if corner:
+        return _sym_corner(n, bound1, split)
+    return _sym_inner(n, bound1, split)
