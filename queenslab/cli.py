@@ -109,39 +109,62 @@ def cli() -> None:
     """
 
 
+def solver_options(fn: Callable) -> Callable:
+    """Options of the solver backends (passed only when given; a backend that does not
+    know one refuses it)."""
+    fn = click.option("--limit", "limit", type=click.IntRange(min=1), default=None, metavar="K",
+                      help="cpsat/sat: stop after K solutions (the count is then reported as incomplete).")(fn)
+    fn = click.option("--time-limit", "time_limit", type=click.FloatRange(min=0, min_open=True), default=None,
+                      metavar="S", help="cpsat: stop after S seconds (reported as incomplete).")(fn)
+    fn = click.option("--sat-solver", "sat_solver", default=None, metavar="NAME",
+                      help="sat: the pysat solver (default cadical195).")(fn)
+    fn = click.option("--encoding", default=None, metavar="E",
+                      help="sat/ganak: cardinality encoding (pairwise, seqcounter, ladder, totalizer, ...).")(fn)
+    fn = click.option("--formulation", type=click.Choice(["integer", "boolean"]), default=None,
+                      help="cpsat: integer (q[r]) or boolean (x[r][c]) model.")(fn)
+    return fn
+
+
+def _backend_options(**given) -> dict:
+    rename = {"sat_solver": "solver"}
+    return {rename.get(k, k): v for k, v in given.items() if v is not None and v is not False}
+
+
 @cli.command("count")
 @click.argument("n", type=int)
 @click.option("--unique", is_flag=True, help="Also count fundamental solutions (orbits under the problem's symmetries).")
-@click.option("--backend", default=None, metavar="B", help="Backend to count with (default: native).")
+@click.option("--backend", default=None, metavar="B", help="native (default), cpsat, sat or ganak.")
 @variant_options
 @click.option("--threads", type=click.IntRange(min=1), default=None, metavar="T",
-              help="Threads for the native engine (default: all cores).")
-@click.option("--method", type=click.Choice(["auto", "symmetric", "general"]), default="auto",
-              help="Native search: symmetric (standard problem) or general (every variant).")
-@click.option("--force", is_flag=True, help="Allow n above the practical limit of the exact count.")
+              help="native: threads (default: all cores).")
+@click.option("--method", type=click.Choice(["auto", "symmetric", "general"]), default=None,
+              help="native: symmetric (standard problem) or general (every variant) search.")
+@click.option("--force", is_flag=True, help="native: allow n above the practical limit of the exact count.")
+@solver_options
 @json_option
-def count_cmd(n, unique, backend, toroidal, knight, block, fix, threads, method, force, as_json):
+def count_cmd(n, unique, backend, toroidal, knight, block, fix, threads, method, force,
+              formulation, encoding, sat_solver, time_limit, limit, as_json):
     """Count the solutions of the N-queens problem (or a variant).
 
     Compares with the known value (OEIS A000170 / A002562) for the standard problem
-    and exits 1 if they disagree.
+    and exits 1 if they disagree, or if a limit stopped the count (then it is only a
+    lower bound).
 
     \b
     Examples:
       queenslab count 12 --unique
       queenslab count 8 --toroidal --block 1,1 --json
+      queenslab count 9 --unique --backend cpsat --formulation boolean
+      queenslab count 8 --backend sat --encoding seqcounter
     """
     from .backends import get_backend
     from .data import known_total, known_unique
 
     problem = _make_problem(n, toroidal, knight, block, fix)
     be = get_backend(backend)
-    opts = {}
-    if be.name == "native":
-        opts = {"threads": threads, "method": method, "force": force}
-    elif threads is not None or method != "auto" or force:
-        raise QueensError("--threads, --method and --force apply to the native backend only")
-    progress = _Progress(not as_json, f"count {n}")
+    opts = _backend_options(threads=threads, method=method, force=force, formulation=formulation,
+                            encoding=encoding, sat_solver=sat_solver, time_limit=time_limit, limit=limit)
+    progress = _Progress(not as_json and be.name == "native", f"count {n}")
     if be.name == "native":
         opts["progress"] = progress
     t0 = time.perf_counter()
@@ -152,12 +175,10 @@ def count_cmd(n, unique, backend, toroidal, knight, block, fix, threads, method,
     seconds = time.perf_counter() - t0
     known = known_total(n) if problem.is_standard else None
     known_u = known_unique(n) if problem.is_standard else None
-    agree = (known is None or res.total == known) and (
-        not unique or known_u is None or res.unique == known_u
+    agree = (not res.complete) or (
+        (known is None or res.total == known) and (not unique or known_u is None or res.unique == known_u)
     )
     if as_json:
-        from .native.engine import default_threads
-
         out = {
             "n": n,
             "count": res.total,
@@ -168,32 +189,128 @@ def count_cmd(n, unique, backend, toroidal, knight, block, fix, threads, method,
         if unique:
             out["unique"] = res.unique
             out["known_unique"] = known_u
-        out.update(
-            {
-                "method": res.method,
-                "threads": threads or default_threads(),
-                "nodes": res.nodes,
-                "agrees": agree,
-                "problem": problem.to_dict(one_based=True),
-            }
-        )
+        out.update({"complete": res.complete, "method": res.method, "nodes": res.nodes})
+        if be.name == "native":
+            from .native.engine import default_threads
+
+            out["threads"] = threads or default_threads()
+        out.update({"agrees": agree, "problem": problem.to_dict(one_based=True)})
         _emit_json(out)
     else:
-        line = f"{res.total} solution{'' if res.total == 1 else 's'} of {problem.describe()}"
+        pre = "" if res.complete else "at least "
+        line = f"{pre}{res.total} solution{'' if res.total == 1 else 's'} of {problem.describe()}"
         if unique:
-            line += f" ({res.unique} unique)"
+            line += f" ({pre}{res.unique} unique)"
         click.echo(line)
         detail = f"backend {res.backend or be.name}"
         if res.method:
             detail += f" ({res.method})"
         detail += f", {seconds:.3f} s"
-        if known is not None:
+        if not res.complete:
+            detail += "; stopped by a limit: not a final count"
+        elif known is not None:
             detail += f"; known value {known}" + (f" / {known_u} unique" if unique else "")
             detail += ": agrees" if agree else ": DISAGREES"
         click.echo(detail)
     if not agree:
         click.echo("error: the count disagrees with the known value", err=True)
         return 1
+    return 0 if res.complete else 1
+
+
+@cli.command("crosscheck")
+@click.argument("n", type=int)
+@variant_options
+@click.option("--backends", default=None, metavar="B,B,...",
+              help="Comma-separated backends (default: all; a missing optional one is reported, not fatal).")
+@click.option("--no-unique", is_flag=True, help="Compare totals only (skip the symmetry-reduced counts).")
+@json_option
+def crosscheck_cmd(n, toroidal, knight, block, fix, backends, no_unique, as_json):
+    """Count one problem on several backends, side by side; exit 1 if they disagree.
+
+    \b
+    Examples:
+      queenslab crosscheck 8
+      queenslab crosscheck 7 --toroidal --knight --block 1,1 --backends native,sat
+    """
+    from .backends import crosscheck
+
+    problem = _make_problem(n, toroidal, knight, block, fix)
+    names = None if backends is None else [b.strip() for b in backends.split(",") if b.strip()]
+    res = crosscheck(problem, names, unique=not no_unique, strict=names is not None)
+    if as_json:
+        _emit_json(
+            {
+                "n": n,
+                "problem": problem.to_dict(one_based=True),
+                "agree": res.agree,
+                "rows": [
+                    {"backend": r.backend, "count": r.total, "unique": r.unique, "seconds": round(r.seconds, 6),
+                     "complete": r.complete, "error": r.error}
+                    for r in res.rows
+                ],
+            }
+        )
+    else:
+        click.echo(f"{problem.describe()}")
+        click.echo(f"{'backend':<10} {'count':>14} {'unique':>12} {'seconds':>9}")
+        for r in res.rows:
+            if r.error:
+                click.echo(f"{r.backend:<10} {'-':>14} {'-':>12} {'-':>9}  {r.error}")
+            else:
+                u = "-" if r.unique is None else str(r.unique)
+                click.echo(f"{r.backend:<10} {r.total:>14} {u:>12} {r.seconds:>9.3f}")
+        click.echo("all backends agree" if res.agree else "BACKENDS DISAGREE")
+    return 0 if res.agree else 1
+
+
+@cli.command("export")
+@click.argument("kind", type=click.Choice(["cnf", "cpsat"]))
+@click.argument("n", type=int)
+@variant_options
+@click.option("--encoding", default="pairwise", show_default=True, metavar="E", help="cnf: cardinality encoding.")
+@click.option("--formulation", type=click.Choice(["integer", "boolean"]), default="integer", show_default=True,
+              help="cpsat: model formulation.")
+@click.option("--symmetry", type=click.Choice(["none", "lex-leader"]), default="none", show_default=True,
+              help="Add lex-leader symmetry-breaking constraints.")
+@click.option("--out", type=click.Path(dir_okay=False, writable=True), default=None, metavar="F",
+              help="Write to file F instead of standard output.")
+@json_option
+def export_cmd(kind, n, toroidal, knight, block, fix, encoding, formulation, symmetry, out, as_json):
+    """Export the model: DIMACS CNF with a cell-variable map, or CP-SAT's text proto.
+
+    \b
+    Examples:
+      queenslab export cnf 8 --out q8.cnf
+      queenslab export cpsat 8 --symmetry lex-leader
+    """
+    problem = _make_problem(n, toroidal, knight, block, fix)
+    sym = None if symmetry == "none" else symmetry
+    if kind == "cnf":
+        from .models.cnf import to_dimacs
+
+        text = to_dimacs(problem, encoding=encoding, symmetry=sym)
+    else:
+        from .models.cpsat import export_text
+
+        text = export_text(problem, formulation=formulation, symmetry=sym)
+    if out:
+        with open(out, "w") as fh:
+            fh.write(text)
+    if as_json:
+        obj = {"kind": kind, "n": n, "symmetry": symmetry, "out": out}
+        if kind == "cnf":
+            header = next(line for line in text.splitlines() if line.startswith("p cnf"))
+            obj.update({"encoding": encoding, "variables": int(header.split()[2]), "clauses": int(header.split()[3])})
+        else:
+            obj["formulation"] = formulation
+        if not out:
+            obj["text"] = text
+        _emit_json(obj)
+    elif not out:
+        click.echo(text, nl=False)
+    else:
+        click.echo(f"wrote {kind} model of {problem.describe()} to {out}", err=True)
     return 0
 
 

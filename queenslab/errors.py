@@ -15,6 +15,7 @@ __all__ = [
     "UnknownOption",
     "TooLarge",
     "MissingDependency",
+    "Incomplete",
 ]
 
 
@@ -44,3 +45,14 @@ class TooLarge(QueensError):
 
 class MissingDependency(QueensError):
     """An optional package is not installed; the message names the pip extra."""
+
+
+class Incomplete(QueensError):
+    """A search stopped (a time or solution limit) before it could give a final answer.
+
+    ``found`` is what it had when it stopped: a lower bound for a count.
+    """
+
+    def __init__(self, message: str, found: int = 0):
+        super().__init__(message)
+        self.found = found

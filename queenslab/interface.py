@@ -39,6 +39,9 @@ class CountResult:
         Name of the backend that counted.
     method : str
         How it counted (for the native engine: ``"symmetric"`` or ``"general"``).
+    complete : bool
+        False when a limit stopped the search: ``total`` (or ``unique``) is then only
+        a lower bound, never a final count.
     """
 
     total: int
@@ -46,6 +49,7 @@ class CountResult:
     nodes: int | None = None
     backend: str = ""
     method: str = ""
+    complete: bool = True
 
 
 class Backend(ABC):

@@ -1,0 +1,1 @@
+"""Declarative models of a Problem for general solvers: CP-SAT (cpsat.py), CNF (cnf.py)."""

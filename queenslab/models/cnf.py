@@ -1,0 +1,446 @@
+"""CNF (python-sat) models of a Problem; SAT enumeration and exact #SAT with Ganak.
+
+Variables are cell variables ``x[r][c]``, numbered by a pysat ``IDPool`` under the keys
+``("x", r, c)``; auxiliary variables of the cardinality encodings and of symmetry
+breaking come from the same pool, and decoding goes through it. Clauses:
+
+* exactly one queen per row and per column, at most one per diagonal (on a torus: per
+  broken diagonal), with the cardinality encoding chosen by :class:`Encoding`
+  (pysat's ``CardEnc``: pairwise, sequential counter, ladder, totalizer, ...);
+* ``(-x1 | -x2)`` for every knight pair, unit clauses for blocked cells and fixed queens;
+* with ``symmetry="lex-leader"``, ``X >=lex g(X)`` on the row-major cell vector for every
+  non-identity ``g`` of ``problem.symmetries()`` (:mod:`queenslab.symmetry.breaking`).
+
+Counting: :func:`solutions` blocks the cell variables only (never auxiliary ones, or the
+count would be wrong) on a fresh solver per call; ``backend="ganak"`` counts models
+projected on the cell variables with pyganak (the optional extra ``queenslab[count]``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import os
+import sys
+from dataclasses import dataclass
+from typing import Iterator
+
+from ..errors import Incomplete, MissingDependency, QueensError
+from ..interface import Backend, CountResult
+from ..problem import Problem
+from ..symmetry.breaking import LEX_LEADER, breaking_elements, cell_sources, check_symmetry
+from .structure import structure
+
+__all__ = [
+    "Encoding",
+    "CnfModel",
+    "build",
+    "solve",
+    "solutions",
+    "count",
+    "counts",
+    "ganak_count",
+    "to_dimacs",
+    "DEFAULT_SOLVER",
+    "SatBackend",
+    "GanakBackend",
+]
+
+#: pysat solver used unless another is named.
+DEFAULT_SOLVER = "cadical195"
+
+
+class Encoding(enum.Enum):
+    """Cardinality encodings for the at-most-one / exactly-one constraints (pysat names)."""
+
+    PAIRWISE = "pairwise"
+    SEQCOUNTER = "seqcounter"
+    LADDER = "ladder"
+    TOTALIZER = "totalizer"
+    MTOTALIZER = "mtotalizer"
+    KMTOTALIZER = "kmtotalizer"
+    SORTNETWORK = "sortnetwrk"
+    CARDNETWORK = "cardnetwrk"
+    BITWISE = "bitwise"
+
+    @classmethod
+    def parse(cls, value) -> "Encoding":
+        if isinstance(value, cls):
+            return value
+        try:
+            return cls(value)
+        except ValueError:
+            allowed = ", ".join(e.value for e in cls)
+            raise QueensError(f"unknown cardinality encoding {value!r}; use one of: {allowed}") from None
+
+    def enc_type(self) -> int:
+        from pysat.card import EncType
+
+        return getattr(EncType, self.value)
+
+
+def _pysat():
+    try:
+        import pysat.card  # noqa: F401
+        import pysat.formula  # noqa: F401
+        import pysat.solvers  # noqa: F401
+    except ImportError as e:  # pragma: no cover - python-sat is a core dependency
+        raise MissingDependency(f"the sat backend needs python-sat ({e}); pip install python-sat") from None
+    return pysat
+
+
+@dataclass
+class CnfModel:
+    """A CNF model: the formula, its variable pool and how to read a solution.
+
+    Attributes
+    ----------
+    problem : Problem
+    encoding : Encoding
+    symmetry : str or None
+    cnf : pysat.formula.CNF
+        Append clauses to edit the model.
+    pool : pysat.formula.IDPool
+        ``pool.id(("x", r, c))`` is the variable of cell (r, c).
+    """
+
+    problem: Problem
+    encoding: Encoding
+    symmetry: str | None
+    cnf: object
+    pool: object
+
+    def var(self, r: int, c: int) -> int:
+        """The variable of cell ``(r, c)`` (0-based)."""
+        return self.pool.id(("x", r, c))
+
+    def cell_variables(self) -> list[int]:
+        """Every cell variable, row-major."""
+        n = self.problem.n
+        return [self.var(r, c) for r in range(n) for c in range(n)]
+
+    def decode(self, assignment) -> tuple[int, ...]:
+        """The placement of a model (a list of signed literals, as pysat returns it)."""
+        true = {lit for lit in assignment if lit > 0}
+        n = self.problem.n
+        return tuple(next(c for c in range(n) if self.var(r, c) in true) for r in range(n))
+
+
+def build(problem: Problem, *, encoding="pairwise", symmetry: str | None = None) -> CnfModel:
+    """Build the CNF model of ``problem``.
+
+    Parameters
+    ----------
+    problem : Problem
+    encoding : str or Encoding, default "pairwise"
+        Cardinality encoding of the row/column/diagonal constraints.
+    symmetry : {None, "lex-leader"}
+
+    Examples
+    --------
+    >>> m = build(Problem(4))
+    >>> m.var(0, 0), m.var(3, 3)
+    (1, 16)
+    """
+    if not isinstance(problem, Problem):
+        raise QueensError(f"expected a queenslab Problem, got {type(problem).__name__}")
+    enc = Encoding.parse(encoding)
+    check_symmetry(symmetry)
+    _pysat()
+    from pysat.card import CardEnc
+    from pysat.formula import CNF, IDPool
+
+    n = problem.n
+    pool = IDPool()
+    for r in range(n):  # cell variables first: 1 .. n*n, row-major
+        for c in range(n):
+            pool.id(("x", r, c))
+    m = CnfModel(problem, enc, symmetry, CNF(), pool)
+    s = structure(problem)
+    et = enc.enc_type()
+
+    def lits(line):
+        return [m.var(r, c) for r, c in line]
+
+    for line in s.rows + s.columns:
+        m.cnf.extend(CardEnc.equals(lits(line), bound=1, vpool=pool, encoding=et).clauses)
+    for line in s.diagonals:
+        m.cnf.extend(CardEnc.atmost(lits(line), bound=1, vpool=pool, encoding=et).clauses)
+    for a, b in s.knight_pairs:
+        m.cnf.append([-m.var(*a), -m.var(*b)])
+    for r, c in s.blocked:
+        m.cnf.append([-m.var(r, c)])
+    for r, c in s.fixed:
+        m.cnf.append([m.var(r, c)])
+    if symmetry == LEX_LEADER:
+        _add_lex_leader(m)
+    return m
+
+
+def _add_lex_leader(m: CnfModel) -> None:
+    """``X >=lex Y`` with ``Y = g(X)`` for each breaking element.
+
+    ``e_k`` ("X and Y agree before position k") is forced true when the prefix agrees;
+    it may be true otherwise only where that changes nothing, and counting is projected on
+    the cell variables, so the auxiliary freedom never changes a count.
+    """
+    n = m.problem.n
+    for gi, g in enumerate(breaking_elements(m.problem)):
+        sources = cell_sources(n, g)
+        eq = None  # literal meaning "equal so far"; None = true
+        cells = [(r, c) for r in range(n) for c in range(n)]
+        positions = [k for k, cell in enumerate(cells) if sources[k] != cell]
+        for j, k in enumerate(positions):
+            xk = m.var(*cells[k])
+            yk = m.var(*sources[k])
+            guard = [] if eq is None else [-eq]
+            m.cnf.append(guard + [xk, -yk])  # equal so far -> not (X_k = 0 and Y_k = 1)
+            if j == len(positions) - 1:
+                break
+            nxt = m.pool.id(("lex", gi, k))
+            m.cnf.append(guard + [-xk, -yk, nxt])
+            m.cnf.append(guard + [xk, yk, nxt])
+            eq = nxt
+
+
+def _model_for(problem, model, encoding, symmetry) -> CnfModel:
+    if model is None:
+        return build(problem, encoding=encoding, symmetry=symmetry)
+    if not isinstance(model, CnfModel):
+        raise QueensError(f"model must come from queenslab.models.cnf.build, got {type(model).__name__}")
+    if model.problem != problem:
+        raise QueensError("the model was built for a different problem")
+    return model
+
+
+def _solver(name: str, clauses):
+    from pysat.solvers import Solver, SolverNames
+
+    known = sorted(k for k in vars(SolverNames) if not k.startswith("_"))
+    if name not in known:
+        raise QueensError(f"unknown SAT solver {name!r}; pysat offers: {', '.join(known)}")
+    try:
+        return Solver(name=name, bootstrap_with=clauses)
+    except (NotImplementedError, ImportError) as e:
+        raise MissingDependency(f"SAT solver {name!r} is not available in this pysat build: {e}") from None
+
+
+def solutions(
+    problem: Problem, *, limit: int | None = None, encoding="pairwise", symmetry=None,
+    solver: str = DEFAULT_SOLVER, model=None,
+) -> Iterator[tuple[int, ...]]:
+    """Iterate over solutions found by a SAT solver (not in lexicographic order).
+
+    Each found placement is blocked by a clause over the cell variables only, on a
+    solver created for this enumeration (the model itself is left unchanged).
+
+    Examples
+    --------
+    >>> sorted(solutions(Problem(4)))
+    [(1, 3, 0, 2), (2, 0, 3, 1)]
+    """
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
+        raise QueensError(f"limit must be a non-negative integer or None, got {limit!r}")
+    m = _model_for(problem, model, encoding, symmetry)
+    return _enumerate(m, limit, solver)
+
+
+def _enumerate(m: CnfModel, limit, solver):
+    if limit == 0:
+        return
+    with _solver(solver, m.cnf.clauses) as s:
+        found = 0
+        while s.solve():
+            p = m.decode(s.get_model())
+            yield p
+            found += 1
+            if limit is not None and found >= limit:
+                return
+            s.add_clause([-m.var(r, c) for r, c in enumerate(p)])
+
+
+def solve(problem: Problem, *, encoding="pairwise", solver: str = DEFAULT_SOLVER, model=None):
+    """One solution, or None when there is none.
+
+    Examples
+    --------
+    >>> solve(Problem(3)) is None
+    True
+    """
+    return next(solutions(problem, limit=1, encoding=encoding, solver=solver, model=model), None)
+
+
+def counts(
+    problem: Problem, *, unique: bool = False, encoding="pairwise", solver: str = DEFAULT_SOLVER,
+    limit: int | None = None, model=None,
+) -> CountResult:
+    """Count by SAT enumeration; ``unique`` also counts on the lex-leader model."""
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+        raise QueensError(f"limit must be a positive integer, got {limit!r}")
+
+    def run(m):
+        k = sum(1 for _ in _enumerate(m, limit, solver))
+        return k, limit is None or k < limit
+
+    if model is not None:
+        if unique:
+            raise QueensError("unique=True builds its own lex-leader model; count the edited model without it")
+        total, complete = run(_model_for(problem, model, encoding, None))
+        return CountResult(total, None, None, "sat", model.encoding.value, complete)
+    enc = Encoding.parse(encoding)
+    total, complete = run(build(problem, encoding=enc))
+    orbits = None
+    if unique:
+        orbits, done = run(build(problem, encoding=enc, symmetry=LEX_LEADER))
+        complete = complete and done
+    return CountResult(total, orbits, None, "sat", f"{enc.value}/{solver}", complete)
+
+
+def count(problem: Problem, *, unique: bool = False, **opts) -> int:
+    """Number of solutions (``unique``: orbits) by SAT enumeration.
+
+    Raises :class:`Incomplete` when ``limit`` stopped the enumeration.
+
+    Examples
+    --------
+    >>> count(Problem(6)), count(Problem(8), unique=True, encoding="seqcounter")
+    (4, 12)
+    """
+    r = counts(problem, unique=unique, **opts)
+    value = r.unique if unique else r.total
+    if not r.complete:
+        raise Incomplete(f"SAT enumeration stopped after {value} solutions; the count is at least {value}", value)
+    return value
+
+
+def _pyganak():
+    try:
+        import pyganak
+    except ImportError:
+        raise MissingDependency(
+            "exact model counting needs pyganak, the optional extra 'count': "
+            'pip install "queenslab[count]"'
+        ) from None
+    return pyganak
+
+
+def ganak_count(problem: Problem, *, unique: bool = False, encoding="pairwise", model=None) -> int:
+    """Exact model count with Ganak, projected on the cell variables.
+
+    An unsatisfiable formula is recognised by the default SAT solver first and counted
+    as 0 without Ganak (which takes seconds to prove it).
+
+    Examples
+    --------
+    >>> ganak_count(Problem(8)), ganak_count(Problem(8), unique=True)  # doctest: +SKIP
+    (92, 12)
+    """
+    pyganak = _pyganak()
+    if model is not None and unique:
+        raise QueensError("unique=True builds its own lex-leader model; count the edited model without it")
+    m = _model_for(problem, model, encoding, LEX_LEADER if unique else None)
+    # Ganak spends a long time (about 17 s here) proving an unsatisfiable formula has
+    # no model, while a SAT solver settles it at once; 0 models needs no counting.
+    with _solver(DEFAULT_SOLVER, m.cnf.clauses) as s:
+        if not s.solve():
+            return 0
+    counter = pyganak.Counter()
+    counter.new_vars(m.pool.top)
+    counter.add_clauses(m.cnf.clauses)
+    counter.set_sampling_set(m.cell_variables())
+    with _quiet_stdout():
+        return int(counter.count())
+
+
+@contextlib.contextmanager
+def _quiet_stdout():
+    """Silence what the counter's C++ code prints on file descriptor 1 (it would end up
+    inside the command line's output, even its JSON)."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        fd = 1
+    sys.stdout.flush()
+    saved = os.dup(fd)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), fd)
+            yield
+    finally:
+        os.dup2(saved, fd)
+        os.close(saved)
+
+
+def to_dimacs(problem: Problem, *, encoding="pairwise", symmetry=None, model=None) -> str:
+    """DIMACS CNF text with a comment header mapping each cell variable to its cell.
+
+    The header has one ``c x ROW COL VAR`` line per cell (1-based row and column) and a
+    ``c p show ... 0`` line naming the cell variables as the projection set, which
+    projected model counters read; pysat and every SAT solver skip comment lines.
+    """
+    m = _model_for(problem, model, encoding, symmetry)
+    n = problem.n
+    lines = [
+        f"c queenslab CNF model: {problem.describe()}",
+        f"c encoding {m.encoding.value}; symmetry {m.symmetry or 'none'}",
+        f"c problem {problem.fingerprint()}",
+        "c x ROW COL VAR: the queen of ROW stands in COL (1-based) when VAR is true",
+    ]
+    lines += [f"c x {r + 1} {c + 1} {m.var(r, c)}" for r in range(n) for c in range(n)]
+    lines.append("c p show " + " ".join(map(str, m.cell_variables())) + " 0")
+    lines.append(f"p cnf {m.pool.top} {len(m.cnf.clauses)}")
+    lines += [" ".join(map(str, cl)) + " 0" for cl in m.cnf.clauses]
+    return "\n".join(lines) + "\n"
+
+
+class SatBackend(Backend):
+    """SAT enumeration with pysat. Options: encoding, solver, limit, model."""
+
+    name = "sat"
+    options = frozenset({"encoding", "solver", "limit", "model"})
+
+    def solve(self, problem, **opts):
+        self.check_options(opts)
+        opts.pop("limit", None)
+        return solve(problem, **opts)
+
+    def count(self, problem, *, unique=False, **opts):
+        self.check_options(opts)
+        return count(problem, unique=unique, **opts)
+
+    def counts(self, problem, *, unique=False, **opts):
+        self.check_options(opts)
+        return counts(problem, unique=unique, **opts)
+
+    def solutions(self, problem, *, limit=None, **opts):
+        self.check_options(opts)
+        opts.pop("limit", None)
+        return solutions(problem, limit=limit, **opts)
+
+
+class GanakBackend(Backend):
+    """Exact #SAT with Ganak (pyganak; extra ``queenslab[count]``). Options: encoding, model.
+
+    It counts; ``solve`` and ``solutions`` are delegated to the SAT backend's solver."""
+
+    name = "ganak"
+    options = frozenset({"encoding", "model"})
+
+    def solve(self, problem, **opts):
+        self.check_options(opts)
+        return solve(problem, **opts)
+
+    def count(self, problem, *, unique=False, **opts):
+        self.check_options(opts)
+        return ganak_count(problem, unique=unique, **opts)
+
+    def counts(self, problem, *, unique=False, **opts):
+        self.check_options(opts)
+        total = ganak_count(problem, **opts)
+        orbits = ganak_count(problem, unique=True, **opts) if unique else None
+        enc = Encoding.parse(opts.get("encoding", "pairwise")).value
+        return CountResult(total, orbits, None, "ganak", enc, True)
+
+    def solutions(self, problem, *, limit=None, **opts):
+        self.check_options(opts)
+        return solutions(problem, limit=limit, **opts)

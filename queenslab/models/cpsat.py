@@ -1,0 +1,503 @@
+"""CP-SAT (OR-Tools) models of a Problem, editable before solving.
+
+Two formulations (:class:`Formulation`):
+
+* ``integer`` -- the CSP of document 000: ``q[r]`` in ``0..n-1`` is the column of row
+  ``r``'s queen; ``AllDifferent`` on ``q``, ``q[r] + r`` and ``q[r] - r`` (on a torus the
+  sums and differences are taken modulo n through ``AddModuloEquality``); knight moves
+  as ``q[r2] - q[r1] != d`` for the forbidden column offsets; blocked cells as
+  ``q[r] != c``, fixed queens as ``q[r] == c``.
+* ``boolean`` -- a cell variable ``x[r][c]`` per square; exactly one per row and column,
+  at most one per diagonal (broken diagonal on a torus), a clause per knight pair, and
+  the column ``q[r] = sum_c c * x[r][c]`` as a defined integer for decoding and for
+  symmetry breaking.
+
+:func:`build` returns a :class:`CpsatModel` exposing the ``CpModel`` and its variables,
+so constraints can be added before solving; :func:`solve`, :func:`count` and
+:func:`solutions` accept such a model. ``symmetry="lex-leader"`` adds ``q <=lex g(q)``
+for every non-identity ``g`` of ``problem.symmetries()`` (see
+:mod:`queenslab.symmetry.breaking`), so that counting counts orbits.
+
+Enumeration is exact only with one worker and without the solver's own symmetry
+reasoning; :func:`count` fixes those parameters, and reports a run stopped by a limit as
+incomplete (:class:`~queenslab.errors.Incomplete`), never as a final count.
+"""
+
+from __future__ import annotations
+
+import enum
+import queue
+import threading
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+from ..errors import Incomplete, MissingDependency, QueensError
+from ..interface import Backend, CountResult
+from ..problem import Problem
+from ..symmetry.breaking import LEX_LEADER, breaking_elements, check_symmetry, image_terms
+from .structure import structure
+
+__all__ = ["Formulation", "CpsatModel", "build", "solve", "count", "counts", "solutions", "export_text", "CpsatBackend"]
+
+
+class Formulation(enum.Enum):
+    """How a placement is represented in the CP-SAT model."""
+
+    INTEGER = "integer"
+    BOOLEAN = "boolean"
+
+    @classmethod
+    def parse(cls, value) -> "Formulation":
+        if isinstance(value, cls):
+            return value
+        try:
+            return cls(value)
+        except ValueError:
+            allowed = ", ".join(f.value for f in cls)
+            raise QueensError(f"unknown CP-SAT formulation {value!r}; use one of: {allowed}") from None
+
+
+def _cp_model():
+    try:
+        from ortools.sat.python import cp_model
+    except ImportError as e:  # pragma: no cover - ortools is a core dependency
+        raise MissingDependency(
+            f"the cpsat backend needs OR-Tools ({e}); install it with: pip install ortools"
+        ) from None
+    return cp_model
+
+
+@dataclass
+class CpsatModel:
+    """A CP-SAT model of a problem, with its variables.
+
+    Attributes
+    ----------
+    problem : Problem
+    formulation : Formulation
+    symmetry : str or None
+        ``"lex-leader"`` when symmetry-breaking constraints were added.
+    model : ortools.sat.python.cp_model.CpModel
+        Add your own constraints here before solving.
+    q : list of IntVar or None
+        Column of each row's queen (integer formulation; defined from ``x`` in the
+        boolean one once symmetry breaking needs it).
+    x : list of list of BoolVar or None
+        Cell variables (boolean formulation).
+    inverse : list of IntVar or None
+        Row of each column's queen, when a symmetry element needed it.
+    """
+
+    problem: Problem
+    formulation: Formulation
+    symmetry: str | None
+    model: object
+    q: list | None = None
+    x: list | None = None
+    inverse: list | None = None
+    extra: dict = field(default_factory=dict)
+
+    def decision_variables(self) -> list:
+        """The variables that determine a placement (``q``, or every ``x``)."""
+        if self.formulation is Formulation.INTEGER:
+            return list(self.q)
+        return [v for row in self.x for v in row]
+
+    def decode(self, value: Callable) -> tuple[int, ...]:
+        """The placement of the current solution; ``value`` is ``solver.Value`` (or a
+        callback's ``Value``)."""
+        n = self.problem.n
+        if self.formulation is Formulation.INTEGER:
+            return tuple(int(value(v)) for v in self.q)
+        return tuple(next(c for c in range(n) if value(self.x[r][c])) for r in range(n))
+
+    def column_expressions(self) -> list:
+        """Expressions for the column of each row's queen, in either formulation."""
+        if self.q is not None:
+            return list(self.q)
+        n = self.problem.n
+        return [sum(c * self.x[r][c] for c in range(n)) for r in range(n)]
+
+
+def _lex_leq(model, a: list, b: list, trivial: list[bool]) -> None:
+    """Post ``a <=lex b``. ``trivial[i]`` marks positions where ``a[i]`` is ``b[i]``."""
+    eq = None  # reified "a[:i] == b[:i]"; None means true
+    idx = [i for i in range(len(a)) if not trivial[i]]
+    for pos, i in enumerate(idx):
+        c = model.Add(a[i] <= b[i])
+        if eq is not None:
+            c.OnlyEnforceIf(eq)
+        if pos == len(idx) - 1:
+            break
+        e = model.NewBoolVar(f"lex_eq_{i}")
+        model.Add(a[i] == b[i]).OnlyEnforceIf(e)
+        model.Add(a[i] != b[i]).OnlyEnforceIf(e.Not())
+        if eq is None:
+            eq = e
+        else:
+            nxt = model.NewBoolVar(f"lex_prefix_{i}")
+            model.AddBoolAnd([eq, e]).OnlyEnforceIf(nxt)
+            model.AddBoolOr([eq.Not(), e.Not()]).OnlyEnforceIf(nxt.Not())
+            eq = nxt
+
+
+def build(problem: Problem, *, formulation="integer", symmetry: str | None = None) -> CpsatModel:
+    """Build the CP-SAT model of ``problem``.
+
+    Parameters
+    ----------
+    problem : Problem
+    formulation : {"integer", "boolean"} or Formulation
+    symmetry : {None, "lex-leader"}
+        Add lex-leader constraints for ``problem.symmetries()``.
+
+    Returns
+    -------
+    CpsatModel
+
+    Examples
+    --------
+    Forbid queens on both long diagonals, then count:
+
+    >>> m = build(Problem(8))
+    >>> for r in range(8):
+    ...     _ = m.model.Add(m.q[r] != r)
+    ...     _ = m.model.Add(m.q[r] != 7 - r)
+    >>> count(Problem(8), model=m)
+    48
+    """
+    if not isinstance(problem, Problem):
+        raise QueensError(f"expected a queenslab Problem, got {type(problem).__name__}")
+    form = Formulation.parse(formulation)
+    check_symmetry(symmetry)
+    cp_model = _cp_model()
+    n = problem.n
+    model = cp_model.CpModel()
+    m = CpsatModel(problem, form, symmetry, model)
+    s = structure(problem)
+    if form is Formulation.INTEGER:
+        q = [model.NewIntVar(0, n - 1, f"q[{r}]") for r in range(n)]
+        m.q = q
+        model.AddAllDifferent(q)
+        if problem.toroidal:
+            for name, sign in (("sum", 1), ("dif", -1)):
+                aux = [model.NewIntVar(0, n - 1, f"{name}[{r}]") for r in range(n)]
+                for r in range(n):
+                    model.AddModuloEquality(aux[r], q[r] + sign * r + n, n)
+                model.AddAllDifferent(aux)
+        else:
+            model.AddAllDifferent([q[r] + r for r in range(n)])
+            model.AddAllDifferent([q[r] - r for r in range(n)])
+        for (r1, c1), (r2, c2) in s.knight_pairs:
+            # a forbidden pair of cells, as "not both": q[r1] == c1 -> q[r2] != c2
+            b = model.NewBoolVar(f"k[{r1},{c1}]")
+            model.Add(q[r1] == c1).OnlyEnforceIf(b)
+            model.Add(q[r1] != c1).OnlyEnforceIf(b.Not())
+            model.Add(q[r2] != c2).OnlyEnforceIf(b)
+        for r, c in s.blocked:
+            model.Add(q[r] != c)
+        for r, c in s.fixed:
+            model.Add(q[r] == c)
+    else:
+        x = [[model.NewBoolVar(f"x[{r},{c}]") for c in range(n)] for r in range(n)]
+        m.x = x
+        for line in s.rows + s.columns:
+            model.AddExactlyOne(x[r][c] for r, c in line)
+        for line in s.diagonals:
+            model.AddAtMostOne(x[r][c] for r, c in line)
+        for (r1, c1), (r2, c2) in s.knight_pairs:
+            model.AddBoolOr([x[r1][c1].Not(), x[r2][c2].Not()])
+        for r, c in s.blocked:
+            model.Add(x[r][c] == 0)
+        for r, c in s.fixed:
+            model.Add(x[r][c] == 1)
+    if symmetry == LEX_LEADER:
+        _add_lex_leader(m)
+    return m
+
+
+def _add_lex_leader(m: CpsatModel) -> None:
+    n = m.problem.n
+    model = m.model
+    elements = breaking_elements(m.problem)
+    if not elements:
+        return
+    if m.formulation is Formulation.INTEGER:
+        q = m.q
+        if any(g.inv for g in elements):
+            m.inverse = [model.NewIntVar(0, n - 1, f"inv[{c}]") for c in range(n)]
+            model.AddInverse(q, m.inverse)
+        inv = m.inverse
+    else:
+        # defined integers: fully determined by x, so they add no solutions
+        q = [model.NewIntVar(0, n - 1, f"q[{r}]") for r in range(n)]
+        for r in range(n):
+            model.Add(q[r] == sum(c * m.x[r][c] for c in range(n)))
+        m.q = q
+        inv = None
+        if any(g.inv for g in elements):
+            inv = [model.NewIntVar(0, n - 1, f"inv[{c}]") for c in range(n)]
+            for c in range(n):
+                model.Add(inv[c] == sum(r * m.x[r][c] for r in range(n)))
+            m.inverse = inv
+    for g in elements:
+        image, trivial = [], []
+        for i, (use_inv, src, cmpl) in enumerate(image_terms(n, g)):
+            w = inv[src] if use_inv else q[src]
+            image.append(n - 1 - w if cmpl else w)
+            trivial.append(not use_inv and not cmpl and src == i)
+        _lex_leq(model, q, image, trivial)
+
+
+# ----------------------------------------------------------------------------- solving
+
+
+def _solver(*, time_limit=None, seed=0, workers=None, enumerate_all=False):
+    cp_model = _cp_model()
+    solver = cp_model.CpSolver()
+    p = solver.parameters
+    if time_limit is not None:
+        if not isinstance(time_limit, (int, float)) or isinstance(time_limit, bool) or time_limit <= 0:
+            raise QueensError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+        p.max_time_in_seconds = float(time_limit)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise QueensError(f"seed must be an integer, got {seed!r}")
+    p.random_seed = seed
+    if enumerate_all:
+        if workers not in (None, 1):
+            raise QueensError(
+                f"CP-SAT enumerates exactly only with one worker; got workers={workers!r} "
+                "(use workers=1 or leave it unset)"
+            )
+        p.enumerate_all_solutions = True
+        p.num_workers = 1
+        p.symmetry_level = 0  # no symmetry reasoning: it may remove solutions
+        p.keep_all_feasible_solutions_in_presolve = True
+    elif workers is not None:
+        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+            raise QueensError(f"workers must be a positive integer, got {workers!r}")
+        p.num_workers = workers
+    return solver
+
+
+def _model_for(problem, model, formulation, symmetry) -> CpsatModel:
+    if model is None:
+        return build(problem, formulation=formulation, symmetry=symmetry)
+    if not isinstance(model, CpsatModel):
+        raise QueensError(f"model must come from queenslab.models.cpsat.build, got {type(model).__name__}")
+    if model.problem != problem:
+        raise QueensError("the model was built for a different problem")
+    return model
+
+
+def solve(problem: Problem, *, formulation="integer", time_limit=None, seed: int = 0, workers=None, model=None):
+    """One solution, or None when the problem has none.
+
+    Parameters
+    ----------
+    problem : Problem
+    formulation : {"integer", "boolean"}
+    time_limit : float, optional
+        Seconds; if it ends the search before an answer, :class:`Incomplete` is raised.
+    seed : int
+        CP-SAT's random seed.
+    workers : int, optional
+        Parallel workers (default: OR-Tools' choice).
+    model : CpsatModel, optional
+        A model from :func:`build` (possibly edited); built when not given.
+
+    Examples
+    --------
+    >>> from queenslab.solution import is_solution
+    >>> is_solution(Problem(12), solve(Problem(12), seed=1))
+    True
+    >>> solve(Problem(3)) is None
+    True
+    """
+    cp_model = _cp_model()
+    m = _model_for(problem, model, formulation, None)
+    solver = _solver(time_limit=time_limit, seed=seed, workers=workers)
+    status = solver.Solve(m.model)
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return m.decode(solver.Value)
+    if status == cp_model.INFEASIBLE:
+        return None
+    if status == cp_model.MODEL_INVALID:
+        raise QueensError(f"CP-SAT rejected the model: {m.model.Validate()}")
+    raise Incomplete(f"CP-SAT stopped ({solver.StatusName(status)}) before finding a solution or proving there is none")
+
+
+def counts(
+    problem: Problem, *, unique: bool = False, formulation="integer", time_limit=None, seed: int = 0,
+    workers=None, limit: int | None = None, model=None,
+) -> CountResult:
+    """Count by enumerating every solution with a callback (one worker).
+
+    With ``unique=True`` the count runs on the lex-leader model and gives the number of
+    orbits; ``total`` is then counted on the plain model as well. A run stopped by
+    ``limit`` or ``time_limit`` returns ``complete=False`` with the numbers found so far.
+    A ``model`` (from :func:`build`) is counted as it is: ``total`` is its count, and
+    ``unique`` is not available for it.
+    """
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+        raise QueensError(f"limit must be a positive integer, got {limit!r}")
+    if model is not None:
+        if unique:
+            raise QueensError("unique=True builds its own lex-leader model; count the edited model without it")
+        found, complete = _enumerate_count(_model_for(problem, model, formulation, None), time_limit, seed, workers, limit)
+        return CountResult(found, None, None, "cpsat", model.formulation.value, complete)
+    form = Formulation.parse(formulation)
+    total, complete = _enumerate_count(build(problem, formulation=form), time_limit, seed, workers, limit)
+    orbits = None
+    if unique:
+        orbits, done = _enumerate_count(
+            build(problem, formulation=form, symmetry=LEX_LEADER), time_limit, seed, workers, limit
+        )
+        complete = complete and done
+    return CountResult(total, orbits, None, "cpsat", form.value, complete)
+
+
+def _enumerate_count(m: CpsatModel, time_limit, seed, workers, limit) -> tuple[int, bool]:
+    cp_model = _cp_model()
+    solver = _solver(time_limit=time_limit, seed=seed, workers=workers, enumerate_all=True)
+
+    class _Counter(cp_model.CpSolverSolutionCallback):
+        def __init__(self):
+            super().__init__()
+            self.found = 0
+            self.stopped = False
+
+        def on_solution_callback(self):
+            self.found += 1
+            if limit is not None and self.found >= limit:
+                self.stopped = True
+                self.StopSearch()
+
+    cb = _Counter()
+    status = solver.Solve(m.model, cb)
+    if status == cp_model.MODEL_INVALID:
+        raise QueensError(f"CP-SAT rejected the model: {m.model.Validate()}")
+    complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and not cb.stopped
+    return cb.found, complete
+
+
+def count(problem: Problem, *, unique: bool = False, **opts) -> int:
+    """Number of solutions (``unique=True``: of orbits, through lex-leader constraints).
+
+    Takes the options of :func:`counts`. Raises :class:`Incomplete` when a limit stopped
+    the enumeration (its ``found`` attribute is the lower bound).
+
+    Examples
+    --------
+    >>> count(Problem(6)), count(Problem(8), unique=True)
+    (4, 12)
+    >>> count(Problem(7, toroidal=True), formulation="boolean")
+    28
+    """
+    r = counts(problem, unique=unique, **opts)
+    value = r.unique if unique else r.total
+    if not r.complete:
+        raise Incomplete(f"CP-SAT stopped after {value} solutions; the count is at least {value}", value)
+    return value
+
+
+def solutions(
+    problem: Problem, *, limit: int | None = None, formulation="integer", symmetry=None,
+    time_limit=None, seed: int = 0, model=None,
+) -> Iterator[tuple[int, ...]]:
+    """Iterate over solutions as CP-SAT finds them (not in lexicographic order).
+
+    The solver runs on a background thread and hands over each solution; it pauses
+    while the consumer does not ask for more, and stops when the iterator is closed.
+    """
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
+        raise QueensError(f"limit must be a non-negative integer or None, got {limit!r}")
+    m = _model_for(problem, model, formulation, symmetry)
+    if limit == 0:
+        return iter(())
+    return _stream(m, limit, time_limit, seed)
+
+
+_DONE = object()
+
+
+def _stream(m: CpsatModel, limit, time_limit, seed):
+    cp_model = _cp_model()
+    solver = _solver(time_limit=time_limit, seed=seed, enumerate_all=True)
+    handoff: queue.Queue = queue.Queue(maxsize=64)
+    stop = threading.Event()
+
+    class _Feed(cp_model.CpSolverSolutionCallback):
+        def __init__(self):
+            super().__init__()
+            self.found = 0
+
+        def on_solution_callback(self):
+            if stop.is_set():
+                self.StopSearch()
+                return
+            handoff.put(m.decode(self.Value))
+            self.found += 1
+            if limit is not None and self.found >= limit:
+                self.StopSearch()
+
+    status_box = {}
+
+    def run():
+        try:
+            status_box["status"] = solver.Solve(m.model, _Feed())
+        finally:
+            handoff.put(_DONE)
+
+    worker = threading.Thread(target=run, name="queenslab-cpsat", daemon=True)
+    worker.start()
+    try:
+        while True:
+            item = handoff.get()
+            if item is _DONE:
+                break
+            yield item
+    finally:
+        stop.set()
+        while worker.is_alive():  # unblock a callback waiting on a full queue
+            try:
+                handoff.get(timeout=0.05)
+            except queue.Empty:
+                pass
+        worker.join()
+    if status_box.get("status") == cp_model.MODEL_INVALID:
+        raise QueensError(f"CP-SAT rejected the model: {m.model.Validate()}")
+
+
+def export_text(problem: Problem, *, formulation="integer", symmetry=None, model=None) -> str:
+    """The model as CP-SAT's text protocol buffer (``CpModelProto`` text format)."""
+    m = _model_for(problem, model, formulation, symmetry)
+    return str(m.model.Proto())
+
+
+class CpsatBackend(Backend):
+    """OR-Tools CP-SAT. Options: formulation, time_limit, seed, workers (solve),
+    limit (count), model (an edited model from :func:`build`)."""
+
+    name = "cpsat"
+    options = frozenset({"formulation", "time_limit", "seed", "workers", "limit", "model"})
+
+    def solve(self, problem, **opts):
+        self.check_options(opts)
+        opts.pop("limit", None)
+        return solve(problem, **opts)
+
+    def count(self, problem, *, unique=False, **opts):
+        self.check_options(opts)
+        return count(problem, unique=unique, **opts)
+
+    def counts(self, problem, *, unique=False, **opts):
+        self.check_options(opts)
+        return counts(problem, unique=unique, **opts)
+
+    def solutions(self, problem, *, limit=None, **opts):
+        self.check_options(opts)
+        if "workers" in opts and opts.pop("workers") not in (None, 1):
+            raise QueensError("CP-SAT enumerates exactly only with one worker")
+        opts.pop("limit", None)
+        return solutions(problem, limit=limit, **opts)

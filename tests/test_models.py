@@ -1,0 +1,213 @@
+"""CP-SAT and CNF models against the native engine, brute force and the sequences."""
+
+import itertools
+import sys
+
+import pytest
+from hypothesis import given, settings
+
+import naive
+from queenslab import backends
+from queenslab.data import known_total, known_unique
+from queenslab.errors import Incomplete, MissingDependency, QueensError, UnknownOption
+from queenslab.models import cnf, cpsat
+from queenslab.native import engine
+from queenslab.problem import Problem
+from strategies import problems, symmetric_problems
+
+SOLVER_BACKENDS = ["cpsat", "sat", "ganak"]
+
+
+@settings(max_examples=25)
+@given(problems(max_n=6))
+def test_every_backend_agrees_with_native_on_random_variants(p):
+    ref = engine.count_both(p)
+    for name in SOLVER_BACKENDS:
+        r = backends.counts(p, unique=True, backend=name)
+        assert (r.total, r.unique) == (ref.total, ref.unique), name
+    r = backends.counts(p, unique=True, backend="cpsat", formulation="boolean")
+    assert (r.total, r.unique) == (ref.total, ref.unique)
+
+
+@pytest.mark.parametrize("n", [7, 8])
+@pytest.mark.parametrize("toroidal,knight", [(False, False), (True, False), (False, True), (True, True)])
+def test_every_backend_on_each_flag_combination(n, toroidal, knight):
+    p = Problem(n, toroidal=toroidal, knight=knight, blocked=[(0, 1)] if n == 8 else [])
+    ref = engine.count_both(p)
+    for name in SOLVER_BACKENDS:
+        assert backends.count(p, backend=name) == ref.total, name
+    assert cpsat.count(p, formulation="boolean") == ref.total
+
+
+@settings(max_examples=15)
+@given(symmetric_problems(min_n=5, max_n=7))
+def test_lex_leader_counts_orbits_under_subgroups(p):
+    want = naive.orbit_count(p)
+    assert cpsat.count(p, unique=True) == want
+    assert cpsat.count(p, unique=True, formulation="boolean") == want
+    assert cnf.count(p, unique=True) == want
+    assert cnf.ganak_count(p, unique=True) == want
+
+
+@pytest.mark.parametrize("n", range(1, 11))
+def test_cpsat_lex_leader_gives_fundamental_counts(n):
+    assert cpsat.count(Problem(n), unique=True) == known_unique(n)
+
+
+@pytest.mark.parametrize("n", [1, 4, 6, 8, 9])
+def test_cpsat_boolean_lex_leader_gives_fundamental_counts(n):
+    assert cpsat.count(Problem(n), unique=True, formulation="boolean") == known_unique(n)
+
+
+@pytest.mark.parametrize("n", range(1, 10))
+def test_sat_lex_leader_gives_fundamental_counts(n):
+    assert cnf.count(Problem(n), unique=True) == known_unique(n)
+    assert cnf.ganak_count(Problem(n), unique=True) == known_unique(n)
+
+
+@pytest.mark.parametrize("encoding", [e.value for e in cnf.Encoding])
+def test_every_cardinality_encoding_counts_right(encoding):
+    for p in (Problem(6), Problem(7, toroidal=True), Problem(7, blocked=[(3, 3)])):
+        assert cnf.count(p, encoding=encoding) == engine.count(p)
+    assert cnf.ganak_count(Problem(8), encoding=encoding) == known_total(8)
+
+
+@pytest.mark.parametrize("solver", ["cadical195", "glucose4", "minisat22"])
+def test_sat_solvers(solver):
+    assert cnf.count(Problem(8), solver=solver) == 92
+
+
+def test_enumerated_solutions_are_distinct_valid_and_complete():
+    p = Problem(8, fixed=[(0, 2)])
+    ref = set(engine.solutions(p))
+    for sols in (list(cpsat.solutions(p)), list(cpsat.solutions(p, formulation="boolean")), list(cnf.solutions(p))):
+        assert len(sols) == len(set(sols)) and set(sols) == ref
+    assert len(list(cpsat.solutions(Problem(10), limit=5))) == 5
+    assert list(cnf.solutions(Problem(10), limit=0)) == []
+
+
+def test_cpsat_stream_can_be_abandoned():
+    it = cpsat.solutions(Problem(12))
+    first = [next(it) for _ in range(3)]
+    it.close()  # stops the solver thread
+    assert all(naive.is_solution(Problem(12), s) for s in first)
+
+
+def test_solve_returns_solutions_or_none():
+    for n in (1, 4, 9, 20):
+        p = Problem(n)
+        assert naive.is_solution(p, cpsat.solve(p)) if n < 12 else engine.count_prefix(p, cpsat.solve(p)) == 1
+        assert engine.count_prefix(p, cnf.solve(p)) == 1
+    for n in (2, 3):
+        assert cpsat.solve(Problem(n)) is None and cnf.solve(Problem(n)) is None
+    assert backends.solve(Problem(8, knight=True), backend="sat") is None
+
+
+def test_limits_report_incomplete_never_final():
+    r = cpsat.counts(Problem(9), limit=7)
+    assert (r.total, r.complete) == (7, False)
+    with pytest.raises(Incomplete) as e:
+        cpsat.count(Problem(9), limit=7)
+    assert e.value.found == 7
+    assert cnf.counts(Problem(9), limit=7).complete is False
+    assert cnf.counts(Problem(6), limit=7) .complete is True  # 4 < 7: finished
+    with pytest.raises(Incomplete):
+        cnf.count(Problem(9), limit=3)
+
+
+def test_edited_cpsat_model_changes_the_count_as_brute_force_says():
+    n = 8
+    for form in ("integer", "boolean"):
+        m = cpsat.build(Problem(n), formulation=form)
+        q = m.column_expressions()
+        for r in range(n):  # no queen on either long diagonal
+            m.model.Add(q[r] != r)
+            m.model.Add(q[r] != n - 1 - r)
+        want = sum(1 for s in naive.all_solutions(Problem(n)) if all(s[r] not in (r, n - 1 - r) for r in range(n)))
+        assert cpsat.count(Problem(n), model=m) == want
+        assert want < known_total(n)
+
+
+def test_edited_cnf_model_changes_the_count():
+    n = 8
+    m = cnf.build(Problem(n))
+    m.cnf.append([m.var(0, 0), m.var(0, 1)])  # the first queen in column 1 or 2
+    want = sum(1 for s in naive.all_solutions(Problem(n)) if s[0] in (0, 1))
+    assert cnf.count(Problem(n), model=m) == want
+    assert cnf.ganak_count(Problem(n), model=m) == want
+
+
+def test_dimacs_export_round_trip(tmp_path):
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+
+    p = Problem(7, knight=False, toroidal=True, blocked=[(2, 3)])
+    for sym in (None, "lex-leader"):
+        text = cnf.to_dimacs(p, encoding="seqcounter", symmetry=sym)
+        f = tmp_path / "m.cnf"
+        f.write_text(text)
+        formula = CNF(from_file=str(f))
+        cellvar = {}
+        for line in text.splitlines():
+            if line.startswith("c x ") and line.split()[2].isdigit():
+                _, _, r, c, v = line.split()
+                cellvar[(int(r) - 1, int(c) - 1)] = int(v)
+        assert len(cellvar) == 49
+        found = 0
+        with Solver(name="cadical195", bootstrap_with=formula.clauses) as s:
+            while s.solve():
+                model = set(x for x in s.get_model() if x > 0)
+                s.add_clause([-v for v in cellvar.values() if v in model])
+                found += 1
+        want = engine.count(p, unique=sym is not None)
+        assert found == want
+
+
+def test_cpsat_export_is_a_text_proto():
+    text = cpsat.export_text(Problem(5), symmetry="lex-leader")
+    from ortools.sat import cp_model_pb2
+    from google.protobuf import text_format
+
+    proto = text_format.Parse(text, cp_model_pb2.CpModelProto())
+    assert len(proto.variables) >= 5 and any(c.HasField("all_diff") for c in proto.constraints)
+
+
+def test_bad_options_and_inputs():
+    with pytest.raises(UnknownOption, match="accepts"):
+        backends.count(Problem(8), backend="cpsat", threads=2)
+    with pytest.raises(UnknownOption):
+        backends.count(Problem(8), backend="sat", formulation="integer")
+    with pytest.raises(UnknownOption):
+        backends.count(Problem(8), backend="ganak", solver="glucose4")
+    with pytest.raises(QueensError, match="formulation"):
+        cpsat.build(Problem(8), formulation="float")
+    with pytest.raises(QueensError, match="encoding"):
+        cnf.build(Problem(8), encoding="unary")
+    with pytest.raises(QueensError, match="symmetry"):
+        cnf.build(Problem(8), symmetry="full")
+    with pytest.raises(QueensError, match="SAT solver"):
+        cnf.count(Problem(6), solver="chaff")
+    with pytest.raises(QueensError, match="one worker"):
+        cpsat.count(Problem(6), workers=4)
+    with pytest.raises(QueensError, match="time_limit"):
+        cpsat.solve(Problem(6), time_limit=-1)
+    with pytest.raises(QueensError, match="different problem"):
+        cpsat.count(Problem(6), model=cpsat.build(Problem(7)))
+    with pytest.raises(QueensError, match="unknown backend"):
+        backends.get_backend("gurobi")
+
+
+def test_missing_pyganak_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pyganak", None)  # import now raises ImportError
+    with pytest.raises(MissingDependency, match=r"queenslab\[count\]"):
+        cnf.ganak_count(Problem(6))
+    r = backends.crosscheck(Problem(6), ["native", "ganak"])
+    assert r.rows[1].error and "queenslab[count]" in r.rows[1].error and r.agree
+
+
+def test_crosscheck_table():
+    r = backends.crosscheck(Problem(7, knight=True, toroidal=False, blocked=[(0, 0)]))
+    assert [row.backend for row in r.rows] == list(backends.BACKENDS)
+    assert r.agree and len({row.total for row in r.rows}) == 1
+    with pytest.raises(QueensError, match="options given"):
+        backends.crosscheck(Problem(6), ["native"], options={"sat": {}})
