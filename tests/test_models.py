@@ -211,3 +211,13 @@ def test_crosscheck_table():
     assert r.agree and len({row.total for row in r.rows}) == 1
     with pytest.raises(QueensError, match="options given"):
         backends.crosscheck(Problem(6), ["native"], options={"sat": {}})
+
+
+def test_chain_lex_encoding_used_above_the_weighted_limit(monkeypatch):
+    # the reified-chain encoding (used for large n) must count orbits too
+    monkeypatch.setattr(cpsat, "WEIGHTED_LEX_MAX_N", 0)
+    for n in (5, 6, 8):
+        assert cpsat.count(Problem(n), unique=True) == known_unique(n)
+        assert cpsat.count(Problem(n), unique=True, formulation="boolean") == known_unique(n)
+    p = Problem(7, fixed=[(0, 0)])
+    assert cpsat.count(p, unique=True) == naive.orbit_count(p)

@@ -306,9 +306,19 @@ def count(problem: Problem, *, unique: bool = False, **opts) -> int:
     >>> count(Problem(6)), count(Problem(8), unique=True, encoding="seqcounter")
     (4, 12)
     """
-    r = counts(problem, unique=unique, **opts)
-    value = r.unique if unique else r.total
-    if not r.complete:
+    model = opts.pop("model", None)
+    encoding = opts.pop("encoding", "pairwise")
+    solver = opts.pop("solver", DEFAULT_SOLVER)
+    limit = opts.pop("limit", None)
+    if opts:
+        raise QueensError(f"unknown option(s) {', '.join(sorted(opts))}; count takes encoding, solver, limit, model")
+    if unique and model is not None:
+        raise QueensError("unique=True builds its own lex-leader model; count the edited model without it")
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+        raise QueensError(f"limit must be a positive integer, got {limit!r}")
+    m = _model_for(problem, model, encoding, LEX_LEADER if unique else None)
+    value = sum(1 for _ in _enumerate(m, limit, solver))
+    if limit is not None and value >= limit:
         raise Incomplete(f"SAT enumeration stopped after {value} solutions; the count is at least {value}", value)
     return value
 

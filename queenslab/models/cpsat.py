@@ -119,10 +119,28 @@ class CpsatModel:
         return [sum(c * self.x[r][c] for c in range(n)) for r in range(n)]
 
 
-def _lex_leq(model, a: list, b: list, trivial: list[bool]) -> None:
-    """Post ``a <=lex b``. ``trivial[i]`` marks positions where ``a[i]`` is ``b[i]``."""
-    eq = None  # reified "a[:i] == b[:i]"; None means true
+#: Largest n whose lex constraints are posted as one weighted sum: the weights n**i
+#: must keep every expression far inside CP-SAT's 64-bit bounds.
+WEIGHTED_LEX_MAX_N = 15
+
+
+def _lex_leq(model, a: list, b: list, trivial: list[bool], n: int) -> None:
+    """Post ``a <=lex b`` for vectors over ``0..n-1``.
+
+    For small n as the single linear constraint ``sum_i n**(k-1-i) * (b[i] - a[i]) >= 0``
+    (equivalent for digits in ``0..n-1``; its bound propagation prunes from the first
+    positions on and measured about twice as fast as the reified chain at n = 12);
+    otherwise as the chain ``eq_i -> a[i] <= b[i]``, ``eq_{i+1} <-> eq_i and a[i] == b[i]``.
+    ``trivial[i]`` marks positions where ``a[i]`` is ``b[i]``.
+    """
     idx = [i for i in range(len(a)) if not trivial[i]]
+    if not idx:
+        return
+    if n <= WEIGHTED_LEX_MAX_N:
+        k = len(idx)
+        model.Add(sum(n ** (k - 1 - j) * (b[i] - a[i]) for j, i in enumerate(idx)) >= 0)
+        return
+    eq = None  # reified "a[:i] == b[:i]"; None means true
     for pos, i in enumerate(idx):
         c = model.Add(a[i] <= b[i])
         if eq is not None:
@@ -211,6 +229,13 @@ def build(problem: Problem, *, formulation="integer", symmetry: str | None = Non
             model.Add(x[r][c] == 0)
         for r, c in s.fixed:
             model.Add(x[r][c] == 1)
+    # Branch row by row, smallest column first: the lexicographic order, in which the
+    # lex-leader constraints prune as early as possible. Enumeration uses this fixed
+    # search; a plain solve lets CP-SAT combine it with its own strategies.
+    if form is Formulation.INTEGER:
+        model.AddDecisionStrategy(m.q, cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE)
+    else:
+        model.AddDecisionStrategy([v for row in m.x for v in row], cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
     if symmetry == LEX_LEADER:
         _add_lex_leader(m)
     return m
@@ -246,7 +271,7 @@ def _add_lex_leader(m: CpsatModel) -> None:
             w = inv[src] if use_inv else q[src]
             image.append(n - 1 - w if cmpl else w)
             trivial.append(not use_inv and not cmpl and src == i)
-        _lex_leq(model, q, image, trivial)
+        _lex_leq(model, q, image, trivial, n)
 
 
 # ----------------------------------------------------------------------------- solving
@@ -273,6 +298,7 @@ def _solver(*, time_limit=None, seed=0, workers=None, enumerate_all=False):
         p.num_workers = 1
         p.symmetry_level = 0  # no symmetry reasoning: it may remove solutions
         p.keep_all_feasible_solutions_in_presolve = True
+        p.search_branching = cp_model.FIXED_SEARCH  # the model's row-by-row strategy
     elif workers is not None:
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise QueensError(f"workers must be a positive integer, got {workers!r}")
@@ -384,7 +410,8 @@ def _enumerate_count(m: CpsatModel, time_limit, seed, workers, limit) -> tuple[i
 def count(problem: Problem, *, unique: bool = False, **opts) -> int:
     """Number of solutions (``unique=True``: of orbits, through lex-leader constraints).
 
-    Takes the options of :func:`counts`. Raises :class:`Incomplete` when a limit stopped
+    Takes the options of :func:`counts` and counts one model: the plain one, or with
+    ``unique`` the lex-leader one. Raises :class:`Incomplete` when a limit stopped
     the enumeration (its ``found`` attribute is the lower bound).
 
     Examples
@@ -394,9 +421,16 @@ def count(problem: Problem, *, unique: bool = False, **opts) -> int:
     >>> count(Problem(7, toroidal=True), formulation="boolean")
     28
     """
-    r = counts(problem, unique=unique, **opts)
-    value = r.unique if unique else r.total
-    if not r.complete:
+    model = opts.pop("model", None)
+    if unique and model is not None:
+        raise QueensError("unique=True builds its own lex-leader model; count the edited model without it")
+    formulation = opts.pop("formulation", "integer")
+    limit = opts.get("limit")
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+        raise QueensError(f"limit must be a positive integer, got {limit!r}")
+    m = _model_for(problem, model, formulation, LEX_LEADER if unique else None)
+    value, complete = _enumerate_count(m, opts.get("time_limit"), opts.get("seed", 0), opts.get("workers"), limit)
+    if not complete:
         raise Incomplete(f"CP-SAT stopped after {value} solutions; the count is at least {value}", value)
     return value
 

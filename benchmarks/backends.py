@@ -1,0 +1,67 @@
+"""Counting on every backend, with and without lex-leader symmetry breaking.
+
+For each n (standard problem), in one run: the time to count all solutions with the
+native engine, CP-SAT (integer and boolean formulations), SAT enumeration with pysat
+(two cardinality encodings) and exact #SAT with Ganak; then the same with lex-leader
+constraints (which count orbits); and the ratio plain / lex-leader for each.
+
+Usage: ``python benchmarks/backends.py [--ns 8 9 10 11 12] [--quick]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from common import print_metadata, run_metadata
+
+from queenslab.data import known_total, known_unique
+from queenslab.models import cnf, cpsat
+from queenslab.native import engine
+from queenslab.problem import Problem
+
+CONFIGS = [
+    ("native", lambda p, u: engine.count(p, unique=u, threads=1)),
+    ("cpsat-integer", lambda p, u: cpsat.count(p, unique=u, formulation="integer")),
+    ("cpsat-boolean", lambda p, u: cpsat.count(p, unique=u, formulation="boolean")),
+    ("sat-pairwise", lambda p, u: cnf.count(p, unique=u, encoding="pairwise")),
+    ("sat-seqcounter", lambda p, u: cnf.count(p, unique=u, encoding="seqcounter")),
+    ("ganak", lambda p, u: cnf.ganak_count(p, unique=u)),
+]
+
+
+def timed(fn, *args):
+    t0 = time.perf_counter()
+    out = fn(*args)
+    return out, time.perf_counter() - t0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--ns", type=int, nargs="+", default=[8, 9, 10, 11, 12])
+    ap.add_argument("--quick", action="store_true", help="n = 6, 7: a smoke test")
+    args = ap.parse_args()
+    if args.quick:
+        args.ns = [6, 7]
+    print_metadata(run_metadata(1))
+    for _, fn in CONFIGS:  # imports and compilation outside the timings
+        fn(Problem(5), False)
+        fn(Problem(5), True)
+    print()
+    print("Seconds to count all solutions (plain) and all orbits (unique: lex-leader constraints;")
+    print("the native engine counts orbits with its symmetric search instead); ratio = plain / unique.")
+    print()
+    print("| n | backend | plain (s) | unique (s) | plain / unique |")
+    print("|---|---|---|---|---|")
+    for n in args.ns:
+        p = Problem(n)
+        for name, fn in CONFIGS:
+            total, t_plain = timed(fn, p, False)
+            orbits, t_lex = timed(fn, p, True)
+            if total != known_total(n) or orbits != known_unique(n):
+                raise SystemExit(f"{name} n={n}: got {total}/{orbits}, known {known_total(n)}/{known_unique(n)}")
+            print(f"| {n} | {name} | {t_plain:.3f} | {t_lex:.3f} | {t_plain / t_lex:.2f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
