@@ -17,84 +17,15 @@ import click
 
 from . import __version__
 from .errors import QueensError
-from .problem import Problem
 
-# ----------------------------------------------------------------------------- helpers
-
-
-def _emit_json(obj) -> None:
-    click.echo(json.dumps(obj))
-
-
-def _parse_cells(values, what: str) -> list[tuple[int, int]]:
-    cells = []
-    for v in values:
-        parts = [p for p in v.replace(";", ",").split(",") if p.strip()]
-        try:
-            r, c = (int(p) for p in parts)
-        except ValueError:
-            raise QueensError(
-                f"--{what} expects ROW,COL with 1-based integers (for example --{what} 1,3), got {v!r}"
-            ) from None
-        cells.append((r - 1, c - 1))
-    return cells
-
-
-def _make_problem(n: int, toroidal: bool, knight: bool, block, fix) -> Problem:
-    blocked = _parse_cells(block, "block")
-    fixed = _parse_cells(fix, "fix")
-    for r, c in blocked + fixed:
-        if not (0 <= r < n and 0 <= c < n):
-            raise QueensError(
-                f"cell {r + 1},{c + 1} is outside the {n}x{n} board; rows and columns are 1..{n}"
-            )
-    return Problem(n, toroidal=toroidal, knight=knight, blocked=blocked, fixed=fixed)
-
-
-def variant_options(fn: Callable) -> Callable:
-    """The variant flags shared by every command that builds a Problem."""
-    fn = click.option(
-        "--fix", "fix", multiple=True, metavar="R,C",
-        help="A queen fixed on row R, column C (1-based; repeatable): n-queens completion.",
-    )(fn)
-    fn = click.option(
-        "--block", "block", multiple=True, metavar="R,C",
-        help="No queen on row R, column C (1-based; repeatable).",
-    )(fn)
-    fn = click.option("--knight", is_flag=True, help="Superqueens: queens also move like knights.")(fn)
-    fn = click.option("--toroidal", is_flag=True, help="Moves wrap around the board edges.")(fn)
-    return fn
-
-
-def json_option(fn: Callable) -> Callable:
-    return click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(fn)
-
-
-class _Progress:
-    """A tqdm bar on stderr when it is a terminal and output is not JSON; else nothing."""
-
-    def __init__(self, enabled: bool, desc: str):
-        self.bar = None
-        if enabled and sys.stderr.isatty():
-            from tqdm import tqdm
-
-            self.bar = tqdm(total=0, desc=desc, unit="task", file=sys.stderr, leave=False)
-
-    def __call__(self, done: int, total: int) -> None:
-        if self.bar is not None:
-            self.bar.total = total
-            self.bar.n = done
-            self.bar.refresh()
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-
-
-def _placement_arg(words: tuple[str, ...]) -> str:
-    if not words:
-        raise QueensError("give a placement, e.g. '2 4 1 3' or 2413 (1-based columns by row)")
-    return " ".join(words)
+from .clitools import (
+    Progress as _Progress,
+    emit_json as _emit_json,
+    json_option,
+    make_problem as _make_problem,
+    placement_arg as _placement_arg,
+    variant_options,
+)
 
 
 # ----------------------------------------------------------------------------- commands
@@ -463,6 +394,25 @@ def show_cmd(placement, toroidal, knight, block, fix, as_json):
     else:
         click.echo(text)
     return 0
+
+
+@cli.group("experiment")
+def experiment_group() -> None:
+    """Reproducible experiments from the source documents (see docs/experiments.md)."""
+
+
+#: Modules whose ``register(cli, experiment)`` adds their commands.
+COMMAND_MODULES: tuple[str, ...] = ()
+
+
+def _register_commands() -> None:
+    import importlib
+
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(cli, experiment_group)
+
+
+_register_commands()
 
 
 # ----------------------------------------------------------------------------- entry point

@@ -5,7 +5,6 @@ import itertools
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import naive
 from queenslab.data import known_total, known_unique
@@ -202,3 +201,35 @@ def test_bad_arguments():
         engine.count(8)
     with pytest.raises(QueensError, match="batch"):
         next(engine.solution_batches(Problem(8), batch=0))
+
+
+@given(symmetric_problems(max_n=7))
+def test_fundamental_solutions_are_the_orbit_minima_with_their_sizes(p):
+    sols = naive.all_solutions(p)
+    got = [(tuple(s), int(k)) for a, b in engine.fundamental_batches(p, batch=2) for s, k in zip(a.tolist(), b.tolist())]
+    reps = [s for s, _ in got]
+    assert reps == sorted(reps) and len(reps) == naive.orbit_count(p, sols)
+    assert sum(k for _, k in got) == len(sols)
+    assert all(s in sols for s in reps)
+    # each representative is the least of its images, and its orbit has the stated size
+    for s, k in got:
+        images = {g.apply(s) for g in p.symmetries()}
+        assert min(images) == s and len(images) == k
+
+
+@given(symmetric_problems(max_n=7))
+def test_fixed_point_counts_and_burnside(p):
+    sols = naive.all_solutions(p)
+    counts = engine.fixed_point_counts(p)
+    assert counts[0] == len(sols)
+    for g, k in zip(p.symmetries(), counts):
+        assert k == sum(1 for s in sols if g.apply(s) == s)
+    assert sum(counts) % len(counts) == 0
+    assert sum(counts) // len(counts) == engine.count(p, unique=True)
+
+
+@pytest.mark.parametrize("n", range(1, 13))
+def test_burnside_agrees_with_the_unique_sequence(n):
+    counts = engine.fixed_point_counts(Problem(n), threads=2)
+    assert counts[0] == known_total(n)
+    assert sum(counts) // 8 == known_unique(n)

@@ -1,6 +1,5 @@
 """CP-SAT and CNF models against the native engine, brute force and the sequences."""
 
-import itertools
 import sys
 
 import pytest

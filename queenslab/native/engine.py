@@ -41,6 +41,8 @@ __all__ = [
     "count_prefix",
     "solutions",
     "solution_batches",
+    "fundamental_batches",
+    "fixed_point_counts",
     "solve",
 ]
 
@@ -135,24 +137,29 @@ class _Walk:
         meta = np.zeros(2, np.int64)
         return K.walk(self.allowed, opts, self.group, s, q, meta, self._dummy if out is None else out)
 
-    def stream(self, stop: int, batch: int, limit: int | None, prefix: Sequence[int] = ()) -> Iterator[np.ndarray]:
-        """Yield arrays of the placements (first ``stop`` rows) in lexicographic order."""
+    def stream(
+        self, stop: int, batch: int, limit: int | None, prefix: Sequence[int] = (), mode: int = K.EMIT
+    ) -> Iterator[np.ndarray]:
+        """Yield arrays of the placements (first ``stop`` rows) in lexicographic order;
+        with ``mode=EMIT_CANON`` only canonical ones, with an extra last column holding
+        the stabiliser size."""
         n = self.n
         opts = np.array(
-            [n, stop, int(self.problem.toroidal), int(self.problem.knight), K.EMIT, len(prefix)],
+            [n, stop, int(self.problem.toroidal), int(self.problem.knight), mode, len(prefix)],
             dtype=np.int64,
         )
         s = np.zeros((4, n + 1), np.uint64)
         q = np.zeros(n, np.int64)
         q[: len(prefix)] = prefix
         meta = np.zeros(2, np.int64)
-        out = np.empty((batch, max(1, stop)), np.int64)
+        width = n + 1 if mode == K.EMIT_CANON else max(1, stop)
+        out = np.empty((batch, width), np.int64)
         left = limit
         while meta[1] != K.DONE and (left is None or left > 0):
             buf = out if left is None or left >= batch else out[:left]
             emitted = K.walk(self.allowed, opts, self.group, s, q, meta, buf)[3]
             if emitted:
-                yield buf[:emitted, :stop].copy()
+                yield buf[:emitted].copy() if mode == K.EMIT_CANON else buf[:emitted, :stop].copy()
                 if left is not None:
                     left -= emitted
 
@@ -406,6 +413,65 @@ def solution_batches(
         raise QueensError(f"limit must be a non-negative integer or None, got {limit!r}")
     p = _check_prefix(problem, prefix)
     yield from _Walk(problem).stream(problem.n, int(batch), limit, p)
+
+
+def fundamental_batches(
+    problem: Problem, *, batch: int = 4096, limit: int | None = None
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Stream the canonical solutions (one per orbit) with their orbit sizes.
+
+    The canonical member of an orbit under ``problem.symmetries()`` is its
+    lexicographically least placement; they come in lexicographic order.
+
+    Yields
+    ------
+    (numpy.ndarray, numpy.ndarray)
+        0-based placements of shape (k, n) and their orbit sizes, shape (k,).
+
+    Examples
+    --------
+    >>> sols, sizes = next(fundamental_batches(Problem(6)))
+    >>> sols.tolist(), sizes.tolist()
+    ([[1, 3, 5, 0, 2, 4]], [4])
+    """
+    _check_problem(problem)
+    if isinstance(batch, bool) or not isinstance(batch, (int, np.integer)) or batch < 1:
+        raise QueensError(f"batch must be a positive integer, got {batch!r}")
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 0):
+        raise QueensError(f"limit must be a non-negative integer or None, got {limit!r}")
+    order = len(problem.symmetries())
+    n = problem.n
+    for arr in _Walk(problem, group=True).stream(n, int(batch), limit, mode=K.EMIT_CANON):
+        yield arr[:, :n], order // arr[:, n]
+
+
+def fixed_point_counts(problem: Problem, *, threads: int | None = None, force: bool = False) -> list[int]:
+    """For each element of ``problem.symmetries()``, the number of solutions it fixes.
+
+    The first entry (the identity) is the total count. Burnside's lemma turns these
+    into the number of orbits: ``sum(counts) / len(counts)``.
+
+    Examples
+    --------
+    >>> fixed_point_counts(Problem(8))
+    [92, 0, 0, 4, 0, 0, 0, 0]
+    """
+    _check_problem(problem)
+    threads = _check_threads(threads)
+    _check_size(problem, force)
+    walk = _Walk(problem, group=True)
+    k = len(walk.group)
+    _, prefixes = _split_depth(walk, threads)
+
+    def task(prefix):
+        acc = np.zeros((1, max(1, k)), np.int64)
+        found = walk.run(prefix, K.FIXED, out=acc)[0]
+        return int(found), acc[0, :k].copy()
+
+    parts = _run([tuple(int(x) for x in p) for p in prefixes], task, threads, None)
+    total = sum(p[0] for p in parts)
+    per = np.sum([p[1] for p in parts], axis=0) if parts and k else np.zeros(k, np.int64)
+    return [total] + [int(x) for x in per]
 
 
 def solutions(problem: Problem, *, limit: int | None = None, batch: int = 4096) -> Iterator[tuple[int, ...]]:

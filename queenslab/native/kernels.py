@@ -27,6 +27,8 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 COUNT = 0  # count solutions
 CANON = 1  # count solutions and the canonical ones (lexicographically least in orbit)
 EMIT = 2  # write solutions into the output buffer, resumable
+EMIT_CANON = 3  # write canonical solutions and their stabiliser sizes, resumable
+FIXED = 4  # count, per group element, the solutions it maps onto themselves
 
 # meta[1] states of a walk
 FRESH = 0
@@ -153,6 +155,49 @@ def _canonical(q, n, group, inv):
 
 
 @njit(cache=True, nogil=True)
+def _is_fixed(q, n, group, g, inv):
+    """Does element ``g`` of ``group`` map q onto itself? (``inv`` is q's inverse.)"""
+    t = group[g, 0]
+    fr = group[g, 1]
+    fc = group[g, 2]
+    for i in range(n):
+        src = n - 1 - i if fr else i
+        v = inv[src] if t else q[src]
+        if fc:
+            v = n - 1 - v
+        if v != q[i]:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _leaf(q, n, stop, mode, group, inv, out, row):
+    """Handle one solution found by :func:`walk`: (canonical?, rows written)."""
+    if mode == CANON:
+        ok, _ = _canonical(q, n, group, inv)
+        return (1 if ok else 0), 0
+    if mode == EMIT:
+        for r in range(stop):
+            out[row, r] = q[r]
+        return 0, 1
+    if mode == EMIT_CANON:
+        ok, fixers = _canonical(q, n, group, inv)
+        if not ok:
+            return 0, 0
+        for r in range(n):
+            out[row, r] = q[r]
+        out[row, n] = fixers + 1  # stabiliser size, identity included
+        return 1, 1
+    if mode == FIXED:
+        for r in range(n):
+            inv[q[r]] = r
+        for g in range(group.shape[0]):
+            if _is_fixed(q, n, group, g, inv):
+                out[0, g] += 1
+    return 0, 0
+
+
+@njit(cache=True, nogil=True)
 def walk(allowed, opts, group, s, q, meta, out):
     """Row-by-row backtracking from a prefix, in lexicographic order.
 
@@ -163,18 +208,21 @@ def walk(allowed, opts, group, s, q, meta, out):
         queens removed; a fixed queen's row allows only its cell).
     opts : int64[6]
         ``n, stop, torus, knight, mode, y0``: board size, number of rows to fill,
-        move rules, one of COUNT / CANON / EMIT, and the length of the prefix held in
-        ``q[:y0]``.
+        move rules, one of COUNT / CANON / EMIT / EMIT_CANON / FIXED, and the length
+        of the prefix held in ``q[:y0]``.
     group : int64[k, 3]
-        Non-identity symmetries as (inv, rev, cmpl) flags, used in CANON mode.
+        Non-identity symmetries as (inv, rev, cmpl) flags, used in CANON, EMIT_CANON
+        and FIXED modes.
     s : uint64[4, n + 1]
         Search state: remaining candidates, columns, two diagonal families per row.
     q : int64[n]
         Current placement; its first ``y0`` entries are the prefix.
     meta : int64[2]
         ``(row, status)``; status FRESH on the first call, then RUNNING or DONE.
-    out : int64[m, stop]
-        EMIT mode: receives up to m solutions (their first ``stop`` columns).
+    out : int64[m, stop] or int64[m, n + 1] or int64[1, k]
+        EMIT: receives up to m solutions (their first ``stop`` columns); EMIT_CANON: up
+        to m canonical solutions with the stabiliser size in the last column; FIXED:
+        ``out[0, g]`` is incremented for each solution fixed by ``group[g]``.
 
     Returns
     -------
@@ -208,15 +256,8 @@ def walk(allowed, opts, group, s, q, meta, out):
             _place(r, bit, s, n, full, torus)
         if y0 == stop:
             meta[1] = DONE
-            count = 1
-            if mode == CANON:
-                ok, _ = _canonical(q, n, group, inv)
-                canon = 1 if ok else 0
-            elif mode == EMIT:
-                for r in range(stop):
-                    out[0, r] = q[r]
-                emitted = 1
-            return count, canon, nodes, emitted
+            canon, emitted = _leaf(q, n, stop, mode, group, inv, out, 0)
+            return 1, canon, nodes, emitted
         s[0, y0] = _candidates(y0, allowed, s, q, n, torus, knight)
         meta[0] = y0
         meta[1] = RUNNING
@@ -234,13 +275,9 @@ def walk(allowed, opts, group, s, q, meta, out):
         ny = y + 1
         if ny == stop:
             count += 1
-            if mode == CANON:
-                ok, _ = _canonical(q, n, group, inv)
-                if ok:
-                    canon += 1
-            elif mode == EMIT:
-                for r in range(stop):
-                    out[emitted, r] = q[r]
+            c, w = _leaf(q, n, stop, mode, group, inv, out, emitted)
+            canon += c
+            if w:
                 emitted += 1
                 if emitted == cap:
                     meta[0] = y
