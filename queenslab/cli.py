@@ -17,6 +17,7 @@ import click
 
 from . import __version__
 from .errors import QueensError
+from .problem import Problem
 
 from .clitools import (
     Progress as _Progress,
@@ -261,7 +262,7 @@ def solutions_cmd(n, limit, offset, fmt, out, toroidal, knight, block, fix, as_j
     \b
     Examples:
       queenslab solutions 8 --limit 3
-      queenslab solutions 10 --offset 99 --limit 1     # the 100th solution
+      queenslab solutions 10 --offset 99 --limit 1     # the 100th solution (unranked, not enumerated)
       queenslab solutions 12 --format npy --out s12.npy
     """
     from .native import engine
@@ -274,17 +275,24 @@ def solutions_cmd(n, limit, offset, fmt, out, toroidal, knight, block, fix, as_j
         raise QueensError("--format npy writes a binary file: give --out FILE.npy")
     if as_json and fmt == "npy":
         raise QueensError("--json prints JSON on standard output; it cannot be combined with --format npy")
-    want = None if limit is None else offset + limit
-
     def stream():
-        skipped = 0
-        for arr in engine.solution_batches(problem, limit=want):
-            if skipped < offset:
-                drop = min(offset - skipped, len(arr))
-                skipped += drop
-                arr = arr[drop:]
+        if offset:
+            from .ranking.lex import batches_from, total
+
+            if offset >= total(problem):
+                return
+            source = batches_from(problem, offset)
+        else:
+            source = engine.solution_batches(problem)
+        left = limit
+        for arr in source:
+            if left is not None:
+                arr = arr[:left]
+                left -= len(arr)
             if len(arr):
                 yield arr
+            if left == 0:
+                return
 
     if fmt == "npy":
         import numpy as np
@@ -393,6 +401,194 @@ def show_cmd(placement, toroidal, knight, block, fix, as_json):
         _emit_json({"n": problem.n, "placement": [c + 1 for c in p], "solution": ok, "board": text.splitlines()})
     else:
         click.echo(text)
+    return 0
+
+
+def index_options(fn: Callable) -> Callable:
+    fn = click.option("--no-index", is_flag=True, help="Never use a persistent index.")(fn)
+    fn = click.option("--index", "index_path", default=None, metavar="PATH",
+                      help=f"Index directory or file (default: ${'{'}QUEENSLAB_INDEX_DIR{'}'} or the user cache).")(fn)
+    return fn
+
+
+def _index_choice(index_path, no_index, problem):
+    if no_index:
+        if index_path:
+            raise QueensError("--index and --no-index contradict each other")
+        return None
+    if index_path is None:
+        return "auto"
+    from pathlib import Path
+
+    from .ranking.index import PrefixIndex, find_index
+
+    p = Path(index_path)
+    if p.is_dir() or not p.suffix:
+        found = find_index(problem, p)
+        if found is None:
+            raise QueensError(f"no complete index for {problem.describe()} in {p}; build one with `queenslab index build`")
+        return found
+    return PrefixIndex.open(p, problem)
+
+
+@cli.command("rank")
+@click.argument("n", type=int)
+@click.argument("placement", nargs=-1, required=True)
+@variant_options
+@index_options
+@click.option("--threads", type=click.IntRange(min=1), default=None, metavar="T", help="Threads (default: all cores).")
+@json_option
+def rank_cmd(n, placement, toroidal, knight, block, fix, index_path, no_index, threads, as_json):
+    """Print the 1-based lexicographic rank of a solution (without enumerating).
+
+    \b
+    Example:
+      queenslab rank 10 "2 8 10 4 1 5 9 6 3 7"      # 100
+    """
+    from .ranking.lex import rank
+    from .solution import parse_placement
+
+    problem = _make_problem(n, toroidal, knight, block, fix)
+    p = parse_placement(_placement_arg(placement), n)
+    t0 = time.perf_counter()
+    idx = _index_choice(index_path, no_index, problem)
+    r = rank(problem, p, index=idx, threads=threads)
+    if as_json:
+        _emit_json({"n": n, "placement": [c + 1 for c in p], "rank": r + 1, "seconds": round(time.perf_counter() - t0, 6)})
+    else:
+        click.echo(r + 1)
+    return 0
+
+
+@cli.command("unrank")
+@click.argument("n", type=int)
+@click.argument("r", type=int)
+@variant_options
+@index_options
+@click.option("--threads", type=click.IntRange(min=1), default=None, metavar="T", help="Threads (default: all cores).")
+@json_option
+def unrank_cmd(n, r, toroidal, knight, block, fix, index_path, no_index, threads, as_json):
+    """Print the R-th solution (1-based) in lexicographic order.
+
+    \b
+    Example:
+      queenslab unrank 10 100                        # 2 8 10 4 1 5 9 6 3 7
+    """
+    from .ranking.lex import unrank
+    from .solution import format_placement
+
+    problem = _make_problem(n, toroidal, knight, block, fix)
+    t0 = time.perf_counter()
+    idx = _index_choice(index_path, no_index, problem)
+    s = unrank(problem, r - 1, index=idx, threads=threads)
+    if as_json:
+        _emit_json({"n": n, "rank": r, "solution": [c + 1 for c in s], "seconds": round(time.perf_counter() - t0, 6)})
+    else:
+        click.echo(format_placement(s))
+    return 0
+
+
+@cli.command("sample")
+@click.argument("n", type=int)
+@click.argument("k", type=click.IntRange(min=0))
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed: the same seed, the same sample.")
+@variant_options
+@index_options
+@json_option
+def sample_cmd(n, k, seed, toroidal, knight, block, fix, index_path, no_index, as_json):
+    """Print K uniformly random solutions (exactly uniform: random ranks, unranked).
+
+    \b
+    Example:
+      queenslab sample 12 5 --seed 7
+    """
+    from .ranking.lex import unrank
+    from .ranking.sampling import sample_ranks
+    from .solution import format_placement
+
+    problem = _make_problem(n, toroidal, knight, block, fix)
+    idx = _index_choice(index_path, no_index, problem)
+    ranks = sample_ranks(problem, k, seed=seed, index=idx)
+    sols = [unrank(problem, r, index=idx) for r in ranks]
+    if as_json:
+        _emit_json({"n": n, "seed": seed, "samples": [{"rank": r + 1, "solution": [c + 1 for c in s]} for r, s in zip(ranks, sols)]})
+    else:
+        for s in sols:
+            click.echo(format_placement(s))
+    return 0
+
+
+@cli.group("index")
+def index_group() -> None:
+    """The persistent prefix-count index that makes rank / unrank fast."""
+
+
+@index_group.command("build")
+@click.argument("n", type=int)
+@click.option("--depth", type=click.IntRange(min=1), default=None, metavar="D",
+              help="Prefix depth (default: 2 up to n=12, 4 for 16, 5 for 18, 6 for 20).")
+@variant_options
+@click.option("--index", "index_path", default=None, metavar="PATH",
+              help="Index directory, or a .sqlite file (default: $QUEENSLAB_INDEX_DIR or the user cache).")
+@click.option("--threads", type=click.IntRange(min=1), default=None, metavar="T", help="Threads (default: all cores).")
+@click.option("--rebuild", is_flag=True, help="Discard an existing (partial or corrupt) file and start afresh.")
+@json_option
+def index_build_cmd(n, depth, toroidal, knight, block, fix, index_path, threads, rebuild, as_json):
+    """Build (or resume) the index of a problem. Interrupt with Ctrl-C; run again to resume.
+
+    \b
+    Example:
+      queenslab index build 16
+    """
+    from pathlib import Path
+
+    from .ranking.index import build_index
+
+    problem = _make_problem(n, toroidal, knight, block, fix)
+    kw = {}
+    if index_path is not None:
+        p = Path(index_path)
+        kw = {"path": p} if p.suffix == ".sqlite" else {"directory": p}
+    progress = _Progress(not as_json, f"index {n}")
+    t0 = time.perf_counter()
+    try:
+        idx = build_index(problem, depth, threads=threads, progress=progress, rebuild=rebuild, **kw)
+    finally:
+        progress.close()
+    info = idx.info()
+    info["seconds"] = round(time.perf_counter() - t0, 3)
+    if as_json:
+        _emit_json(info)
+    else:
+        click.echo(
+            f"index of {problem.describe()}: depth {info['depth']}, {info['rows']} prefixes, "
+            f"{info['total']} solutions, {info['bytes'] / 1e6:.1f} MB, {info['seconds']:.1f} s\n{info['path']}"
+        )
+    return 0
+
+
+@index_group.command("info")
+@click.option("--index", "index_path", default=None, metavar="DIR", help="Index directory (default: $QUEENSLAB_INDEX_DIR or the user cache).")
+@json_option
+def index_info_cmd(index_path, as_json):
+    """List the indexes: n, depth, status, size on disk, total."""
+    from .ranking.index import index_dir, list_indexes
+
+    entries = list_indexes(index_path)
+    if as_json:
+        _emit_json({"directory": str(index_dir(index_path)), "indexes": entries})
+        return 0
+    click.echo(f"index directory: {index_dir(index_path)}")
+    if not entries:
+        click.echo("no indexes")
+    for e in entries:
+        if "n" not in e:
+            click.echo(f"  {e['path']}: {e['status']}")
+            continue
+        prob = Problem(e["problem"]["n"], e["problem"]["toroidal"], e["problem"]["knight"],
+                       [(r - 1, c - 1) for r, c in e["problem"]["blocked"]], [(r - 1, c - 1) for r, c in e["problem"]["fixed"]])
+        total = "-" if e.get("total") is None else e["total"]
+        click.echo(f"  {prob.describe()}: depth {e['depth']}, total {total}, {e['bytes'] / 1e6:.2f} MB, {e['status']}")
     return 0
 
 

@@ -16,6 +16,7 @@ __all__ = [
     "TooLarge",
     "MissingDependency",
     "Incomplete",
+    "InvalidIndex",
 ]
 
 
@@ -56,3 +57,8 @@ class Incomplete(QueensError):
     def __init__(self, message: str, found: int = 0):
         super().__init__(message)
         self.found = found
+
+
+class InvalidIndex(QueensError):
+    """A persistent index is incomplete, inconsistent, modified or for another problem;
+    it is never served. The message says how to rebuild it."""

@@ -39,6 +39,7 @@ __all__ = [
     "count",
     "count_both",
     "count_prefix",
+    "count_prefixes",
     "solutions",
     "solution_batches",
     "fundamental_batches",
@@ -382,8 +383,78 @@ def count_prefix(problem: Problem, prefix: Sequence[int], *, nodes: bool = False
     """
     _check_problem(problem)
     p = _check_prefix(problem, prefix)
-    found, _, visited, _ = _Walk(problem).run(p, K.COUNT)
+    found, visited = _Prefix(problem).count(p)
     return (int(found), int(visited)) if nodes else int(found)
+
+
+class _Prefix:
+    """Counts below prefixes of one problem: the int64 kernel when the board has neither
+    wrap-around nor knight moves (and n <= 63), else the general walk."""
+
+    def __init__(self, problem: Problem):
+        self.problem = problem
+        self.fast = not (problem.toroidal or problem.knight) and problem.n <= 63
+        if self.fast:
+            self.allowed = allowed_masks(problem).astype(np.int64)
+        else:
+            self.walk = _Walk(problem)
+
+    def count(self, prefix: Sequence[int]) -> tuple[int, int]:
+        if self.fast:
+            q = np.zeros(self.problem.n, np.int64)
+            q[: len(prefix)] = prefix
+            found, visited = K.prefix_count(self.allowed, q, len(prefix))
+        else:
+            found, _, visited, _ = self.walk.run(prefix, K.COUNT)
+        return int(found), int(visited)
+
+
+def count_prefixes(
+    problem: Problem, prefixes: Sequence[Sequence[int]], *, threads: int | None = None
+) -> list[int]:
+    """Counts below many prefixes at once, on threads.
+
+    Large subtrees are split into deeper sub-prefixes first so that the threads stay
+    busy; the result is the same for any thread count.
+
+    Parameters
+    ----------
+    problem : Problem
+    prefixes : sequence of sequences of int
+        0-based prefixes (of any lengths).
+    threads : int, optional
+        Default: all cores.
+
+    Returns
+    -------
+    list of int
+        ``count_prefix(problem, p)`` for each ``p``, in order.
+
+    Examples
+    --------
+    >>> count_prefixes(Problem(8), [[0], [1], [0, 1]])
+    [4, 8, 0]
+    """
+    _check_problem(problem)
+    threads = _check_threads(threads)
+    ps = [_check_prefix(problem, p) for p in prefixes]
+    counter = _Prefix(problem)
+    walk = _Walk(problem)
+    n = problem.n
+    tasks: list[tuple[int, tuple[int, ...]]] = []
+    for i, p in enumerate(ps):
+        # a subtree with more than ~8 free rows is worth splitting for threads
+        if threads > 1 and n - len(p) > 10:
+            depth = len(p) + 2
+            for arr in walk.stream(depth, 4096, None, p):
+                tasks += [(i, tuple(row)) for row in arr.tolist()]
+        else:
+            tasks.append((i, p))
+    parts = _run(tasks, lambda t: counter.count(t[1])[0], threads, None)
+    out = [0] * len(ps)
+    for (i, _), c in zip(tasks, parts):
+        out[i] += c
+    return out
 
 
 def solution_batches(

@@ -552,3 +552,98 @@ def sym_count(n, corner, bound1, split):
     if corner:
         return _sym_corner(n, bound1, split)
     return _sym_inner(n, bound1, split)
+
+
+@njit(cache=True, nogil=True)
+def _popcount64(x):
+    c = 0
+    while x:
+        x &= x - 1
+        c += 1
+    return c
+
+
+@njit(cache=True, nogil=True)
+def prefix_count(allowed, q, y0):
+    """Solutions extending the prefix ``q[:y0]``, for boards without wrap or knight moves.
+
+    The fast path of prefix counting (ranking, the index): ``int64`` masks (n <= 63),
+    the last two rows counted inline.
+
+    Parameters
+    ----------
+    allowed : int64[n]
+        Cells each row may take (blocked cells and fixed-queen attacks removed).
+    q : int64[n]
+        The prefix in its first ``y0`` entries.
+    y0 : int
+        Prefix length.
+
+    Returns
+    -------
+    (count, nodes) : tuple of int64
+        Solutions below the prefix (0 if the prefix breaks a constraint) and queens
+        placed below it.
+    """
+    n = q.shape[0]
+    dn = 0
+    lf = 0
+    rt = 0
+    for y in range(y0):
+        bit = 1 << q[y]
+        if not (allowed[y] & ~(dn | lf | rt) & bit):
+            return 0, 0
+        dn |= bit
+        lf = (lf | bit) << 1
+        rt = (rt | bit) >> 1
+    if y0 == n:
+        return 1, 0
+    cand = allowed[y0] & ~(dn | lf | rt)
+    if y0 == n - 1:
+        k = _popcount64(cand)
+        return k, k
+    bm = np.zeros(n, np.int64)
+    L = np.zeros(n, np.int64)
+    D = np.zeros(n, np.int64)
+    R = np.zeros(n, np.int64)
+    bm[y0] = cand
+    L[y0] = lf
+    D[y0] = dn
+    R[y0] = rt
+    last = allowed[n - 1]
+    count = 0
+    nodes = 0
+    y = y0
+    while y >= y0:
+        m = bm[y]
+        if m == 0:
+            y -= 1
+            continue
+        bit = m & -m
+        bm[y] = m ^ bit
+        nodes += 1
+        ny = y + 1
+        l2 = (L[y] | bit) << 1
+        d2 = D[y] | bit
+        r2 = (R[y] | bit) >> 1
+        cand = allowed[ny] & ~(l2 | d2 | r2)
+        if ny == n - 1:
+            k = _popcount64(cand)
+            count += k
+            nodes += k
+            continue
+        if ny == n - 2:
+            while cand:
+                b2 = cand & -cand
+                cand ^= b2
+                nodes += 1
+                k = _popcount64(last & ~(((l2 | b2) << 1) | d2 | b2 | ((r2 | b2) >> 1)))
+                count += k
+                nodes += k
+            continue
+        bm[ny] = cand
+        L[ny] = l2
+        D[ny] = d2
+        R[ny] = r2
+        y = ny
+    return count, nodes

@@ -1,33 +1,102 @@
-"""The dihedral group D4 of the square, acting on cells and on placements.
+"""The symmetry group of the square: D4, and document 003's permutation operation group PO.
 
-An element is written as three flags applied in a fixed order -- first ``inv`` (the
-inverse permutation, i.e. reflection in the main diagonal), then ``rev`` (reverse the
-order of the rows), then ``cmpl`` (complement the columns, ``c -> n-1-c``). These are
-the operations Inv, Rev and Cmpl of document 003; the eight combinations are the eight
-elements of D4.
+Document 003 (Zhang & Zhang, *An Algebraic Method for the N-Queens Problem Based on
+Permutation Operation Group*) builds the eight symmetries of the board from three basic
+operations on a permutation ``p`` of length n (0-based here; the document is 1-based):
 
-On a cell ``(r, c)`` of an ``n x n`` board the element acts as::
+* ``Inv(p)`` -- the inverse permutation (:func:`inv`);
+* ``Cmpl(p)`` -- the complement, ``p[i] -> n-1-p[i]`` (the document's ``N+1-p_i``) (:func:`cmpl`);
+* ``Rev(p)`` -- the reverse, ``p[i] -> p[n-1-i]`` (:func:`rev`).
+
+Each is an involution. An element of the group is written as three flags applied in a fixed
+order -- first ``inv``, then ``rev``, then ``cmpl`` (``rev`` and ``cmpl`` commute) -- and the
+eight combinations are the document's ``po1 .. po8`` (:data:`PO`, in the document's order):
+
+=====  ======================  ===================  ===========================================
+name   document's definition   flags (inv,rev,cmpl) geometry (queenslab's reading, see below)
+=====  ======================  ===================  ===========================================
+po1    ``p``                   (0, 0, 0)            identity
+po2    ``Inv(p)``              (1, 0, 0)            reflect-main-diagonal
+po3    ``Rev(Cmpl(Inv(p)))``   (1, 1, 1)            reflect-anti-diagonal
+po4    ``Cmpl(p)``             (0, 0, 1)            reflect-vertical-axis
+po5    ``Rev(p)``              (0, 1, 0)            reflect-horizontal-axis
+po6    ``Cmpl(Inv(p))``        (1, 0, 1)            rotate-90 (clockwise)
+po7    ``Rev(Cmpl(p))``        (0, 1, 1)            rotate-180
+po8    ``Inv(Cmpl(p))``        (1, 1, 0)            rotate-270 (clockwise; 90 counterclockwise)
+=====  ======================  ===================  ===========================================
+
+**Two readings of one permutation.** queenslab reads a placement ``p`` as "the queen of row
+``r`` stands in column ``p[r]``", on a board drawn with row 0 on top. The document reads
+its permutation the other way round: ``p_i`` is the *row* of the queen in *column* ``i``
+(row 1 on top). The operations act on the sequence and are the same in both readings, but
+one board is the other's mirror image in the main diagonal, so the geometric names differ:
+the document calls ``po4 = Cmpl`` the reflection in the horizontal centre line and ``po6``
+the counterclockwise rotation by 90 degrees, while on queenslab's board ``Cmpl`` mirrors the
+columns (the vertical axis) and ``po6`` turns the board clockwise. ``geometry`` gives
+queenslab's names, :attr:`D4Element.document_geometry` the document's.
+
+On a cell ``(r, c)`` of an ``n x n`` board the flags act as::
 
     inv:  (r, c) -> (c, r)
     rev:  (r, c) -> (n-1-r, c)
     cmpl: (r, c) -> (r, n-1-c)
 
-and on a placement ``p`` (the queen of row ``r`` in column ``p[r]``) it maps the set of
-queen cells, which is again a placement.
+and on a placement an element maps the set of queen cells, which is again a placement.
 
-Composition: ``g * h`` is the element that applies ``h`` first and then ``g``
+**Composition.** ``g * h`` is the element that applies ``h`` first and then ``g``
 (``(g * h)(x) == g(h(x))``), the usual order of function composition.
+``g.then(h)`` is the other order: ``g`` first, then ``h`` (``g.then(h) == h * g``).
+The document's Table 1 lists, in row ``po_i`` and column ``po_j``, the operation "apply
+``po_i``, then ``po_j``" -- that is ``PO[i].then(PO[j])``, the order in which sympy
+multiplies permutations (``p*q`` applies ``p`` first). :func:`multiplication_table` builds
+that table and the test-suite compares it with the document's, entry by entry; the other
+reading (``po_i * po_j``) disagrees with 24 of the 64 printed entries.
 
-This module imports nothing else from queenslab: :class:`~queenslab.problem.Problem`
-uses it to compute its own symmetry subgroup.
+This module imports nothing from queenslab except :mod:`queenslab.errors`:
+:class:`~queenslab.problem.Problem` uses it to compute its own symmetry subgroup, and
+``problem.symmetries()`` returns elements of this group. sympy is imported only by
+:func:`sympy_cell_group` and :func:`dihedral_isomorphism`.
+
+Examples
+--------
+>>> po6 = element("po6")
+>>> po6.name, po6.operations
+('rotate-90', 'Cmpl(Inv(p))')
+>>> po6.apply((1, 3, 0, 2))              # the 4-queens solution turned by 90 degrees
+(1, 3, 0, 2)
+>>> p = (0, 2, 4, 1, 3)
+>>> inv(p), cmpl(p), rev(p)               # the document's examples, 0-based
+((0, 3, 1, 4, 2), (4, 2, 0, 3, 1), (3, 1, 4, 2, 0))
+>>> element("po2").then(element("po4")).po   # Table 1, row po2, column po4
+'po6'
+>>> (element("po2") * element("po4")).po    # po2 after po4
+'po8'
 """
 
 from __future__ import annotations
 
+import operator
+import re
 from dataclasses import dataclass
 from typing import Sequence
 
-__all__ = ["D4Element", "D4", "IDENTITY"]
+from ..errors import InvalidPlacement, QueensError
+
+__all__ = [
+    "D4Element",
+    "D4",
+    "IDENTITY",
+    "PO",
+    "inv",
+    "cmpl",
+    "rev",
+    "as_permutation",
+    "element",
+    "multiplication_table",
+    "cell_permutation",
+    "sympy_cell_group",
+    "dihedral_isomorphism",
+]
 
 _NAMES = {
     (False, False, False): "identity",
@@ -39,6 +108,118 @@ _NAMES = {
     (False, True, True): "rotate-180",
     (True, True, False): "rotate-270",
 }
+
+# The document's order po1..po8, its definitions, and its geometric descriptions g1..g8
+# (for its own reading: p_i is the row of the queen in column i, rotations counterclockwise).
+_PO_ORDER = (
+    ((False, False, False), "p", "identity map"),
+    ((True, False, False), "Inv(p)", "reflection along the negative diagonal"),
+    ((True, True, True), "Rev(Cmpl(Inv(p)))", "reflection along the positive diagonal"),
+    ((False, False, True), "Cmpl(p)", "vertical reflection along the horizontal centre line"),
+    ((False, True, False), "Rev(p)", "horizontal reflection along the vertical centre line"),
+    ((True, False, True), "Cmpl(Inv(p))", "rotation through pi/2 (counterclockwise)"),
+    ((False, True, True), "Rev(Cmpl(p))", "rotation through pi (counterclockwise)"),
+    ((True, True, False), "Inv(Cmpl(p))", "rotation through 3*pi/2 (counterclockwise)"),
+)
+_PO_INDEX = {flags: i + 1 for i, (flags, _, _) in enumerate(_PO_ORDER)}
+
+
+def as_permutation(placement: Sequence[int], what: str = "placement") -> tuple[int, ...]:
+    """Validate a 0-based permutation and return it as a tuple of ints.
+
+    Parameters
+    ----------
+    placement : sequence of int
+        ``placement[r]`` is the 0-based column of the queen in row ``r``; a numpy array is
+        fine.
+    what : str
+        How to call the argument in the error message.
+
+    Returns
+    -------
+    tuple of int
+
+    Raises
+    ------
+    InvalidPlacement
+        If it is not a sequence of integers holding every value ``0 .. n-1`` once.
+
+    Examples
+    --------
+    >>> as_permutation([1, 3, 0, 2])
+    (1, 3, 0, 2)
+    >>> as_permutation([1, 1, 0])
+    Traceback (most recent call last):
+    ...
+    queenslab.errors.InvalidPlacement: placement (1, 1, 0) is not a permutation of 0..2: column 1 appears twice (the Python API is 0-based; each column 0..n-1 must appear once)
+    """
+    if isinstance(placement, (str, bytes)):
+        raise InvalidPlacement(
+            f"{what} must be a sequence of 0-based column numbers, got the text {placement!r} "
+            "(parse text with queenslab.parse_placement)"
+        )
+    try:
+        items = list(placement)
+    except TypeError:
+        raise InvalidPlacement(f"{what} must be a sequence of 0-based column numbers, got {placement!r}") from None
+    try:
+        p = tuple(operator.index(x) for x in items)
+    except TypeError:
+        raise InvalidPlacement(f"{what} {tuple(items)!r} must hold integers (0-based columns)") from None
+    n = len(p)
+    seen = [False] * n
+    for c in p:
+        if not 0 <= c < n:
+            raise InvalidPlacement(
+                f"{what} {p!r} is not a permutation of 0..{n - 1}: column {c} is off the board "
+                "(the Python API is 0-based; each column 0..n-1 must appear once)"
+            )
+        if seen[c]:
+            raise InvalidPlacement(
+                f"{what} {p!r} is not a permutation of 0..{n - 1}: column {c} appears twice "
+                "(the Python API is 0-based; each column 0..n-1 must appear once)"
+            )
+        seen[c] = True
+    return p
+
+
+def inv(placement: Sequence[int]) -> tuple[int, ...]:
+    """The document's ``Inv``: the inverse permutation (reflection in the main diagonal).
+
+    Examples
+    --------
+    >>> inv((0, 2, 4, 1, 3))        # document: Inv(1 3 5 2 4) = (1 4 2 5 3)
+    (0, 3, 1, 4, 2)
+    """
+    p = as_permutation(placement)
+    q = [0] * len(p)
+    for r, c in enumerate(p):
+        q[c] = r
+    return tuple(q)
+
+
+def cmpl(placement: Sequence[int]) -> tuple[int, ...]:
+    """The document's ``Cmpl``: every value ``c`` becomes ``n-1-c`` (1-based: ``N+1-c``).
+
+    Examples
+    --------
+    >>> cmpl((0, 2, 4, 1, 3))       # document: Cmpl(1 3 5 2 4) = (5 3 1 4 2)
+    (4, 2, 0, 3, 1)
+    """
+    p = as_permutation(placement)
+    n = len(p)
+    return tuple(n - 1 - c for c in p)
+
+
+def rev(placement: Sequence[int]) -> tuple[int, ...]:
+    """The document's ``Rev``: the sequence reversed.
+
+    Examples
+    --------
+    >>> rev((0, 2, 4, 1, 3))        # document: Rev(1 3 5 2 4) = (4 2 5 3 1)
+    (3, 1, 4, 2, 0)
+    """
+    return as_permutation(placement)[::-1]
 
 
 @dataclass(frozen=True, order=True)
@@ -54,12 +235,14 @@ class D4Element:
     Examples
     --------
     >>> r90 = D4Element(inv=True, rev=False, cmpl=True)
-    >>> r90.name
-    'rotate-90'
+    >>> r90.name, r90.po
+    ('rotate-90', 'po6')
     >>> r90.apply((1, 3, 0, 2))
     (1, 3, 0, 2)
     >>> (r90 * r90).name
     'rotate-180'
+    >>> r90.inverse().po
+    'po8'
     """
 
     inv: bool = False
@@ -76,6 +259,26 @@ class D4Element:
         """``(inv, rev, cmpl)`` as integers, the form the native kernels take."""
         return int(self.inv), int(self.rev), int(self.cmpl)
 
+    @property
+    def po_index(self) -> int:
+        """The document's number ``i`` of ``po_i`` (1..8)."""
+        return _PO_INDEX[(bool(self.inv), bool(self.rev), bool(self.cmpl))]
+
+    @property
+    def po(self) -> str:
+        """The document's name, ``'po1'`` .. ``'po8'``."""
+        return f"po{self.po_index}"
+
+    @property
+    def operations(self) -> str:
+        """The document's definition in terms of Inv, Cmpl and Rev, e.g. ``'Cmpl(Inv(p))'``."""
+        return _PO_ORDER[self.po_index - 1][1]
+
+    @property
+    def document_geometry(self) -> str:
+        """The document's geometric description of ``g_i`` (its reading of ``p``; see the module docstring)."""
+        return _PO_ORDER[self.po_index - 1][2]
+
     def cell(self, n: int, r: int, c: int) -> tuple[int, int]:
         """Image of cell ``(r, c)`` on an ``n x n`` board."""
         if self.inv:
@@ -87,23 +290,51 @@ class D4Element:
         return r, c
 
     def apply(self, placement: Sequence[int]) -> tuple[int, ...]:
-        """Image of a placement (0-based columns by row) under this element."""
-        n = len(placement)
+        """Image of a placement (0-based columns by row) under this element.
+
+        Raises
+        ------
+        InvalidPlacement
+            If ``placement`` is not a permutation of ``0 .. n-1``.
+        """
+        p = as_permutation(placement)
+        n = len(p)
         q = [0] * n
-        for r, c in enumerate(placement):
+        for r, c in enumerate(p):
             r2, c2 = self.cell(n, r, c)
             q[r2] = c2
         return tuple(q)
 
+    def __call__(self, placement: Sequence[int]) -> tuple[int, ...]:
+        """Same as :meth:`apply`: ``po6(p)`` reads like the document."""
+        return self.apply(placement)
+
     def __mul__(self, other: "D4Element") -> "D4Element":
         # Compose by evaluating on a 3x3 board's corner and edge cells: the images of
         # (0, 0) and (0, 1) determine an element of D4 uniquely.
+        if not isinstance(other, D4Element):
+            return NotImplemented
         probe = ((0, 0), (0, 1))
         want = tuple(self.cell(3, *other.cell(3, r, c)) for r, c in probe)
         for g in D4:
             if tuple(g.cell(3, r, c) for r, c in probe) == want:
                 return g
         raise AssertionError("D4 is closed under composition")  # pragma: no cover
+
+    def then(self, other: "D4Element") -> "D4Element":
+        """The element applying ``self`` first and then ``other`` (``other * self``).
+
+        This is the reading of the document's Table 1: row ``po_i``, column ``po_j`` holds
+        ``po_i.then(po_j)``.
+
+        Examples
+        --------
+        >>> element("po4").then(element("po2")).po     # Inv(Cmpl(p)) is po8
+        'po8'
+        """
+        if not isinstance(other, D4Element):
+            raise QueensError(f"then() composes two D4 elements, got {type(other).__name__}")
+        return other * self
 
     def inverse(self) -> "D4Element":
         """The element ``h`` with ``self * h == IDENTITY``."""
@@ -118,7 +349,128 @@ class D4Element:
 
 IDENTITY = D4Element()
 
-#: The eight elements, identity first.
+#: The eight elements, identity first (order of the flags; the native engine's order).
 D4: tuple[D4Element, ...] = tuple(
     sorted((D4Element(*k) for k in _NAMES), key=lambda g: (g != IDENTITY, g.flags))
 )
+
+#: The document's permutation operation group, in its order ``po1 .. po8``.
+PO: tuple[D4Element, ...] = tuple(D4Element(*flags) for flags, _, _ in _PO_ORDER)
+
+_BY_NAME = {}
+for _g in PO:
+    _BY_NAME[_g.po] = _g
+    _BY_NAME[_g.name] = _g
+del _g
+
+
+def element(name: str) -> D4Element:
+    """Look an element up by its document name (``'po1'`` .. ``'po8'``) or geometric name.
+
+    Raises
+    ------
+    QueensError
+        For an unknown name; the message lists the known ones.
+
+    Examples
+    --------
+    >>> element("po3").name, element("rotate-180").po
+    ('reflect-anti-diagonal', 'po7')
+    """
+    key = str(name).strip().lower()
+    key = re.sub(r"^po_?([1-8])$", r"po\1", key)
+    if key not in _BY_NAME:
+        raise QueensError(
+            f"unknown symmetry {name!r}: use po1..po8 or one of "
+            + ", ".join(g.name for g in PO)
+        )
+    return _BY_NAME[key]
+
+
+def multiplication_table(elements: Sequence[D4Element] = PO) -> list[list[D4Element]]:
+    """The multiplication table in the document's reading (Table 1).
+
+    Parameters
+    ----------
+    elements : sequence of D4Element, default :data:`PO`
+        Row and column headings.
+
+    Returns
+    -------
+    list of list of D4Element
+        ``table[i][j] == elements[i].then(elements[j])``: apply the row's element first,
+        then the column's.
+
+    Examples
+    --------
+    >>> [g.po for g in multiplication_table()[1]]     # Table 1, row po2
+    ['po2', 'po1', 'po7', 'po6', 'po8', 'po4', 'po3', 'po5']
+    """
+    return [[g.then(h) for h in elements] for g in elements]
+
+
+def cell_permutation(g: D4Element, n: int) -> list[int]:
+    """The permutation of the ``n*n`` cells by ``g``, in array form.
+
+    Cell ``(r, c)`` is numbered ``r*n + c``; entry ``k`` of the result is the number of
+    the image of cell ``k``. This is the form ``sympy.combinatorics.Permutation`` takes.
+
+    Examples
+    --------
+    >>> cell_permutation(element("po2"), 2)     # transpose swaps cells 1 and 2
+    [0, 2, 1, 3]
+    """
+    n = operator.index(n)
+    if n < 1:
+        raise QueensError(f"n must be at least 1, got {n}")
+    out = []
+    for r in range(n):
+        for c in range(n):
+            r2, c2 = g.cell(n, r, c)
+            out.append(r2 * n + c2)
+    return out
+
+
+def sympy_cell_group(n: int, elements: Sequence[D4Element] = PO):
+    """The sympy ``PermutationGroup`` generated by ``elements`` acting on the n*n cells.
+
+    For ``n >= 2`` it has order 8 and is isomorphic to sympy's ``DihedralGroup(4)`` (for
+    ``n = 1`` every element fixes the single cell). Requires sympy.
+
+    Examples
+    --------
+    >>> sympy_cell_group(8).order()
+    8
+    """
+    from sympy.combinatorics import Permutation, PermutationGroup
+
+    return PermutationGroup([Permutation(cell_permutation(g, n)) for g in elements])
+
+
+def dihedral_isomorphism() -> dict:
+    """The explicit isomorphism from PO onto sympy's ``DihedralGroup(4)``.
+
+    Label the corners of the board 0, 1, 2, 3 in the order ``(0, 0)``, ``(0, n-1)``,
+    ``(n-1, n-1)``, ``(n-1, 0)`` (clockwise around a board drawn with row 0 on top). An
+    element maps each corner to a corner; that permutation of the four labels lies in
+    ``DihedralGroup(4)``, whose generators are the rotation ``(0 1 2 3)`` and the
+    reflection ``(0 3)(1 2)``. The map respects the document's product:
+    ``phi[g.then(h)] == phi[g] * phi[h]`` (sympy applies the left factor first), i.e.
+    ``phi[g * h] == phi[h] * phi[g]``; ``g -> phi[g]**-1`` is an isomorphism for ``*``.
+
+    Returns
+    -------
+    dict
+        ``D4Element -> sympy.combinatorics.Permutation`` of size 4.
+
+    Examples
+    --------
+    >>> phi = dihedral_isomorphism()
+    >>> phi[element("rotate-90")].cyclic_form
+    [[0, 1, 2, 3]]
+    """
+    from sympy.combinatorics import Permutation
+
+    n = 2  # on a 2x2 board every cell is a corner
+    corners = [(0, 0), (0, n - 1), (n - 1, n - 1), (n - 1, 0)]
+    return {g: Permutation([corners.index(g.cell(n, r, c)) for r, c in corners]) for g in PO}

@@ -1,0 +1,235 @@
+"""Document 003's orbit signature: Length-Area triples of adjacent-queen triangles.
+
+Every three queens in adjacent rows form a triangle; so do every three queens in adjacent
+columns. A triangle ``a, b, c`` is described by the *Length-Area triple* (formulas (2)-(4)
+of the document, kept integral)::
+
+    (Length(ab), Area(abc), Length(bc))
+    Length(ab) = (xa - xb)**2 + (ya - yb)**2                  (squared length)
+    Area(abc)  = |(xa - xb)*(yc - yb) - (xc - xb)*(ya - yb)|  (twice the area)
+
+For a permutation ``p`` and consecutive positions ``i, i+1, i+2`` this is formula (7)::
+
+    (1 + (p[i+1] - p[i])**2,  |p[i+2] - 2*p[i+1] + p[i]|,  1 + (p[i+2] - p[i+1])**2)
+
+``Sig_x(p)`` is the sequence of the ``n - 2`` triples along the positions and
+``Sig_y(p) = Sig_x(Inv(p))`` the sequence along the values (formula (8)); the signature of
+``p`` is the pair ``{Sig_x, Sig_y}`` (formula (9)) -- :func:`raw_signature`, exactly as the
+document's Table 2 prints it.
+
+Two signatures are compared by the document's **Sequential-Reverse criterion**:
+
+1. two triples are equal if their areas are equal and their lengths are equal in the same
+   order or in reverse order;
+2. two sequences of triples are equal if they are equal (by 1) element by element, either
+   in the same order or one of them reversed;
+3. two pairs ``{Sig_x, Sig_y}`` are equal if they are equal (by 2) component by component,
+   either as ``(x, y)`` or swapped.
+
+:func:`signatures_equal` applies these rules literally; :func:`signature` returns a
+canonical, hashable key with ``signature(p) == signature(q)`` exactly when the criterion
+calls the raw signatures equal: each triple with its smaller length first, each sequence
+the lesser of itself and its reverse, the pair sorted. Every member of an orbit of PO has
+the same key (Rev reverses Sig_x, Cmpl reverses Sig_y, Inv swaps them), so the key is an
+*orbit signature*.
+
+The document claims that the orbit signature is unique: no two orbits share one. Its
+criterion reverses each triple independently of the sequence, which forgets in which
+order the lengths of consecutive triangles are chained. ``criterion="oriented"`` keeps that
+order: reversing a sequence also reverses every triple in it, which is exactly what Rev,
+Cmpl and Inv do to the triples. The oriented key separates all orbits for every n (a
+proof is in docs/symmetry.md); whether the document's looser key does is an experiment
+(``queenslab experiment signature``, docs/experiments.md).
+
+Examples
+--------
+>>> p = (0, 5, 7, 2, 6, 3, 1, 4)            # 1 6 8 3 7 4 2 5, the first row of Table 2
+>>> sig_x(p)
+((26, 3, 5), (5, 7, 26), (26, 9, 17), (17, 7, 10), (10, 1, 5), (5, 5, 10))
+>>> signature(p) == signature((2, 4, 1, 7, 5, 3, 6, 0))   # 3 5 2 8 6 4 7 1, the last row
+True
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..errors import QueensError
+from .group import as_permutation, inv
+
+__all__ = [
+    "Triple",
+    "triangle",
+    "sig_x",
+    "sig_y",
+    "raw_signature",
+    "triples_equal",
+    "sequences_equal",
+    "signatures_equal",
+    "signature",
+    "CRITERIA",
+]
+
+Triple = tuple[int, int, int]
+#: Values of ``criterion``: the document's Sequential-Reverse criterion, or its oriented form.
+CRITERIA = ("document", "oriented")
+
+
+def triangle(a: Sequence[int], b: Sequence[int], c: Sequence[int]) -> Triple:
+    """The Length-Area triple of the triangle ``a, b, c`` (formulas (2)-(4)).
+
+    Parameters
+    ----------
+    a, b, c : pair of int
+        Points ``(x, y)``; ``b`` is the vertex shared by the two sides.
+
+    Returns
+    -------
+    (int, int, int)
+        ``(Length(ab), Area(abc), Length(bc))``: squared side lengths and twice the area.
+
+    Examples
+    --------
+    >>> triangle((1, 1), (2, 6), (3, 8))        # the first triangle of 1 6 8 ...
+    (26, 3, 5)
+    """
+    (xa, ya), (xb, yb), (xc, yc) = a, b, c
+    length_ab = (xa - xb) * (xa - xb) + (ya - yb) * (ya - yb)
+    length_bc = (xb - xc) * (xb - xc) + (yb - yc) * (yb - yc)
+    area = abs((xa - xb) * (yc - yb) - (xc - xb) * (ya - yb))
+    return (length_ab, area, length_bc)
+
+
+def _sig_x(p: Sequence[int]) -> tuple[Triple, ...]:
+    out = []
+    for i in range(len(p) - 2):
+        d1, d2 = p[i + 1] - p[i], p[i + 2] - p[i + 1]
+        out.append((1 + d1 * d1, abs(d2 - d1), 1 + d2 * d2))
+    return tuple(out)
+
+
+def sig_x(placement: Sequence[int]) -> tuple[Triple, ...]:
+    """``Sig_x``: the triples of the triangles of queens at consecutive positions (formula (7)).
+
+    Returns
+    -------
+    tuple of (int, int, int)
+        ``n - 2`` triples (none for ``n < 3``).
+
+    Raises
+    ------
+    InvalidPlacement
+        If ``placement`` is not a 0-based permutation.
+    """
+    return _sig_x(as_permutation(placement))
+
+
+def sig_y(placement: Sequence[int]) -> tuple[Triple, ...]:
+    """``Sig_y = Sig_x(Inv(p))``: the triangles of queens at consecutive values (formula (8)).
+
+    Examples
+    --------
+    >>> sig_y((0, 5, 7, 2, 6, 3, 1, 4))         # Table 2, first row, second component
+    ((37, 9, 10), (10, 5, 5), (5, 0, 5), (5, 8, 37), (37, 9, 10), (10, 5, 5))
+    """
+    return _sig_x(inv(placement))
+
+
+def raw_signature(placement: Sequence[int]) -> tuple[tuple[Triple, ...], tuple[Triple, ...]]:
+    """``(Sig_x, Sig_y)`` as the document prints it in Table 2 (formula (9)), uncompared."""
+    p = as_permutation(placement)
+    return _sig_x(p), _sig_x(inv(p))
+
+
+def _check_criterion(criterion: str) -> str:
+    if criterion not in CRITERIA:
+        raise QueensError(f"unknown signature criterion {criterion!r}; use one of {', '.join(CRITERIA)}")
+    return criterion
+
+
+def triples_equal(s: Triple, t: Triple) -> bool:
+    """Rule 1: equal areas, and equal lengths in the same or in reverse order."""
+    return s[1] == t[1] and ((s[0] == t[0] and s[2] == t[2]) or (s[0] == t[2] and s[2] == t[0]))
+
+
+def sequences_equal(s: Sequence[Triple], t: Sequence[Triple], criterion: str = "document") -> bool:
+    """Rule 2: equal element by element (rule 1), in the same order or one reversed.
+
+    With ``criterion="oriented"`` the reversed comparison also reverses each triple
+    (``(a, A, b)`` against ``(b, A, a)``) and the sequential one compares triples exactly.
+    """
+    _check_criterion(criterion)
+    if len(s) != len(t):
+        return False
+    if criterion == "document":
+        return all(map(triples_equal, s, t)) or all(map(triples_equal, s, reversed(t)))
+    return tuple(s) == tuple(t) or tuple(s) == tuple(x[::-1] for x in reversed(t))
+
+
+def signatures_equal(a, b, criterion: str = "document") -> bool:
+    """Rule 3: the Sequential-Reverse criterion on two raw signatures ``(Sig_x, Sig_y)``.
+
+    Parameters
+    ----------
+    a, b : pair of sequences of triples
+        As returned by :func:`raw_signature`.
+    criterion : {"document", "oriented"}
+
+    Examples
+    --------
+    >>> signatures_equal(raw_signature((1, 3, 0, 2)), raw_signature((2, 0, 3, 1)))
+    True
+    """
+    (ax, ay), (bx, by) = a, b
+    return (sequences_equal(ax, bx, criterion) and sequences_equal(ay, by, criterion)) or (
+        sequences_equal(ax, by, criterion) and sequences_equal(ay, bx, criterion)
+    )
+
+
+def _key_document(seq: tuple[Triple, ...]) -> tuple[Triple, ...]:
+    tri = tuple((a, area, b) if a <= b else (b, area, a) for a, area, b in seq)
+    return min(tri, tri[::-1])
+
+
+def _key_oriented(seq: tuple[Triple, ...]) -> tuple[Triple, ...]:
+    back = tuple(t[::-1] for t in reversed(seq))
+    return min(seq, back)
+
+
+def signature(placement: Sequence[int], criterion: str = "document") -> tuple:
+    """The orbit signature of a placement as a canonical hashable key.
+
+    Parameters
+    ----------
+    placement : sequence of int
+        A 0-based permutation.
+    criterion : {"document", "oriented"}, default "document"
+        ``"document"``: the document's Sequential-Reverse criterion; ``"oriented"``: the
+        same with each triple reversed together with its sequence (see the module
+        docstring).
+
+    Returns
+    -------
+    tuple
+        ``(sx, sy)`` with ``sx <= sy``, each a tuple of triples; equal for two
+        placements exactly when :func:`signatures_equal` says so. Every member of an orbit
+        of PO has the same key.
+
+    Raises
+    ------
+    InvalidPlacement
+        If ``placement`` is not a 0-based permutation.
+    QueensError
+        For an unknown ``criterion``.
+
+    Examples
+    --------
+    >>> signature((1, 3, 0, 2))
+    (((5, 5, 10), (5, 5, 10)), ((5, 5, 10), (5, 5, 10)))
+    >>> signature((1, 3, 0, 2), "oriented")
+    (((5, 5, 10), (10, 5, 5)), ((5, 5, 10), (10, 5, 5)))
+    """
+    key = _key_document if _check_criterion(criterion) == "document" else _key_oriented
+    sx, sy = raw_signature(placement)
+    a, b = key(sx), key(sy)
+    return (a, b) if a <= b else (b, a)
