@@ -526,7 +526,7 @@ def index_group() -> None:
 @index_group.command("build")
 @click.argument("n", type=int)
 @click.option("--depth", type=click.IntRange(min=1), default=None, metavar="D",
-              help="Prefix depth (default: 2 up to n=12, 4 for 16, 5 for 18, 6 for 20).")
+              help="Prefix depth (default max(2, n // 2 - 4): 4 for n=16, 5 for 18, 6 for 20).")
 @variant_options
 @click.option("--index", "index_path", default=None, metavar="PATH",
               help="Index directory, or a .sqlite file (default: $QUEENSLAB_INDEX_DIR or the user cache).")

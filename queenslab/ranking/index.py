@@ -72,8 +72,8 @@ def index_dir(directory: str | os.PathLike | None = None) -> Path:
 
 
 def default_depth(n: int) -> int:
-    """Prefix depth used when none is given: subtrees of a few hundred to a few thousand
-    solutions for n = 12..20 (2 for n <= 12, 4 for 16, 5 for 18, 6 for 20).
+    """Prefix depth used when none is given: ``max(2, n // 2 - 4)``, at most ``n - 1``;
+    subtrees of a few hundred to a few thousand solutions for n = 12..20.
 
     Examples
     --------

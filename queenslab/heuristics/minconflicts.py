@@ -1,0 +1,167 @@
+"""Min-conflicts local search for one solution of a large board (n = 10**6 in seconds).
+
+The search keeps a permutation (one queen per row and per column), so only diagonals can
+conflict; a move swaps the columns of two rows. Counters of the queens on every diagonal
+make the effect of a swap an O(1) computation. One try:
+
+1. **start** -- ``"greedy"`` (default): rows are filled in order, each with the first of up
+   to ``greedy_tries`` random unused columns whose diagonals are free. The start is then
+   nearly conflict-free (a few dozen queens in conflict for n = 10**6), which is what makes
+   huge n fast. ``"random"``: a uniformly random permutation.
+2. **repair** -- repeatedly pick a random queen in conflict and, among ``candidates`` random
+   partner rows and staying put, make the swap that leaves the fewest collisions
+   (random tie-breaking, so sideways moves happen); a step is one such decision.
+3. After ``max_steps`` steps without a solution the try is abandoned; up to ``restarts``
+   further tries follow (the random stream continues, so each try differs).
+
+This follows the minimal-conflict heuristic surveyed in document 000 (section 2.2) and the
+swap-based local search of Sosic and Gu for permutations.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Callable
+
+import numpy as np
+
+from ..errors import Incomplete, QueensError
+from . import kernels as K
+from .construct import check_n
+
+__all__ = ["min_conflicts", "rng_state"]
+
+_STARTS = ("greedy", "random")
+
+
+def rng_state(seed) -> np.ndarray:
+    """The kernels' generator state (``uint64[1]``) for an integer seed.
+
+    Raises
+    ------
+    QueensError
+        If ``seed`` is not an integer >= 0.
+
+    Examples
+    --------
+    >>> rng_state(0).dtype
+    dtype('uint64')
+    """
+    if isinstance(seed, (bool, np.bool_)):
+        raise QueensError(f"seed must be an integer >= 0, got {seed!r}")
+    try:
+        value = operator.index(seed)
+    except TypeError:
+        raise QueensError(f"seed must be an integer >= 0, got {seed!r}") from None
+    if value < 0:
+        raise QueensError(f"seed must be an integer >= 0, got {value}")
+    return np.random.SeedSequence(value).generate_state(1, np.uint64)
+
+
+def positive_int(value, what: str, *, zero: bool = False) -> int:
+    """Validate an integer option (>= 1, or >= 0 with ``zero``)."""
+    low = 0 if zero else 1
+    if isinstance(value, (bool, np.bool_)):
+        raise QueensError(f"{what} must be an integer >= {low}, got {value!r}")
+    try:
+        v = operator.index(value)
+    except TypeError:
+        raise QueensError(f"{what} must be an integer >= {low}, got {value!r}") from None
+    if v < low:
+        raise QueensError(f"{what} must be an integer >= {low}, got {v}")
+    return v
+
+
+def min_conflicts(
+    n,
+    *,
+    seed: int = 0,
+    start: str = "greedy",
+    max_steps: int | None = None,
+    restarts: int = 10,
+    candidates: int = 16,
+    greedy_tries: int = 32,
+    progress: Callable[[int, int], None] | None = None,
+    return_stats: bool = False,
+):
+    """One solution by min-conflicts local search with O(1) bookkeeping per move.
+
+    Parameters
+    ----------
+    n : int or Problem
+        Board size (>= 1) or a standard Problem.
+    seed : int, default 0
+        The same seed gives the same solution.
+    start : {"greedy", "random"}
+        Greedy nearly conflict-free start, or a random permutation.
+    max_steps : int, optional
+        Repair steps per try; default ``50 * n + 10000``.
+    restarts : int, default 10
+        Further tries after a try that ran out of steps (0: a single try).
+    candidates : int, default 16
+        Random partner rows compared at each step.
+    greedy_tries : int, default 32
+        Random columns tried per row by the greedy start.
+    progress : callable, optional
+        Called as ``progress(tries_done, tries_allowed)`` after each try.
+    return_stats : bool
+        Also return a dict: ``tries``, ``steps`` (of the last try), ``start_conflicts``
+        (queens in conflict after the last try's start).
+
+    Returns
+    -------
+    numpy.ndarray or None
+        The 0-based columns (int64); None for n = 2 and n = 3, which have no solution.
+        With ``return_stats``, a tuple ``(placement, stats)``.
+
+    Raises
+    ------
+    Incomplete
+        When every try ran out of steps (raise ``max_steps`` or ``restarts``).
+    QueensError
+        On invalid arguments.
+
+    Examples
+    --------
+    >>> from queenslab.heuristics.construct import verify
+    >>> verify(min_conflicts(1000, seed=1))
+    True
+    >>> bool((min_conflicts(50, seed=3) == min_conflicts(50, seed=3)).all())
+    True
+    >>> min_conflicts(3) is None
+    True
+    """
+    n = check_n(n, "min-conflicts")
+    if start not in _STARTS:
+        raise QueensError(f"start must be one of {', '.join(_STARTS)}; got {start!r}")
+    rng = rng_state(seed)
+    steps_cap = 50 * n + 10000 if max_steps is None else positive_int(max_steps, "max_steps")
+    restarts = positive_int(restarts, "restarts", zero=True)
+    candidates = positive_int(candidates, "candidates")
+    greedy_tries = positive_int(greedy_tries, "greedy_tries")
+    stats = {"tries": 0, "steps": 0, "start_conflicts": 0}
+    if n in (2, 3):
+        return (None, stats) if return_stats else None
+    if n == 1:
+        p = np.zeros(1, np.int64)
+        stats["tries"] = 1
+        return (p, stats) if return_stats else p
+    p = np.empty(n, np.int64)
+    d1 = np.empty(2 * n - 1, np.int32)
+    d2 = np.empty(2 * n - 1, np.int32)
+    work = np.empty(n, np.int64)
+    out = np.zeros(3, np.int64)
+    tries = restarts + 1
+    for t in range(tries):
+        ok = K.min_conflicts(
+            n, greedy_tries if start == "greedy" else 0, steps_cap, candidates, rng, p, d1, d2, work, out
+        )
+        stats.update(tries=t + 1, steps=int(out[0]), start_conflicts=int(out[1]))
+        if progress is not None:
+            progress(t + 1, tries)
+        if ok:
+            return (p, stats) if return_stats else p
+    raise Incomplete(
+        f"min-conflicts found no solution of {n}-queens in {tries} tr{'y' if tries == 1 else 'ies'} of "
+        f"{steps_cap} steps (seed {seed}); allow more with max_steps or restarts, or try another seed"
+    )
