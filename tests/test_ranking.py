@@ -172,7 +172,9 @@ def test_interrupted_build_resumes_to_the_same_table(tmp_path):
     with pytest.raises(InvalidIndex, match="incomplete"):
         ix.PrefixIndex.open(path, p)
     assert ix.find_index(p, tmp_path / "b") is None  # never served
-    done_before = sqlite3.connect(path).execute("SELECT COUNT(*) FROM tasks").fetchone()[0]
+    probe = sqlite3.connect(path)
+    done_before = probe.execute("SELECT COUNT(*) FROM tasks").fetchone()[0]
+    probe.close()
     assert done_before == 3
     seen = []
     resumed = ix.build_index(p, depth=3, directory=tmp_path / "b", threads=1, progress=lambda d, t: seen.append(d))

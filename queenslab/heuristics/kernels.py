@@ -290,11 +290,18 @@ def _front_scan(q, k):
 
 
 @njit(cache=True, nogil=True)
-def self_correct(n, limit, counted, rng, q, t, lines, out):
-    """One try of document 002's self-correcting search, iteratively; True on success.
+def self_correct_start(n, rng, q):
+    """Document 002's random start: every queen on line ``random() % (n - 1)`` (n >= 2)."""
+    for k in range(n):
+        q[k] = below(rng, n - 1) if n > 1 else 0
 
-    The queens 0..n-1 start on random lines ``random() % (n - 1)`` as in the original
-    program (n >= 2). Queen k, given the play, checks only the queens in front (0..k-1);
+
+@njit(cache=True, nogil=True)
+def self_correct(n, limit, counted, q, t, lines, out):
+    """One try of document 002's self-correcting search from the start in ``q``,
+    iteratively; True on success (``q`` then holds the solution).
+
+    Queen k, given the play, checks only the queens in front (0..k-1);
     if she is safe she passes the play on to queen k+1, else -- or when queen k+1 returns
     "in trouble" -- she moves one line on (cyclically). After n positions without
     success she returns "in trouble" to queen k-1. Queen n reports success. The search
@@ -307,8 +314,6 @@ def self_correct(n, limit, counted, rng, q, t, lines, out):
     remaining moves (the recursion's local ``t``). ``out`` (int64[1]) receives the
     iterations.
     """
-    for k in range(n):
-        q[k] = below(rng, n - 1) if n > 1 else 0
     if counted:
         for k in range(5 * n):
             lines[k] = 0

@@ -438,6 +438,8 @@ def count_prefixes(
     _check_problem(problem)
     threads = _check_threads(threads)
     ps = [_check_prefix(problem, p) for p in prefixes]
+    if all(problem.n - len(p) <= 10 for p in ps):
+        threads = 1  # small subtrees: a thread pool would cost more than it saves
     counter = _Prefix(problem)
     walk = _Walk(problem)
     n = problem.n

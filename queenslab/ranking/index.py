@@ -403,6 +403,9 @@ def build_index(
             finished += 1
             if progress:
                 progress(finished, len(task_prefixes))
+    except BaseException:
+        con.close()  # what was committed stays; the next build resumes from it
+        raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
     from .lex import total as problem_total

@@ -98,8 +98,8 @@ __all__ = [
     "KEYS",
 ]
 
-#: Largest n :func:`search_orbits` runs without ``force=True`` (n = 13 takes minutes).
-SEARCH_LIMIT = 12
+#: Largest n :func:`search_orbits` runs without ``force=True`` (n = 13 takes about a minute).
+SEARCH_LIMIT = 13
 #: Orders in which step 2 visits the orbits.
 STRATEGIES = ("bfs", "dfs")
 #: How the search recognises an orbit it has seen: the document's signature, or the canonical form.
@@ -638,7 +638,8 @@ def search_orbits(
     if n > SEARCH_LIMIT and not force:
         raise TooLarge(
             f"the orbit search for n = {n} is beyond its practical limit n <= {SEARCH_LIMIT} "
-            "(it tries every move of every queen of every solution; n = 12 takes about a minute); "
+            "(it tries every move of every queen of every solution: n = 13 takes about a minute and each "
+            "further n several times longer); "
             "pass force=True (--force) to run it anyway"
         )
     if n > engine.MAX_N:

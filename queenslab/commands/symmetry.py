@@ -1,0 +1,503 @@
+"""Commands of document 003: orbits, the PO group's table, signatures and the orbit search.
+
+``register(cli, experiment)`` adds
+
+* ``queenslab orbits N`` -- fundamental solutions with their orbit sizes (``--burnside``
+  adds Burnside's count from the fixed-point counts, cross-checked natively);
+* ``queenslab symmetry table`` -- the multiplication table of PO (document 003, Table 1);
+* ``queenslab symmetry orbit PLACEMENT`` -- one placement's images, stabiliser, canonical
+  form and orbit signature;
+* ``queenslab experiment signature --max-n N`` -- are orbit signatures unique?
+* ``queenslab experiment orbit-search N`` -- the orbit-based search and its coverage.
+
+Everything is 1-based on the command line and in JSON. Heavy modules (numba, sympy) are
+imported inside the commands.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import platform
+import subprocess
+import time
+
+import click
+
+from ..clitools import Progress, emit_json, json_option, make_problem, placement_arg, variant_options
+from ..errors import QueensError, TooLarge
+
+__all__ = ["register", "environment"]
+
+
+def _one(p) -> list[int]:
+    return [int(c) + 1 for c in p]
+
+
+def _text(p) -> str:
+    return " ".join(str(int(c) + 1) for c in p)
+
+
+def environment() -> dict:
+    """What an experiment's output records so that a number can be traced."""
+    from .. import __version__
+
+    def version(mod):
+        try:
+            return __import__(mod).__version__
+        except Exception:  # pragma: no cover - optional module missing
+            return None
+
+    commit = "unknown"
+    try:
+        here = os.path.dirname(os.path.abspath(__file__))
+        out = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=here, capture_output=True, text=True, timeout=5
+        )
+        if out.returncode == 0:
+            commit = out.stdout.strip()
+            dirty = subprocess.run(
+                ["git", "status", "--porcelain", "--untracked-files=no"], cwd=here,
+                capture_output=True, text=True, timeout=5,
+            )
+            if dirty.returncode == 0 and dirty.stdout.strip():
+                commit += "+dirty"
+    except (OSError, subprocess.SubprocessError):  # pragma: no cover - no git
+        pass
+    from ..native.engine import default_threads
+
+    return {
+        "package": __version__,
+        "commit": commit,
+        "python": platform.python_version(),
+        "numpy": version("numpy"),
+        "numba": version("numba"),
+        "sympy": version("sympy"),
+        "threads": default_threads(),
+        "machine": f"{platform.machine()} {platform.processor() or ''}".strip(),
+        "system": platform.platform(),
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+    }
+
+
+def _check_n(n: int, lo: int = 1) -> None:
+    if n < lo:
+        raise QueensError(f"N must be at least {lo}, got {n}")
+
+
+# ----------------------------------------------------------------------------- orbits
+
+
+def _orbits_cmd(n, limit, burnside, force, toroidal, knight, block, fix, as_json):
+    """List the fundamental solutions (one per orbit) with their orbit sizes.
+
+    The representative of each orbit is its lexicographically least member; they come in
+    lexicographic order. The orbits are those of the problem's symmetry group (all of PO
+    for the standard problem). For the standard problem the counts are compared with OEIS
+    A002562 / A000170 and the command exits 1 if they disagree.
+
+    \b
+    Examples:
+      queenslab orbits 8
+      queenslab orbits 10 --limit 5 --json
+      queenslab orbits 8 --burnside
+      queenslab orbits 7 --fix 1,1
+    """
+    from ..data import known_total, known_unique
+    from ..native import engine
+    from ..symmetry.orbits import burnside as burnside_count, fundamental_solutions
+
+    _check_n(n)
+    problem = make_problem(n, toroidal, knight, block, fix)
+    if n > engine.PRACTICAL_LIMIT and limit is None and not force:
+        raise TooLarge(
+            f"listing every orbit for n = {n} is beyond the practical limit n <= {engine.PRACTICAL_LIMIT}; "
+            "give --limit K for the first K orbits, or --force"
+        )
+    if burnside and limit is not None:
+        raise QueensError("--burnside counts every orbit; it cannot be combined with --limit")
+    orbits = []
+    count = total = 0
+    for f in fundamental_solutions(problem, limit=limit):
+        count += 1
+        total += f.size
+        if as_json:
+            orbits.append({"solution": _one(f.solution), "size": f.size})
+        else:
+            click.echo(f"{_text(f.solution)}  size {f.size}")
+    complete = limit is None or count < limit
+    known_u = known_unique(n) if problem.is_standard and complete else None
+    known_t = known_total(n) if problem.is_standard and complete else None
+    agree = (known_u is None or count == known_u) and (known_t is None or total == known_t)
+    b = burnside_count(problem, force=force) if burnside else None
+    if b is not None:
+        agree = agree and b.agrees and b.orbits == count
+    if as_json:
+        out = {
+            "n": n,
+            "orbits": orbits,
+            "count": count,
+            "solutions": total,
+            "complete": complete,
+            "group": [g.po for g in problem.symmetries()],
+            "known_unique": known_u,
+            "agrees": agree,
+            "problem": problem.to_dict(one_based=True),
+        }
+        if b is not None:
+            out["burnside"] = {
+                "fixed": b.by_name(),
+                "orbits": b.orbits,
+                "native_unique": b.native_unique,
+                "agrees": b.agrees,
+            }
+        emit_json(out)
+    else:
+        what = "orbit" if count == 1 else "orbits"
+        line = f"{count} {what} ({total} solutions) of {problem.describe()}"
+        if not complete:
+            line = f"first {line}"
+        elif known_u is not None:
+            line += f"; known {known_u} / {known_t}: " + ("agrees" if agree else "DISAGREES")
+        click.echo(line)
+        if b is not None:
+            fixed = ", ".join(f"{k} {v}" for k, v in b.by_name().items())
+            click.echo(f"fixed points: {fixed}")
+            click.echo(
+                f"Burnside: {sum(b.fixed)} / {len(b.fixed)} = {b.orbits} orbits; native count "
+                f"{b.native_unique}: " + ("agrees" if b.agrees else "DISAGREES")
+            )
+    if not agree:
+        click.echo("error: the orbit counts disagree", err=True)
+        return 1
+    return 0
+
+
+# ----------------------------------------------------------------------------- symmetry group
+
+
+def _table_cmd(as_json):
+    """Print the multiplication table of the permutation operation group PO (Table 1).
+
+    Row po_i, column po_j holds the operation "apply po_i, then po_j", the reading of
+    document 003's Table 1.
+    """
+    from ..symmetry.group import PO, multiplication_table
+
+    table = multiplication_table()
+    reading = "row i, column j: apply po_i first, then po_j (po_j composed with po_i)"
+    if as_json:
+        emit_json(
+            {
+                "table": [[g.po for g in row] for row in table],
+                "reading": reading,
+                "elements": [
+                    {
+                        "name": g.po,
+                        "definition": g.operations,
+                        "geometry": g.name,
+                        "document_geometry": g.document_geometry,
+                        "flags": list(g.flags),
+                        "inverse": g.inverse().po,
+                    }
+                    for g in PO
+                ],
+            }
+        )
+        return 0
+    click.echo(f"Table 1 of document 003 ({reading})")
+    click.echo("      " + " ".join(f"{g.po:>4}" for g in PO))
+    for g, row in zip(PO, table):
+        click.echo(f"{g.po:>4}  " + " ".join(f"{h.po:>4}" for h in row))
+    click.echo("")
+    for g in PO:
+        click.echo(f"{g.po}  {g.operations:<18} {g.name:<24} inverse {g.inverse().po}")
+    return 0
+
+
+def _orbit_cmd(placement, as_json):
+    """Show the orbit of PLACEMENT under PO: images, stabiliser, canonical form, signature.
+
+    PLACEMENT lists the 1-based column of each row: '2 4 1 3', 2,4,1,3 or 2413. It need not
+    be a solution.
+
+    \b
+    Examples:
+      queenslab symmetry orbit 1 6 8 3 7 4 2 5
+      queenslab symmetry orbit 2413 --json
+    """
+    from ..solution import is_solution, parse_placement
+    from ..problem import Problem
+    from ..symmetry.group import PO, as_permutation
+    from ..symmetry.orbits import canonical, orbit, stabilizer
+    from ..symmetry.signature import raw_signature, signature
+
+    p = parse_placement(placement_arg(placement))
+    as_permutation(p)  # parse_placement checks the range; a permutation is also needed
+    members = orbit(p)
+    stab = stabilizer(p)
+    canon = canonical(p)
+    sol = is_solution(Problem(len(p)), p)
+    sig = signature(p)
+    if as_json:
+        emit_json(
+            {
+                "n": len(p),
+                "placement": _one(p),
+                "solution": sol,
+                "images": {g.po: _one(g.apply(p)) for g in PO},
+                "orbit": [_one(m) for m in members],
+                "size": len(members),
+                "stabilizer": [g.po for g in stab],
+                "canonical": _one(canon),
+                "raw_signature": [[list(t) for t in part] for part in raw_signature(p)],
+                "signature": [[list(t) for t in part] for part in sig],
+            }
+        )
+        return 0
+    click.echo(f"{_text(p)}: {'a solution' if sol else 'not a solution'}; orbit of {len(members)} under PO")
+    for g in PO:
+        click.echo(f"  {g.po} {g.operations:<18} {g.name:<24} {_text(g.apply(p))}")
+    click.echo(f"stabiliser: {', '.join(g.po for g in stab)}")
+    click.echo(f"canonical:  {_text(canon)}")
+    sx, sy = raw_signature(p)
+    click.echo(f"Sig_x: {' '.join(str(t).replace(' ', '') for t in sx)}")
+    click.echo(f"Sig_y: {' '.join(str(t).replace(' ', '') for t in sy)}")
+    return 0
+
+
+# ----------------------------------------------------------------------------- experiments
+
+
+def _signature_cmd(max_n, min_n, criterion, as_json):
+    """Are orbit signatures unique? Document 003 claims no two orbits share one.
+
+    For every n from --min-n to --max-n, every orbit of the standard problem is taken
+    once and its signature computed (document 003, Sequential-Reverse criterion;
+    --criterion oriented for the stricter variant, both for both). Reports the number of
+    orbits, of distinct signatures, and every collision. Exits 1 if there is a collision.
+
+    \b
+    Examples:
+      queenslab experiment signature --max-n 12
+      queenslab experiment signature --max-n 14 --criterion both --json
+    """
+    from ..data import known_unique
+    from ..symmetry.signature import signature_collisions
+
+    if min_n < 1:
+        raise QueensError(f"--min-n must be at least 1, got {min_n}")
+    if max_n < min_n:
+        raise QueensError(f"--max-n ({max_n}) must be at least --min-n ({min_n})")
+    if max_n > 16:
+        raise TooLarge(
+            f"--max-n {max_n} is beyond the experiment's limit 16: n = 17 has about 12 million orbits "
+            "(many minutes of Python and gigabytes of hashes)"
+        )
+    criteria = ("document", "oriented") if criterion == "both" else (criterion,)
+    rows = []
+    bar = Progress(not as_json, "signatures")
+    try:
+        for n in range(min_n, max_n + 1):
+            for crit in criteria:
+                r = signature_collisions(n, crit, progress=bar)
+                rows.append(r)
+    finally:
+        bar.close()
+    any_collision = any(r.collisions for r in rows)
+    if as_json:
+        emit_json(
+            {
+                "experiment": "signature",
+                "min_n": min_n,
+                "max_n": max_n,
+                "rows": [
+                    {
+                        "n": r.n,
+                        "criterion": r.criterion,
+                        "orbits": r.orbits,
+                        "known_unique": known_unique(r.n),
+                        "signatures": r.signatures,
+                        "collisions": [[_one(p) for p in g] for g in r.collisions],
+                        "ambiguous": r.ambiguous if r.criterion == "document" else None,
+                        "seconds": round(r.seconds, 3),
+                    }
+                    for r in rows
+                ],
+                "unique": not any_collision,
+                "environment": environment(),
+            }
+        )
+    else:
+        click.echo(f"{'n':>3} {'criterion':<9} {'orbits':>9} {'signatures':>11} {'collisions':>10} {'ambiguous':>9} {'seconds':>8}")
+        for r in rows:
+            amb = str(r.ambiguous) if r.criterion == "document" else "-"
+            click.echo(
+                f"{r.n:>3} {r.criterion:<9} {r.orbits:>9} {r.signatures:>11} {len(r.collisions):>10} {amb:>9} {r.seconds:>8.2f}"
+            )
+            for g in r.collisions:
+                click.echo("      shared by: " + " | ".join(_text(p) for p in g))
+        click.echo(
+            "no two orbits share a signature" if not any_collision else "COLLISIONS: some orbits share a signature"
+        )
+    return 1 if any_collision else 0
+
+
+def _orbit_search_cmd(n, strategy, key, force, as_json):
+    """Run document 003's orbit-based search for N queens and report its coverage.
+
+    Step 1 applies Inc at every pair of gaps to every solution of N-1 queens; step 2
+    applies Mov to every queen of every solution on each orbit found (breadth-first or
+    depth-first) until no orbit is left to extend. Prints the trajectory (which orbit and
+    which operation produced each new orbit, in the document's notation) and the number
+    of orbits found against the true number. Orbits are numbered 1.. by the lexicographic
+    order of their least members (the document's numbering); "solution k" is the k-th
+    solution in lexicographic order.
+
+    Exits 0 whether or not every orbit is reached (the coverage is the result).
+
+    \b
+    Examples:
+      queenslab experiment orbit-search 8
+      queenslab experiment orbit-search 10 --strategy dfs --json
+    """
+    from ..native import engine
+    from ..problem import Problem
+    from ..symmetry.operators import search_orbits
+
+    _check_n(n)
+    bar = Progress(not as_json, f"orbit search {n}")
+    try:
+        res = search_orbits(n, strategy=strategy, key=key, force=force, progress=bar)
+    finally:
+        bar.close()
+    ranks = {}
+    if n <= 13:
+        for k, s in enumerate(engine.solutions(Problem(n))):
+            ranks[s] = k + 1
+        if n > 1:
+            for k, s in enumerate(engine.solutions(Problem(n - 1))):
+                ranks[s] = k + 1
+
+    def label(d):
+        return res.rank(d.canonical) + 1
+
+    trajectory = []
+    for d in res.discoveries:
+        parent = None if d.parent is None else label(res.discoveries[d.parent])
+        op = d.operation
+        item = {
+            "orbit": label(d),
+            "step": d.step,
+            "parent": parent,
+            "operation": op.document(),
+            "source": _one(d.source),
+            "source_rank": ranks.get(d.source),
+            "generator": _one(d.generator),
+            "generator_rank": ranks.get(d.generator),
+            "size": d.size,
+            "canonical": _one(d.canonical),
+        }
+        trajectory.append(item)
+    missing = [_one(c) for c in res.missing()]
+    if as_json:
+        emit_json(
+            {
+                "experiment": "orbit-search",
+                "n": n,
+                "strategy": strategy,
+                "key": key,
+                "step1_solutions": res.step1_solutions,
+                "step1_orbits": len(res.step1),
+                "found": res.found,
+                "orbits": res.total,
+                "complete": res.complete,
+                "coverage": round(res.found / res.total, 6) if res.total else None,
+                "trajectory": trajectory,
+                "missing": missing,
+                "seconds": round(res.seconds, 3),
+                "environment": environment(),
+            }
+        )
+        return 0
+    click.echo(
+        f"orbit search for {n} queens ({strategy}, orbits recognised by {key}); "
+        "operations in document 003's notation: Inc(Row, Col), Mov(OldRow, OldCol, NewRow, NewCol), "
+        "Row = value, Col = position, 1-based"
+    )
+    click.echo(f"step 1: Inc on the {res.step1_solutions} solutions of {n - 1} queens found {len(res.step1)} orbits")
+    for t in trajectory:
+        if t["step"] == 1:
+            src = " ".join(map(str, t["source"]))
+            click.echo(f"  orbit {t['orbit']}: {t['operation']} on ({src}) gives ({' '.join(map(str, t['generator']))})")
+    if any(t["step"] == 2 for t in trajectory):
+        click.echo("step 2: Mov")
+    for t in trajectory:
+        if t["step"] == 2:
+            src = " ".join(map(str, t["source"]))
+            sr = f", solution {t['source_rank']}" if t["source_rank"] else ""
+            gr = f", solution {t['generator_rank']}" if t["generator_rank"] else ""
+            click.echo(
+                f"  orbit {t['orbit']} <- orbit {t['parent']}: {t['operation']} on ({src}{sr}) "
+                f"gives ({' '.join(map(str, t['generator']))}{gr})"
+            )
+    pct = 100.0 * res.found / res.total if res.total else 0.0
+    click.echo(f"coverage: {res.found} of {res.total} orbits ({pct:.1f}%), {res.seconds:.2f} s")
+    if missing:
+        shown = missing[:20]
+        click.echo("not reached: " + "; ".join(" ".join(map(str, m)) for m in shown)
+                   + (f"; ... ({len(missing) - len(shown)} more)" if len(missing) > len(shown) else ""))
+    return 0
+
+
+# ----------------------------------------------------------------------------- registration
+
+
+def register(cli: click.Group, experiment: click.Group) -> None:
+    """Add ``orbits`` and ``symmetry`` to ``cli``; ``signature`` and ``orbit-search`` to ``experiment``."""
+
+    @cli.command("orbits", help=_orbits_cmd.__doc__)
+    @click.argument("n", type=int)
+    @click.option("--limit", type=click.IntRange(min=0), default=None, metavar="K", help="At most K orbits.")
+    @click.option("--burnside", is_flag=True,
+                  help="Also count the orbits by Burnside's lemma (fixed points of each element) and cross-check.")
+    @click.option("--force", is_flag=True, help="Allow n above the practical limit.")
+    @variant_options
+    @json_option
+    def orbits_cmd(n, limit, burnside, force, toroidal, knight, block, fix, as_json):
+        return _orbits_cmd(n, limit, burnside, force, toroidal, knight, block, fix, as_json)
+
+    @cli.group("symmetry")
+    def symmetry_group() -> None:
+        """The permutation operation group PO = D4 (document 003)."""
+
+    @symmetry_group.command("table", help=_table_cmd.__doc__)
+    @json_option
+    def table_cmd(as_json):
+        return _table_cmd(as_json)
+
+    @symmetry_group.command("orbit", help=_orbit_cmd.__doc__)
+    @click.argument("placement", nargs=-1)
+    @json_option
+    def orbit_cmd(placement, as_json):
+        return _orbit_cmd(placement, as_json)
+
+    @experiment.command("signature", help=_signature_cmd.__doc__)
+    @click.option("--max-n", "max_n", type=int, required=True, metavar="N", help="Largest board size.")
+    @click.option("--min-n", "min_n", type=int, default=4, show_default=True, metavar="M", help="Smallest board size.")
+    @click.option("--criterion", type=click.Choice(["document", "oriented", "both"]), default="document",
+                  show_default=True, help="How signatures are compared.")
+    @json_option
+    def signature_cmd(max_n, min_n, criterion, as_json):
+        return _signature_cmd(max_n, min_n, criterion, as_json)
+
+    @experiment.command("orbit-search", help=_orbit_search_cmd.__doc__)
+    @click.argument("n", type=int)
+    @click.option("--strategy", type=click.Choice(["bfs", "dfs"]), default="bfs", show_default=True,
+                  help="Order in which step 2 extends the orbits.")
+    @click.option("--key", type=click.Choice(["signature", "canonical"]), default="signature", show_default=True,
+                  help="How a new orbit is recognised.")
+    @click.option("--force", is_flag=True, help="Allow n above the search's practical limit.")
+    @json_option
+    def orbit_search_cmd(n, strategy, key, force, as_json):
+        return _orbit_search_cmd(n, strategy, key, force, as_json)

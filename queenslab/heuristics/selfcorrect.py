@@ -1,0 +1,134 @@
+"""Document 002's self-correcting search ("intelligent queens"), iterative and jitted.
+
+The original (Rony B Chandran, ``n-queens.c``) places one queen per line at a random
+position and lets them correct themselves. Queen k, given the play:
+
+1. checks whether a queen *in front* of her (0..k-1) attacks her;
+2. if she is safe, passes the play to the queen behind (k+1); if that queen reports
+   "success", she reports "success" too;
+3. otherwise -- attacked, or the queen behind reported "in trouble" -- she moves one
+   position on (cyclically) and checks again;
+4. after trying all n positions she returns the play to the queen in front as
+   "in trouble".
+
+The queens in front move least. An optional limit on the total number of moves of one
+try (``n * n`` in the original) turns a try into "in trouble" everywhere; a new random
+start follows (the original loops forever; here ``restarts`` bounds it). Without a limit
+the search is complete (a backtracking search whose value order starts at the random
+positions), so it always succeeds for n >= 4.
+
+Here the recursion is a loop with an explicit stack (no recursion limit for large n),
+and queen k's position is the column of row k (document 002 prints the same numbers,
+"27368514"). The random start reproduces the original's ``random() % (n - 1)`` (the last
+position is never drawn; every queen visits all positions anyway). ``check="scan"`` is
+the original O(k) look at the queens in front; ``check="counts"`` (default) answers the
+same question in O(1) from counters of the front queens' lines and makes exactly the same
+moves, only faster.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from ..errors import Incomplete, QueensError
+from . import kernels as K
+from .construct import check_n
+from .minconflicts import positive_int, rng_state
+
+__all__ = ["self_correct"]
+
+_CHECKS = ("counts", "scan")
+
+
+def self_correct(
+    n,
+    *,
+    seed: int = 0,
+    limit: int | None | str = "square",
+    restarts: int = 1000,
+    check: str = "counts",
+    progress: Callable[[int, int], None] | None = None,
+    return_stats: bool = False,
+):
+    """One solution by document 002's self-correcting random search.
+
+    Parameters
+    ----------
+    n : int or Problem
+        Board size (>= 1) or a standard Problem.
+    seed : int, default 0
+        The same seed gives the same solution.
+    limit : int, None or "square", default "square"
+        Moves allowed per try: ``"square"`` is the original's ``n * n``; None removes the
+        limit (one complete search).
+    restarts : int, default 1000
+        Further random starts after a try that hit the limit.
+    check : {"counts", "scan"}
+        How a queen looks at the queens in front: O(1) counters, or the original O(k)
+        scan (same moves, slower).
+    progress : callable, optional
+        Called as ``progress(tries_done, tries_allowed)`` after each try.
+    return_stats : bool
+        Also return a dict: ``tries`` and ``iterations`` (moves counted by the original,
+        summed over the tries).
+
+    Returns
+    -------
+    numpy.ndarray or None
+        The 0-based columns (int64); None for n = 2 and n = 3, which have no solution.
+        With ``return_stats``, a tuple ``(placement, stats)``.
+
+    Raises
+    ------
+    Incomplete
+        When every try hit the limit.
+    QueensError
+        On invalid arguments.
+
+    Examples
+    --------
+    >>> from queenslab.heuristics.construct import verify
+    >>> verify(self_correct(200, seed=2))
+    True
+    >>> a = self_correct(30, seed=5, check="scan")
+    >>> bool((a == self_correct(30, seed=5)).all())
+    True
+    """
+    n = check_n(n, "the self-correcting search")
+    if check not in _CHECKS:
+        raise QueensError(f"check must be one of {', '.join(_CHECKS)}; got {check!r}")
+    if limit == "square":
+        moves = n * n
+    elif limit is None:
+        moves = 0
+    else:
+        moves = positive_int(limit, "limit")
+    rng = rng_state(seed)
+    restarts = positive_int(restarts, "restarts", zero=True)
+    stats = {"tries": 0, "iterations": 0}
+    if n in (2, 3):
+        return (None, stats) if return_stats else None
+    if n == 1:
+        p = np.zeros(1, np.int64)
+        stats["tries"] = 1
+        return (p, stats) if return_stats else p
+    q = np.empty(n, np.int64)
+    t = np.empty(n, np.int64)
+    lines = np.empty(5 * n if check == "counts" else 1, np.int32)
+    out = np.zeros(1, np.int64)
+    tries = restarts + 1
+    for i in range(tries):
+        K.self_correct_start(n, rng, q)
+        ok = K.self_correct(n, moves, check == "counts", q, t, lines, out)
+        stats["tries"] = i + 1
+        stats["iterations"] += int(out[0])
+        if progress is not None:
+            progress(i + 1, tries)
+        if ok:
+            return (q, stats) if return_stats else q
+    raise Incomplete(
+        f"the self-correcting search found no solution of {n}-queens in {tries} tr{'y' if tries == 1 else 'ies'} "
+        f"of at most {moves} moves (seed {seed}); allow more restarts, a larger limit, or limit=None"
+    )
