@@ -232,7 +232,7 @@ def ant_colony(
     Examples
     --------
     >>> from queenslab.heuristics.construct import verify
-    >>> verify(ant_colony(6, seed=0, alpha=1.0, beta=2.0))
+    >>> verify(ant_colony(6, seed=5))
     True
     """
     n = check_n(n, "ant colony optimisation")
