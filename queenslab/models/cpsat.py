@@ -182,7 +182,7 @@ def build(problem: Problem, *, formulation="integer", symmetry: str | None = Non
     ...     _ = m.model.Add(m.q[r] != r)
     ...     _ = m.model.Add(m.q[r] != 7 - r)
     >>> count(Problem(8), model=m)
-    48
+    12
     """
     if not isinstance(problem, Problem):
         raise QueensError(f"expected a queenslab Problem, got {type(problem).__name__}")

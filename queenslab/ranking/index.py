@@ -78,7 +78,7 @@ def default_depth(n: int) -> int:
     Examples
     --------
     >>> [default_depth(n) for n in (3, 8, 12, 16, 18, 20)]
-    [1, 2, 2, 4, 5, 6]
+    [2, 2, 2, 4, 5, 6]
     """
     return max(min(2, n - 1), min(n - 1, n // 2 - 4), 1) if n > 1 else 1
 
