@@ -16,7 +16,7 @@ from typing import Callable
 import click
 
 from . import __version__
-from .errors import QueensError
+from .errors import QueensError, TooLarge, UnsupportedProblem
 from .problem import Problem
 
 from .clitools import (
@@ -380,27 +380,86 @@ def check_cmd(placement, toroidal, knight, block, fix, as_json):
     return 0 if not found else 1
 
 
+#: Largest board ``show`` draws as text; larger ones need --png.
+TEXT_BOARD_MAX_N = 100
+
+
 @cli.command("show")
 @click.argument("placement", nargs=-1)
+@click.option("--from", "from_file", type=click.Path(dir_okay=False), default=None, metavar="F",
+              help="Read the placement from F: F.npy (1-based array, as `solve --out` writes) or text '2, 4, 1, 3'.")
+@click.option("--png", "png", type=click.Path(dir_okay=False, writable=True), default=None, metavar="OUT",
+              help="Write a PNG picture (white queens on black) instead of the text board; boards up to 20,000.")
+@click.option("--scale", type=click.IntRange(min=1), default=1, show_default=True, metavar="K",
+              help="--png: pixels per cell side (n * K <= 20,000).")
 @variant_options
 @json_option
-def show_cmd(placement, toroidal, knight, block, fix, as_json):
-    """Draw PLACEMENT as a text board (Q queen, . empty, # blocked, F missing fixed queen).
+def show_cmd(placement, from_file, png, scale, toroidal, knight, block, fix, as_json):
+    """Draw PLACEMENT as a text board (Q queen, . empty, # blocked, F missing fixed queen),
+    or as a PNG with one pixel per cell (--png), and say whether it is a solution.
+
+    Text boards are drawn up to n = 100. A PNG takes any board up to 20,000 x 20,000
+    (like document 002's picture of 10,000 queens); large placements come from a file.
 
     \b
-    Example:
+    Examples:
       queenslab show 2 4 1 3
+      queenslab show 2 4 1 3 --png q4.png --scale 20
+      queenslab solve 10000 --method minconflicts --out q.npy && queenslab show --from q.npy --png q.png
     """
     from .solution import board_text, conflicts, parse_placement
 
-    p = parse_placement(_placement_arg(placement))
-    problem = _make_problem(len(p), toroidal, knight, block, fix)
-    text = board_text(problem, p)
-    ok = not conflicts(problem, p)
-    if as_json:
-        _emit_json({"n": problem.n, "placement": [c + 1 for c in p], "solution": ok, "board": text.splitlines()})
+    if from_file is not None:
+        if placement:
+            raise QueensError("give the placement either as arguments or with --from F, not both")
+        from .placement_file import read_placement
+
+        p = read_placement(from_file)
     else:
+        p = parse_placement(_placement_arg(placement))
+    n = len(p)
+    if scale != 1 and png is None:
+        raise QueensError("--scale applies to --png pictures only")
+    if png is None and n > TEXT_BOARD_MAX_N:
+        raise TooLarge(
+            f"a {n} x {n} board is too large to draw as text (n <= {TEXT_BOARD_MAX_N}); "
+            "write a picture with --png F.png"
+        )
+    variant = toroidal or knight or block or fix
+    if variant or n <= TEXT_BOARD_MAX_N:
+        if n > TEXT_BOARD_MAX_N:
+            raise UnsupportedProblem(
+                f"variant flags are checked on boards up to n = {TEXT_BOARD_MAX_N}; drop them to check a "
+                f"{n}-queens placement in O(n)"
+            )
+        problem = _make_problem(n, toroidal, knight, block, fix)
+        found = conflicts(problem, p)
+        why = found[0].message() if found else None
+        text = board_text(problem, p)
+    else:
+        from .heuristics import find_conflict
+
+        first = find_conflict(p)
+        why = first.message() if first is not None else None
+        text = None
+    result: dict = {"n": n, "solution": why is None, "conflict": why}
+    if n <= 1000:
+        result["placement"] = [int(c) + 1 for c in p]
+    if png is not None:
+        from .viz import write_png
+
+        width, height = write_png(p, png, scale=scale)
+        result.update(png=png, pixels=[width, height])
+    elif text is not None:
+        result["board"] = text.splitlines()
+    if as_json:
+        _emit_json(result)
+        return 0
+    if png is None:
         click.echo(text)
+    else:
+        click.echo(f"wrote {png} ({width} x {height} pixels, {n} queens)")
+        click.echo("a solution" if why is None else f"not a solution: {why}")
     return 0
 
 
@@ -598,7 +657,7 @@ def experiment_group() -> None:
 
 
 #: Modules whose ``register(cli, experiment)`` adds their commands.
-COMMAND_MODULES: tuple[str, ...] = ()
+COMMAND_MODULES: tuple[str, ...] = ("queenslab.commands.symmetry", "queenslab.commands.heuristics")
 
 
 def _register_commands() -> None:

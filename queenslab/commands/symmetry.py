@@ -269,7 +269,27 @@ def _orbit_cmd(placement, as_json):
 # ----------------------------------------------------------------------------- experiments
 
 
-def _signature_cmd(max_n, min_n, criterion, as_json):
+def _certify(n: int) -> dict:
+    """The ambiguous solutions of order n grouped into orbits and by document signature."""
+    from ..symmetry.orbits import canonical
+    from ..symmetry.signature import ambiguous_solutions, signature
+
+    t0 = time.perf_counter()
+    amb = ambiguous_solutions(n)
+    groups: dict = {}
+    for p in amb:
+        groups.setdefault(signature(p), set()).add(canonical(p))
+    collisions = [sorted(g) for g in groups.values() if len(g) > 1]
+    return {
+        "n": n,
+        "ambiguous_solutions": len(amb),
+        "ambiguous_orbits": len({canonical(p) for p in amb}),
+        "collisions": [[_one(p) for p in g] for g in sorted(collisions)],
+        "seconds": round(time.perf_counter() - t0, 3),
+    }
+
+
+def _signature_cmd(max_n, min_n, criterion, certify_to, as_json):
     """Are orbit signatures unique? Document 003 claims no two orbits share one.
 
     For every n from --min-n to --max-n, every orbit of the standard problem is taken
@@ -277,10 +297,15 @@ def _signature_cmd(max_n, min_n, criterion, as_json):
     --criterion oriented for the stricter variant, both for both). Reports the number of
     orbits, of distinct signatures, and every collision. Exits 1 if there is a collision.
 
+    --certify-to P goes on from --max-n + 1 to P without enumerating the orbits: only
+    orbits whose Sig_x and Sig_y are both alternating can share a document signature
+    (docs/symmetry.md), and those solutions are few and found directly.
+
     \b
     Examples:
       queenslab experiment signature --max-n 12
       queenslab experiment signature --max-n 14 --criterion both --json
+      queenslab experiment signature --max-n 14 --certify-to 30
     """
     from ..data import known_unique
     from ..symmetry.signature import signature_collisions
@@ -294,6 +319,8 @@ def _signature_cmd(max_n, min_n, criterion, as_json):
             f"--max-n {max_n} is beyond the experiment's limit 16: n = 17 has about 12 million orbits "
             "(many minutes of Python and gigabytes of hashes)"
         )
+    if certify_to is not None and certify_to > 60:
+        raise TooLarge(f"--certify-to {certify_to}: the ambiguity search is exponential; use at most 60")
     criteria = ("document", "oriented") if criterion == "both" else (criterion,)
     rows = []
     bar = Progress(not as_json, "signatures")
@@ -304,7 +331,8 @@ def _signature_cmd(max_n, min_n, criterion, as_json):
                 rows.append(r)
     finally:
         bar.close()
-    any_collision = any(r.collisions for r in rows)
+    certified = [_certify(n) for n in range(max_n + 1, (certify_to or 0) + 1)]
+    any_collision = any(r.collisions for r in rows) or any(c["collisions"] for c in certified)
     if as_json:
         emit_json(
             {
@@ -324,6 +352,7 @@ def _signature_cmd(max_n, min_n, criterion, as_json):
                     }
                     for r in rows
                 ],
+                "certified": certified,
                 "unique": not any_collision,
                 "environment": environment(),
             }
@@ -337,6 +366,14 @@ def _signature_cmd(max_n, min_n, criterion, as_json):
             )
             for g in r.collisions:
                 click.echo("      shared by: " + " | ".join(_text(p) for p in g))
+        if certified:
+            click.echo("beyond the enumeration: only orbits whose Sig_x and Sig_y are both alternating can collide")
+            click.echo(f"{'n':>3} {'ambiguous solutions':>20} {'orbits':>7} {'collisions':>10} {'seconds':>8}")
+            for c in certified:
+                click.echo(
+                    f"{c['n']:>3} {c['ambiguous_solutions']:>20} {c['ambiguous_orbits']:>7} "
+                    f"{len(c['collisions']):>10} {c['seconds']:>8.2f}"
+                )
         click.echo(
             "no two orbits share a signature" if not any_collision else "COLLISIONS: some orbits share a signature"
         )
@@ -487,9 +524,11 @@ def register(cli: click.Group, experiment: click.Group) -> None:
     @click.option("--min-n", "min_n", type=int, default=4, show_default=True, metavar="M", help="Smallest board size.")
     @click.option("--criterion", type=click.Choice(["document", "oriented", "both"]), default="document",
                   show_default=True, help="How signatures are compared.")
+    @click.option("--certify-to", "certify_to", type=int, default=None, metavar="P",
+                  help="Then check n = max-n+1 .. P through the ambiguous solutions only.")
     @json_option
-    def signature_cmd(max_n, min_n, criterion, as_json):
-        return _signature_cmd(max_n, min_n, criterion, as_json)
+    def signature_cmd(max_n, min_n, criterion, certify_to, as_json):
+        return _signature_cmd(max_n, min_n, criterion, certify_to, as_json)
 
     @experiment.command("orbit-search", help=_orbit_search_cmd.__doc__)
     @click.argument("n", type=int)

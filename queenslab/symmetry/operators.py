@@ -80,7 +80,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ..errors import InvalidPlacement, QueensError, TooLarge
-from .group import PO, as_permutation
+from .group import as_permutation
 
 __all__ = [
     "Inc",
@@ -96,6 +96,7 @@ __all__ = [
     "SEARCH_LIMIT",
     "STRATEGIES",
     "KEYS",
+    "InvalidPosition",
 ]
 
 #: Largest n :func:`search_orbits` runs without ``force=True`` (n = 13 takes about a minute).
@@ -106,7 +107,7 @@ STRATEGIES = ("bfs", "dfs")
 KEYS = ("signature", "canonical")
 
 
-class InvalidPosition(QueensError):
+class InvalidPosition(InvalidPlacement):
     """A position given to Inc/Del/Mov is not of the required kind or is off the board."""
 
 

@@ -75,6 +75,8 @@ __all__ = [
     "is_ambiguous",
     "CollisionReport",
     "signature_collisions",
+    "alternating_permutations",
+    "ambiguous_solutions",
 ]
 
 Triple = tuple[int, int, int]
@@ -390,3 +392,80 @@ def signature_collisions(
         problem.n, criterion, len(reps_a), len(reps_a) - merged, tuple(sorted(collisions)), ambiguous,
         time.perf_counter() - t0,
     )
+
+
+def alternating_permutations(n: int) -> list[tuple[int, ...]]:
+    """Every permutation of ``0..n-1`` whose steps alternate between two sizes.
+
+    These are the permutations ``p`` with ``|p[i+1] - p[i]|`` equal to ``a, b, a, b, ...``
+    for some ``a != b`` -- exactly those whose ``Sig_x`` :func:`is_alternating` (for
+    ``n >= 4``). They are found by a depth-first walk over the start value and the signs of
+    the steps, which is fast (n = 40 takes seconds) although there are ``n!``
+    permutations.
+
+    Returns
+    -------
+    list of tuple of int
+        In lexicographic order.
+
+    Examples
+    --------
+    >>> alternating_permutations(4)[:3]            # steps 1, 2, 1 / 2, 1, 2 / 2, 1, 2
+    [(0, 1, 3, 2), (0, 2, 1, 3), (0, 2, 3, 1)]
+    """
+    import sys
+
+    n = int(n)
+    found = set()
+    used = [False] * n
+    path: list[int] = []
+
+    def walk(steps: tuple[int, int]) -> None:
+        if len(path) == n:
+            found.add(tuple(path))
+            return
+        step = steps[(len(path) - 1) % 2]
+        last = path[-1]
+        for v in (last + step, last - step):
+            if 0 <= v < n and not used[v]:
+                used[v] = True
+                path.append(v)
+                walk(steps)
+                path.pop()
+                used[v] = False
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 4 * n + 100))
+    try:
+        for a in range(1, n):
+            for b in range(1, n):
+                if a == b:
+                    continue
+                for start in range(n):
+                    used[start] = True
+                    path.append(start)
+                    walk((a, b))
+                    path.pop()
+                    used[start] = False
+    finally:
+        sys.setrecursionlimit(limit)
+    return sorted(found)
+
+
+def ambiguous_solutions(n: int) -> list[tuple[int, ...]]:
+    """The n-queens solutions whose ``Sig_x`` and ``Sig_y`` are both alternating.
+
+    Only orbits of such solutions can share a document signature with another orbit
+    (docs/symmetry.md proves it), so if the solutions this returns lie in at most one
+    orbit per signature, the document's orbit signature separates every orbit of order n.
+
+    Examples
+    --------
+    >>> ambiguous_solutions(4), ambiguous_solutions(8)
+    ([(1, 3, 0, 2), (2, 0, 3, 1)], [])
+    """
+    out = []
+    for p in alternating_permutations(n):
+        if all(abs(p[i] - p[j]) != j - i for i in range(n) for j in range(i + 1, n)) and is_ambiguous(p):
+            out.append(p)
+    return out

@@ -1,0 +1,175 @@
+"""``queenslab solve``: one solution by a heuristic or a backend, verified in O(n).
+
+Registered by :mod:`queenslab.cli` through ``register(cli, experiment)``.
+"""
+
+from __future__ import annotations
+
+import time
+
+import click
+
+from ..clitools import Progress, emit_json, json_option
+from ..errors import Incomplete, QueensError
+from ..placement_file import write_placement
+
+__all__ = ["register", "solve_cmd", "run_method", "PRINT_MAX_N", "METHODS"]
+
+#: Placements are printed (and put in JSON) only up to this n.
+PRINT_MAX_N = 1000
+
+METHODS = ("construct", "minconflicts", "selfcorrect", "ga", "aco", "backtrack", "cpsat", "sat")
+_SEEDED = ("minconflicts", "selfcorrect", "ga", "aco", "cpsat")
+_MAX_STEPS = {"minconflicts": "max_steps", "selfcorrect": "limit", "ga": "generations", "aco": "iterations"}
+_RESTARTS = ("minconflicts", "selfcorrect")
+
+
+def run_method(n: int, method: str, *, seed: int | None = None, max_steps: int | None = None,
+               restarts: int | None = None, improve: bool = False, progress=None):
+    """Solve n-queens with ``method``; returns a 0-based int64 array or None (no solution).
+
+    Options a method does not take raise :class:`QueensError` (never silently ignored).
+
+    Examples
+    --------
+    >>> run_method(8, "backtrack") + 1
+    array([1, 5, 8, 6, 3, 7, 2, 4])
+    >>> run_method(3, "construct") is None
+    True
+    """
+    import numpy as np
+
+    from ..heuristics import construct, min_conflicts, self_correct, genetic, ant_colony
+    from ..heuristics.construct import check_n
+
+    if method not in METHODS:
+        raise QueensError(f"unknown method {method!r}; use one of {', '.join(METHODS)}")
+    given = {"--seed": seed is not None, "--max-steps": max_steps is not None,
+             "--restarts": restarts is not None, "--improve": bool(improve)}
+    takes = {
+        "--seed": method in _SEEDED,
+        "--max-steps": method in _MAX_STEPS,
+        "--restarts": method in _RESTARTS,
+        "--improve": method == "ga",
+    }
+    for opt, on in given.items():
+        if on and not takes[opt]:
+            users = {"--seed": _SEEDED, "--max-steps": tuple(_MAX_STEPS), "--restarts": _RESTARTS,
+                     "--improve": ("ga",)}[opt]
+            raise QueensError(f"{opt} does not apply to method {method}; it applies to {', '.join(users)}")
+    n = check_n(n, method)
+    opts: dict = {}
+    if method in _SEEDED:
+        opts["seed"] = 0 if seed is None else seed
+    if max_steps is not None:
+        opts[_MAX_STEPS[method]] = max_steps
+    if restarts is not None:
+        opts["restarts"] = restarts
+    if method in ("minconflicts", "selfcorrect", "ga", "aco") and progress is not None:
+        opts["progress"] = progress
+    if method == "construct":
+        return construct(n)
+    if method == "minconflicts":
+        return min_conflicts(n, **opts)
+    if method == "selfcorrect":
+        return self_correct(n, **opts)
+    if method == "ga":
+        return genetic(n, improve=improve, **opts)
+    if method == "aco":
+        return ant_colony(n, **opts)
+    from ..problem import Problem
+
+    if method == "backtrack":
+        from ..native.engine import solve
+        found = solve(Problem(n))
+    elif method == "cpsat":
+        from ..models.cpsat import solve
+        found = solve(Problem(n), seed=opts["seed"])
+    else:
+        from ..models.cnf import solve
+        found = solve(Problem(n))
+    return None if found is None else np.asarray(found, dtype=np.int64)
+
+
+@click.command("solve")
+@click.argument("n", type=int)
+@click.option("--method", type=click.Choice(METHODS), default="construct", show_default=True,
+              help="construct (O(n), any n), minconflicts (large n), selfcorrect (document 002), "
+                   "ga / aco (document 000, small n), backtrack (native, lexicographically first), cpsat, sat.")
+@click.option("--seed", type=click.IntRange(min=0), default=None, metavar="S",
+              help="Random seed of minconflicts, selfcorrect, ga, aco, cpsat (default 0).")
+@click.option("--max-steps", "max_steps", type=click.IntRange(min=1), default=None, metavar="K",
+              help="minconflicts: steps per try; selfcorrect: moves per try (default n*n); "
+                   "ga: generations; aco: iterations.")
+@click.option("--restarts", type=click.IntRange(min=0), default=None, metavar="R",
+              help="minconflicts, selfcorrect: further tries after a try runs out of steps.")
+@click.option("--improve", is_flag=True, help="ga: apply the minimal-conflict operator to every child.")
+@click.option("--out", type=click.Path(dir_okay=False, writable=True), default=None, metavar="F",
+              help="Write the placement (1-based) to F: F.npy (int64 array) or text '2, 4, 1, 3'.")
+@json_option
+def solve_cmd(n, method, seed, max_steps, restarts, improve, out, as_json):
+    """Find one solution of N-queens and verify it (O(n) check).
+
+    Prints the placement (1-based columns by row) for N <= 1000; larger ones go to --out.
+    N = 2 and N = 3 have no solution: the command says so and exits 1; so does a
+    randomised method that runs out of steps.
+
+    \b
+    Examples:
+      queenslab solve 8
+      queenslab solve 1000000 --method minconflicts --seed 1 --out q.npy
+      queenslab solve 10000 --method construct --out q10000.txt
+      queenslab solve 8 --method ga --seed 3 --json
+    """
+    from ..heuristics import find_conflict
+
+    progress = Progress(not as_json, f"solve {n} ({method})")
+    t0 = time.perf_counter()
+    error = None
+    try:
+        placement = run_method(n, method, seed=seed, max_steps=max_steps, restarts=restarts,
+                               improve=improve, progress=progress)
+    except Incomplete as e:
+        placement, error = None, str(e)
+    finally:
+        progress.close()
+    seconds = time.perf_counter() - t0
+    effective_seed = (0 if seed is None else seed) if method in _SEEDED else None
+    result = {"n": n, "method": method, "seed": effective_seed, "seconds": round(seconds, 6)}
+    if placement is None:
+        reason = error or f"{n}-queens has none (n = 2 and n = 3 are the only board sizes without a solution)"
+        if as_json:
+            emit_json({**result, "verified": False, "solution": None, "out": None, "error": reason})
+        else:
+            click.echo(f"no solution: {reason}", err=True)
+        return 1
+    conflict = find_conflict(placement)
+    if conflict is not None:  # a defect, never bad input
+        message = f"{method} returned a placement that is not a solution: {conflict.message()}"
+        if as_json:
+            emit_json({**result, "verified": False, "solution": None, "out": None, "error": message})
+        else:
+            click.echo(f"error: {message}", err=True)
+        return 1
+    if out:
+        fmt = write_placement(placement, out)
+    result.update(verified=True)
+    if n <= PRINT_MAX_N:
+        result["solution"] = [int(c) + 1 for c in placement]
+    result["out"] = out
+    if as_json:
+        emit_json(result)
+        return 0
+    if n <= PRINT_MAX_N:
+        click.echo(" ".join(map(str, result["solution"])))
+    click.echo(f"{method}: a solution of {n}-queens in {seconds:.3f} s, verified", err=True)
+    if out:
+        click.echo(f"wrote the placement (1-based, {fmt}) to {out}", err=True)
+    elif n > PRINT_MAX_N:
+        click.echo(f"(placements are printed for n <= {PRINT_MAX_N}; give --out F.npy or F.txt to keep it)", err=True)
+    return 0
+
+
+def register(cli, experiment) -> None:
+    """Add ``solve`` to the top-level group (no experiments)."""
+    cli.add_command(solve_cmd)
