@@ -52,6 +52,7 @@ __all__ = [
     "extend",
     "extension_pattern",
     "extension_pattern_works",
+    "check_n",
 ]
 
 #: Method name -> function.
