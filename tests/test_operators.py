@@ -9,13 +9,13 @@ solutions (tests/naive.py) and OEIS A002562.
 import json
 from functools import lru_cache
 
-import click
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import naive
+from clirun import run_cli
 from queenslab.data import known_unique
 from queenslab.errors import InvalidPlacement, QueensError, TooLarge
 from queenslab.problem import Problem
@@ -45,18 +45,6 @@ def solution(p):
     return naive.is_solution(Problem(len(p)), tuple(p))
 
 
-def run_cli(capsys, monkeypatch, *args):
-    import queenslab.cli as cli_module
-    from queenslab.commands import symmetry
-
-    group = click.Group("cli")
-    experiment = click.Group("experiment")
-    group.add_command(experiment)
-    symmetry.register(group, experiment)
-    monkeypatch.setattr(cli_module, "cli", group)
-    code = cli_module.main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 # ---- the document's definitions, re-implemented literally on 1-based sequences (Row = element)

@@ -7,13 +7,13 @@ A000170 / A002562, and document 003's case study.
 import json
 from collections import Counter
 
-import click
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import naive
+from clirun import run_cli
 from queenslab.data import known_total, known_unique
 from queenslab.errors import InvalidPlacement, QueensError
 from queenslab.native import engine
@@ -42,19 +42,6 @@ def naive_images(p):
     return [tuple(int(np.argmax(t(b)[r])) for r in range(n)) for t in naive._transforms()]
 
 
-def run_cli(capsys, monkeypatch, *args):
-    """Run queenslab's main() on a fresh group holding only this module's commands."""
-    import queenslab.cli as cli_module
-    from queenslab.commands import symmetry
-
-    group = click.Group("cli")
-    experiment = click.Group("experiment")
-    group.add_command(experiment)
-    symmetry.register(group, experiment)
-    monkeypatch.setattr(cli_module, "cli", group)
-    code = cli_module.main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 # ----------------------------------------------------------------------------- orbit, canonical, stabiliser
