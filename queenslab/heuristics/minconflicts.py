@@ -6,8 +6,8 @@ make the effect of a swap an O(1) computation. One try:
 
 1. **start** -- ``"greedy"`` (default): rows are filled in order, each with the first of up
    to ``greedy_tries`` random unused columns whose diagonals are free. The start is then
-   nearly conflict-free (a few dozen queens in conflict for n = 10**6), which is what makes
-   huge n fast. ``"random"``: a uniformly random permutation.
+   nearly conflict-free (about 0.1% of the queens in conflict: 1,166 of 10**6 for
+   seed 0), which is what makes huge n fast. ``"random"``: a uniformly random permutation.
 2. **repair** -- repeatedly pick a random queen in conflict and, among ``candidates`` random
    partner rows and staying put, make the swap that leaves the fewest collisions
    (random tie-breaking, so sideways moves happen); a step is one such decision.
