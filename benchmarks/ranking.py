@@ -34,7 +34,8 @@ from common import REPO_ROOT, print_metadata, run_metadata
 from queenslab.data import known_total
 from queenslab.native import engine
 from queenslab.problem import Problem
-from queenslab.ranking.index import build_index
+from queenslab.ranking.index import build_index, find_index
+from queenslab.solution import is_solution
 from queenslab.ranking.lex import rank, unrank
 
 
@@ -89,7 +90,8 @@ def timed(fn, *args):
 BUILD_SNIPPET = """
 import json, resource, sys, time
 from queenslab.problem import Problem
-from queenslab.ranking.index import build_index
+from queenslab.ranking.index import build_index, find_index
+from queenslab.solution import is_solution
 n, d = int(sys.argv[1]), sys.argv[2]
 t0 = time.perf_counter()
 idx = build_index(Problem(n), None if d == "auto" else int(d), directory=sys.argv[3], rebuild=True)
@@ -155,6 +157,23 @@ def main() -> None:
             b = json.loads(out.stdout)
             print(f"| {n} | {b['depth']} | {b['rows']} | {b['bytes'] / 1e6:.1f} | {b['seconds']:.1f} | {b['peak_mb']:.0f} |",
                   flush=True)
+        print()
+        print("Queries on those indexes (this process; unrank then rank, worst of the ranks shown):")
+        print()
+        print("| n | ranks (1-based) | worst seconds per query pair |")
+        print("|---|---|---|")
+        for n in args.build:
+            p = Problem(n)
+            idx = find_index(p, tmp)
+            size = idx.total
+            queries = [r for r in dict.fromkeys((0, 99, size // 3, size // 2, size - 1)) if 0 <= r < size]
+            worst = 0.0
+            for r in queries:
+                (s, r2), t = timed(lambda: (lambda s: (s, idx.rank(s)))(idx.unrank(r)))
+                assert r2 == r and is_solution(p, s)
+                worst = max(worst, t)
+            idx.close()
+            print(f"| {n} | {', '.join(str(r + 1) for r in queries)} | {worst:.4f} |", flush=True)
 
 
 if __name__ == "__main__":
