@@ -9,12 +9,12 @@ it is imported only when a picture is written.
 
 from __future__ import annotations
 
-import operator
+from .validate import whole_number
 from pathlib import Path
 
 import numpy as np
 
-from .errors import InvalidPlacement, MissingDependency, QueensError, TooLarge
+from .errors import InvalidPlacement, MissingDependency, TooLarge
 
 __all__ = ["MAX_PNG_SIDE", "png_bits", "write_png"]
 
@@ -42,15 +42,7 @@ def _placement(placement) -> np.ndarray:
 
 
 def _scale(scale) -> int:
-    if isinstance(scale, (bool, np.bool_)):
-        raise QueensError(f"scale must be an integer >= 1, got {scale!r}")
-    try:
-        s = operator.index(scale)
-    except TypeError:
-        raise QueensError(f"scale must be an integer >= 1, got {scale!r}") from None
-    if s < 1:
-        raise QueensError(f"scale must be an integer >= 1, got {s}")
-    return s
+    return whole_number(scale, "scale")
 
 
 def png_bits(placement, *, scale: int = 1) -> np.ndarray:

@@ -19,7 +19,7 @@ This module also holds the argument checks shared by the heuristics.
 
 from __future__ import annotations
 
-import operator
+from ..validate import whole_number
 
 import numpy as np
 
@@ -77,14 +77,7 @@ def check_n(n, method: str = "this method") -> int:
                 f"{n.describe()} has variant constraints (use a backend: native, cpsat or sat)"
             )
         return n.n
-    if isinstance(n, (bool, np.bool_)):
-        raise InvalidProblem(f"n must be an integer >= 1, got {n!r}")
-    try:
-        value = operator.index(n)
-    except TypeError:
-        raise InvalidProblem(f"n must be an integer >= 1, got {n!r}") from None
-    if value < 1:
-        raise InvalidProblem(f"n must be at least 1, got {value}")
+    value = whole_number(n, "n", error=InvalidProblem)
     if value > MAX_N:
         raise TooLarge(f"n = {value} is too large for {method}: n <= {MAX_N} (2**31 - 1) is allowed")
     return value

@@ -20,7 +20,7 @@ swap-based local search of Sosic and Gu for permutations.
 
 from __future__ import annotations
 
-import operator
+from ..validate import whole_number
 from typing import Callable
 
 import numpy as np
@@ -47,29 +47,13 @@ def rng_state(seed) -> np.ndarray:
     >>> rng_state(0).dtype
     dtype('uint64')
     """
-    if isinstance(seed, (bool, np.bool_)):
-        raise QueensError(f"seed must be an integer >= 0, got {seed!r}")
-    try:
-        value = operator.index(seed)
-    except TypeError:
-        raise QueensError(f"seed must be an integer >= 0, got {seed!r}") from None
-    if value < 0:
-        raise QueensError(f"seed must be an integer >= 0, got {value}")
+    value = whole_number(seed, "seed", minimum=0)
     return np.random.SeedSequence(value).generate_state(1, np.uint64)
 
 
 def positive_int(value, what: str, *, zero: bool = False) -> int:
     """Validate an integer option (>= 1, or >= 0 with ``zero``)."""
-    low = 0 if zero else 1
-    if isinstance(value, (bool, np.bool_)):
-        raise QueensError(f"{what} must be an integer >= {low}, got {value!r}")
-    try:
-        v = operator.index(value)
-    except TypeError:
-        raise QueensError(f"{what} must be an integer >= {low}, got {value!r}") from None
-    if v < low:
-        raise QueensError(f"{what} must be an integer >= {low}, got {v}")
-    return v
+    return whole_number(value, what, minimum=0 if zero else 1)
 
 
 def min_conflicts(
