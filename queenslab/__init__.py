@@ -29,7 +29,7 @@ from .solution import (
     parse_placement,
     why_not_solution,
 )
-from .symmetry.group import D4, D4Element
+from .d4 import D4, D4Element
 
 try:
     __version__ = version("queenslab")

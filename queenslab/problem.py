@@ -13,21 +13,24 @@ every Problem or raises :class:`~queenslab.errors.UnsupportedProblem`.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import operator
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Any, Iterable
 
 from .errors import InvalidProblem
-from .symmetry.group import D4, D4Element
+from .d4 import D4, D4Element
 
-__all__ = ["Problem", "Cell", "attacks"]
+__all__ = ["Problem", "Cell", "attacks", "leaps", "leap_offsets", "FORMAT_VERSION"]
+
+#: Version of the plain form written by :meth:`Problem.to_dict`.
+FORMAT_VERSION = 1
+#: The fields of that form, in order (besides ``version`` and ``base``).
+_FIELDS = ("n", "toroidal", "knight", "blocked", "fixed")
 
 Cell = tuple[int, int]
-
-_KNIGHT = ((1, 2), (2, 1), (1, -2), (2, -1), (-1, 2), (-2, 1), (-1, -2), (-2, -1))
-
 
 def _as_int(value, what: str) -> int:
     try:
@@ -59,8 +62,40 @@ def _cells(cells: Iterable, n: int, what: str) -> tuple[Cell, ...]:
     return tuple(sorted(out))
 
 
-def attacks(n: int, a: Cell, b: Cell, *, toroidal: bool = False, knight: bool = False) -> str | None:
+def leaps(knight: bool) -> tuple[tuple[int, int], ...]:
+    """The leaper moves of a variant as base offsets ``(a, b)``.
+
+    Each offset stands for the eight jumps ``(+-a, +-b), (+-b, +-a)``; superqueens
+    (``knight``) add the knight's ``(1, 2)``.
+    """
+    return ((1, 2),) if knight else ()
+
+
+@functools.lru_cache(maxsize=64)
+def leap_offsets(base: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    """Every jump ``(dr, dc)`` of the leapers ``base``, sorted and without repeats.
+
+    Examples
+    --------
+    >>> leap_offsets(((1, 2),))
+    ((-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1))
+    """
+    out = set()
+    for a, b in base:
+        for x, y in ((a, b), (b, a)):
+            for sx in (1, -1):
+                for sy in (1, -1):
+                    out.add((sx * x, sy * y))
+    return tuple(sorted(out))
+
+
+def attacks(
+    n: int, a: Cell, b: Cell, *, toroidal: bool = False, knight: bool = False
+) -> str | None:
     """Say how a queen on cell ``a`` attacks cell ``b``, or return None.
+
+    This is the one definition of the variants' move rules; the compiled form of a
+    problem (:mod:`queenslab.compiled`) derives every backend's tables from it.
 
     Parameters
     ----------
@@ -100,13 +135,12 @@ def attacks(n: int, a: Cell, b: Cell, *, toroidal: bool = False, knight: bool = 
             return "diagonal"
         if dr == -dc:
             return "anti-diagonal"
-    if knight:
-        for kr, kc in _KNIGHT:
-            if toroidal:
-                if (dr - kr) % n == 0 and (dc - kc) % n == 0:
-                    return "knight"
-            elif (dr, dc) == (kr, kc):
+    for kr, kc in leap_offsets(leaps(knight)):
+        if toroidal:
+            if (dr - kr) % n == 0 and (dc - kc) % n == 0:
                 return "knight"
+        elif (dr, dc) == (kr, kc):
+            return "knight"
     return None
 
 
@@ -172,7 +206,7 @@ class Problem:
             )
         for i, a in enumerate(fixed):
             for b in fixed[i + 1:]:
-                how = attacks(n, a, b, toroidal=self.toroidal, knight=self.knight)
+                how = self.attack(a, b)
                 if how:
                     raise InvalidProblem(
                         f"fixed queens at {a} and {b} attack each other ({how}); "
@@ -210,10 +244,48 @@ class Problem:
                 out.append(g)
         return tuple(out)
 
-    def to_dict(self, *, one_based: bool = False) -> dict:
-        """A JSON-ready description (cells 1-based when ``one_based``)."""
+    @property
+    def leaps(self) -> tuple[tuple[int, int], ...]:
+        """The leaper moves (base offsets ``(a, b)``) every queen has besides its lines."""
+        return leaps(self.knight)
+
+    def attack(self, a: Cell, b: Cell) -> str | None:
+        """How a queen on ``a`` attacks cell ``b`` under this problem's move rules, or None.
+
+        Examples
+        --------
+        >>> Problem(8, knight=True).attack((0, 0), (1, 2))
+        'knight'
+        """
+        return attacks(self.n, a, b, toroidal=self.toroidal, knight=self.knight)
+
+    def to_dict(self, *, one_based: bool = False) -> dict[str, Any]:
+        """The problem as a plain, JSON-ready dict that :meth:`from_dict` reads back.
+
+        Parameters
+        ----------
+        one_based : bool, default False
+            Write cells 1-based (as the command line and JSON output show them); the
+            dict records it under ``"base"``, so :meth:`from_dict` reads either form.
+
+        Returns
+        -------
+        dict
+            ``version`` (the format's version), ``base`` (0 or 1), ``n``, ``toroidal``,
+            ``knight``, ``blocked`` and ``fixed`` (lists of ``[row, column]``).
+
+        Examples
+        --------
+        >>> d = Problem(8, blocked=[(0, 1)]).to_dict(one_based=True)
+        >>> d["blocked"], d["base"]
+        ([[1, 2]], 1)
+        >>> Problem.from_dict(d) == Problem(8, blocked=[(0, 1)])
+        True
+        """
         k = 1 if one_based else 0
         return {
+            "version": FORMAT_VERSION,
+            "base": k,
             "n": self.n,
             "toroidal": self.toroidal,
             "knight": self.knight,
@@ -221,11 +293,65 @@ class Problem:
             "fixed": [[r + k, c + k] for r, c in self.fixed],
         }
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Problem":
+        """Rebuild a problem from :meth:`to_dict`'s form (validated like the constructor).
+
+        Missing fields take their defaults (``n`` is required); ``base`` says whether
+        cells are 0- or 1-based (default 0).
+
+        Raises
+        ------
+        InvalidProblem
+            For a newer format version, an unknown key, or any invalid field.
+
+        Examples
+        --------
+        >>> Problem.from_dict({"n": 6, "toroidal": True})
+        Problem(n=6, toroidal=True, knight=False, blocked=(), fixed=())
+        """
+        if not isinstance(data, dict):
+            raise InvalidProblem(f"a problem description is a dict, got {type(data).__name__}")
+        version = data.get("version", FORMAT_VERSION)
+        if version != FORMAT_VERSION:
+            raise InvalidProblem(
+                f"problem format version {version!r} is not supported; this queenslab reads "
+                f"version {FORMAT_VERSION}"
+            )
+        unknown = sorted(set(data) - set(_FIELDS) - {"version", "base"})
+        if unknown:
+            raise InvalidProblem(
+                f"unknown problem field(s) {', '.join(map(repr, unknown))}; the fields are "
+                f"{', '.join(_FIELDS)} (and version, base)"
+            )
+        if "n" not in data:
+            raise InvalidProblem("a problem description needs 'n', the board size")
+        base = data.get("base", 0)
+        if base not in (0, 1) or isinstance(base, bool):
+            raise InvalidProblem(f"'base' is 0 or 1 (0- or 1-based cells), got {base!r}")
+
+        def cells(key: str) -> list[tuple[Any, Any]]:
+            value = data.get(key) or []
+            if isinstance(value, (str, bytes)) or not all(
+                isinstance(x, (list, tuple)) and len(x) == 2 for x in value
+            ):
+                raise InvalidProblem(f"'{key}' is a list of [row, column] pairs, got {value!r}")
+            return [(r - base, c - base) for r, c in value]
+
+        return cls(
+            data["n"],
+            toroidal=data.get("toroidal", False),
+            knight=data.get("knight", False),
+            blocked=cells("blocked"),
+            fixed=cells("fixed"),
+        )
+
     def fingerprint(self) -> str:
         """A stable identifier of the problem (hex SHA-256 of its canonical JSON).
 
         Equal problems have equal fingerprints across processes, platforms and
-        versions: the hash covers a versioned, sorted JSON form, not Python's ``hash``.
+        versions: the hash covers a versioned, sorted JSON form of the 0-based fields,
+        not Python's ``hash``.
 
         Examples
         --------
@@ -234,7 +360,8 @@ class Problem:
         >>> Problem(8).fingerprint()[:12]
         '8d27241a7be7'
         """
-        text = json.dumps({"v": 1, **self.to_dict()}, sort_keys=True, separators=(",", ":"))
+        fields = {k: v for k, v in self.to_dict().items() if k in _FIELDS}
+        text = json.dumps({"v": 1, **fields}, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()
 
     def describe(self) -> str:

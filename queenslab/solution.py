@@ -9,13 +9,13 @@ commas, brackets, and digit strings such as ``"27368514"`` for n <= 9.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
 
 from .errors import InvalidPlacement
-from .problem import Problem, attacks
+from .compiled import Conflict, compile_problem
+from .problem import Problem
 
 __all__ = [
     "parse_placement",
@@ -124,28 +124,6 @@ def format_placement(placement: Sequence[int], style: str = "spaces") -> str:
     raise InvalidPlacement(f"unknown style {style!r}; use 'spaces', 'commas' or 'digits'")
 
 
-@dataclass(frozen=True)
-class Conflict:
-    """Why a placement is not a solution.
-
-    ``kind`` is ``"column"``, ``"diagonal"``, ``"anti-diagonal"``, ``"knight"`` (two
-    queens attack each other), ``"blocked"`` (a queen on a blocked cell) or ``"fixed"``
-    (a fixed queen's cell is empty). ``cells`` holds the 0-based cells involved.
-    """
-
-    kind: str
-    cells: tuple[tuple[int, int], ...]
-
-    def message(self) -> str:
-        """A 1-based sentence for people."""
-        one = [f"({r + 1},{c + 1})" for r, c in self.cells]
-        if self.kind == "blocked":
-            return f"the queen at {one[0]} stands on a blocked cell"
-        if self.kind == "fixed":
-            return f"the fixed queen at {one[0]} is missing (row {self.cells[0][0] + 1} has its queen elsewhere)"
-        return f"the queens at {one[0]} and {one[1]} attack each other ({self.kind})"
-
-
 def _as_placement(problem: Problem, placement) -> tuple[int, ...]:
     if isinstance(placement, str):
         return parse_placement(placement, problem.n)
@@ -184,23 +162,7 @@ def conflicts(problem: Problem, placement) -> list[Conflict]:
     >>> [c.message() for c in conflicts(Problem(4), "1 2 3 4")][:1]
     ['the queens at (1,1) and (2,2) attack each other (diagonal)']
     """
-    p = _as_placement(problem, placement)
-    n = problem.n
-    cells = list(enumerate(p))
-    out: list[Conflict] = []
-    blocked = set(problem.blocked)
-    for cell in cells:
-        if cell in blocked:
-            out.append(Conflict("blocked", (cell,)))
-    for r, c in problem.fixed:
-        if p[r] != c:
-            out.append(Conflict("fixed", ((r, c),)))
-    for i, a in enumerate(cells):
-        for b in cells[i + 1:]:
-            how = attacks(n, a, b, toroidal=problem.toroidal, knight=problem.knight)
-            if how:
-                out.append(Conflict(how, (a, b)))
-    return out
+    return compile_problem(problem).conflicts(_as_placement(problem, placement))
 
 
 def why_not_solution(problem: Problem, placement) -> str | None:

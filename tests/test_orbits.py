@@ -18,7 +18,7 @@ from queenslab.data import known_total, known_unique
 from queenslab.errors import InvalidPlacement, QueensError
 from queenslab.native import engine
 from queenslab.problem import Problem
-from queenslab.symmetry.group import IDENTITY, element
+from queenslab.d4 import IDENTITY, element
 from queenslab.symmetry.orbits import (
     BurnsideCount,
     Fundamental,

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 import naive
 from queenslab.errors import InvalidProblem, QueensError
 from queenslab.problem import Problem, attacks
-from queenslab.symmetry.group import D4, IDENTITY, D4Element
+from queenslab.d4 import D4, IDENTITY, D4Element
 from strategies import problems, symmetric_problems
 
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import naive
 from queenslab.errors import InvalidPlacement, QueensError
-from queenslab.symmetry.group import (
+from queenslab.d4 import (
     D4,
     IDENTITY,
     PO,

@@ -182,7 +182,7 @@ def _table_cmd(as_json):
     Row po_i, column po_j holds the operation "apply po_i, then po_j", the reading of
     document 003's Table 1.
     """
-    from ..symmetry.group import PO, multiplication_table
+    from ..d4 import PO, multiplication_table
 
     table = multiplication_table()
     reading = "row i, column j: apply po_i first, then po_j (po_j composed with po_i)"
@@ -228,7 +228,7 @@ def _orbit_cmd(placement, as_json):
     """
     from ..solution import is_solution, parse_placement
     from ..problem import Problem
-    from ..symmetry.group import PO, as_permutation
+    from ..d4 import PO, as_permutation
     from ..symmetry.orbits import canonical, orbit, stabilizer
     from ..symmetry.signature import raw_signature, signature
 

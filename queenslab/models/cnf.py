@@ -9,7 +9,7 @@ breaking come from the same pool, and decoding goes through it. Clauses:
   (pysat's ``CardEnc``: pairwise, sequential counter, ladder, totalizer, ...);
 * ``(-x1 | -x2)`` for every knight pair, unit clauses for blocked cells and fixed queens;
 * with ``symmetry="lex-leader"``, ``X >=lex g(X)`` on the row-major cell vector for every
-  non-identity ``g`` of ``problem.symmetries()`` (:mod:`queenslab.symmetry.breaking`).
+  non-identity ``g`` of ``problem.symmetries()`` (:mod:`queenslab.models.breaking`).
 
 Counting: :func:`solutions` blocks the cell variables only (never auxiliary ones, or the
 count would be wrong) on a fresh solver per call; ``backend="ganak"`` counts models
@@ -27,9 +27,9 @@ from typing import Iterator
 
 from ..errors import Incomplete, MissingDependency, QueensError
 from ..interface import Backend, CountResult
+from ..compiled import compile_problem
 from ..problem import Problem
-from ..symmetry.breaking import LEX_LEADER, breaking_elements, cell_sources, check_symmetry
-from .structure import structure
+from .breaking import LEX_LEADER, breaking_elements, cell_sources, check_symmetry
 
 __all__ = [
     "Encoding",
@@ -156,21 +156,21 @@ def build(problem: Problem, *, encoding="pairwise", symmetry: str | None = None)
         for c in range(n):
             pool.id(("x", r, c))
     m = CnfModel(problem, enc, symmetry, CNF(), pool)
-    s = structure(problem)
+    s = compile_problem(problem)
     et = enc.enc_type()
 
     def lits(line):
         return [m.var(r, c) for r, c in line]
 
-    for line in s.rows + s.columns:
+    for line in s.rows() + s.columns():
         m.cnf.extend(CardEnc.equals(lits(line), bound=1, vpool=pool, encoding=et).clauses)
     for line in s.diagonals:
         m.cnf.extend(CardEnc.atmost(lits(line), bound=1, vpool=pool, encoding=et).clauses)
-    for a, b in s.knight_pairs:
+    for a, b in s.leap_pairs:
         m.cnf.append([-m.var(*a), -m.var(*b)])
-    for r, c in s.blocked:
+    for r, c in problem.blocked:
         m.cnf.append([-m.var(r, c)])
-    for r, c in s.fixed:
+    for r, c in problem.fixed:
         m.cnf.append([m.var(r, c)])
     if symmetry == LEX_LEADER:
         _add_lex_leader(m)

@@ -16,7 +16,7 @@ Two formulations (:class:`Formulation`):
 so constraints can be added before solving; :func:`solve`, :func:`count` and
 :func:`solutions` accept such a model. ``symmetry="lex-leader"`` adds ``q <=lex g(q)``
 for every non-identity ``g`` of ``problem.symmetries()`` (see
-:mod:`queenslab.symmetry.breaking`), so that counting counts orbits.
+:mod:`queenslab.models.breaking`), so that counting counts orbits.
 
 Enumeration is exact only with one worker and without the solver's own symmetry
 reasoning; :func:`count` fixes those parameters, and reports a run stopped by a limit as
@@ -33,9 +33,9 @@ from typing import Callable, Iterator
 
 from ..errors import Incomplete, MissingDependency, QueensError
 from ..interface import Backend, CountResult
+from ..compiled import compile_problem
 from ..problem import Problem
-from ..symmetry.breaking import LEX_LEADER, breaking_elements, check_symmetry, image_terms
-from .structure import structure
+from .breaking import LEX_LEADER, breaking_elements, check_symmetry, image_terms
 
 __all__ = ["Formulation", "CpsatModel", "build", "solve", "count", "counts", "solutions", "export_text", "CpsatBackend"]
 
@@ -192,7 +192,7 @@ def build(problem: Problem, *, formulation="integer", symmetry: str | None = Non
     n = problem.n
     model = cp_model.CpModel()
     m = CpsatModel(problem, form, symmetry, model)
-    s = structure(problem)
+    s = compile_problem(problem)
     if form is Formulation.INTEGER:
         q = [model.NewIntVar(0, n - 1, f"q[{r}]") for r in range(n)]
         m.q = q
@@ -206,28 +206,28 @@ def build(problem: Problem, *, formulation="integer", symmetry: str | None = Non
         else:
             model.AddAllDifferent([q[r] + r for r in range(n)])
             model.AddAllDifferent([q[r] - r for r in range(n)])
-        for (r1, c1), (r2, c2) in s.knight_pairs:
+        for (r1, c1), (r2, c2) in s.leap_pairs:
             # a forbidden pair of cells, as "not both": q[r1] == c1 -> q[r2] != c2
             b = model.NewBoolVar(f"k[{r1},{c1}]")
             model.Add(q[r1] == c1).OnlyEnforceIf(b)
             model.Add(q[r1] != c1).OnlyEnforceIf(b.Not())
             model.Add(q[r2] != c2).OnlyEnforceIf(b)
-        for r, c in s.blocked:
+        for r, c in problem.blocked:
             model.Add(q[r] != c)
-        for r, c in s.fixed:
+        for r, c in problem.fixed:
             model.Add(q[r] == c)
     else:
         x = [[model.NewBoolVar(f"x[{r},{c}]") for c in range(n)] for r in range(n)]
         m.x = x
-        for line in s.rows + s.columns:
+        for line in s.rows() + s.columns():
             model.AddExactlyOne(x[r][c] for r, c in line)
         for line in s.diagonals:
             model.AddAtMostOne(x[r][c] for r, c in line)
-        for (r1, c1), (r2, c2) in s.knight_pairs:
+        for (r1, c1), (r2, c2) in s.leap_pairs:
             model.AddBoolOr([x[r1][c1].Not(), x[r2][c2].Not()])
-        for r, c in s.blocked:
+        for r, c in problem.blocked:
             model.Add(x[r][c] == 0)
-        for r, c in s.fixed:
+        for r, c in problem.fixed:
             model.Add(x[r][c] == 1)
     # Branch row by row, smallest column first: the lexicographic order, in which the
     # lex-leader constraints prune as early as possible. Enumeration uses this fixed

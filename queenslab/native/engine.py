@@ -19,7 +19,6 @@ every solution grows roughly sevenfold per unit of n; :func:`count` refuses
 
 from __future__ import annotations
 
-import os
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Callable, Iterator, Sequence
@@ -28,14 +27,21 @@ import numpy as np
 
 from ..errors import InvalidPlacement, QueensError, TooLarge, UnsupportedProblem
 from ..interface import CountResult
-from ..problem import Problem, attacks
+from .. import validate
+from ..compiled import compile_problem
+from ..problem import Problem
 from . import kernels as K
 
 __all__ = [
     "MAX_N",
     "SYM_MAX_N",
     "PRACTICAL_LIMIT",
+    "METHODS",
     "default_threads",
+    "check_problem",
+    "Walker",
+    "PrefixCounter",
+    "prefix_batches",
     "count",
     "count_both",
     "count_prefix",
@@ -57,18 +63,17 @@ PRACTICAL_LIMIT = 18
 
 Progress = Callable[[int, int], None]
 
-_METHODS = ("auto", "symmetric", "general")
+#: The counting methods of :func:`count_both`.
+METHODS = ("auto", "symmetric", "general")
 
 
 def default_threads() -> int:
     """Number of cores this process may run on (the default thread count)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
+    return validate.threads(None)
 
 
-def _check_problem(problem: Problem) -> None:
+def check_problem(problem: Problem) -> None:
+    """Raise unless ``problem`` is a Problem the bitboard kernels can represent (n <= MAX_N)."""
     if not isinstance(problem, Problem):
         raise QueensError(f"expected a queenslab Problem, got {type(problem).__name__}")
     if problem.n > MAX_N:
@@ -78,65 +83,41 @@ def _check_problem(problem: Problem) -> None:
         )
 
 
-def _check_threads(threads: int | None) -> int:
-    if threads is None:
-        return default_threads()
-    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
-        raise QueensError(f"threads must be a positive integer, got {threads!r}")
-    return int(threads)
+class Walker:
+    """The general search (:func:`kernels.walk`) over one problem's compiled form,
+    reused across tasks: counts below a prefix, or streams placements of its first rows.
 
-
-def allowed_masks(problem: Problem) -> np.ndarray:
-    """Per-row masks of the cells a queen may take, as ``uint64[n]``.
-
-    Blocked cells are removed; a row with a fixed queen allows only that queen's cell,
-    and every cell a fixed queen attacks is removed from the other rows.
+    Parameters
+    ----------
+    problem : Problem
+    group : bool, default False
+        Load the symmetry subgroup (for orbit counts and canonical solutions).
     """
-    n = problem.n
-    full = (1 << n) - 1
-    rows = [full] * n
-    for r, c in problem.blocked:
-        rows[r] &= ~(1 << c)
-    for r, c in problem.fixed:
-        rows[r] = 1 << c
-    for fr, fc in problem.fixed:
-        for r in range(n):
-            if r == fr:
-                continue
-            for c in range(n):
-                if attacks(n, (fr, fc), (r, c), toroidal=problem.toroidal, knight=problem.knight):
-                    rows[r] &= ~(1 << c)
-    return np.array(rows, dtype=np.uint64)
-
-
-def _group_array(problem: Problem) -> np.ndarray:
-    rows = [g.flags for g in problem.symmetries()[1:]]
-    return np.array(rows, dtype=np.int64).reshape(len(rows), 3)
-
-
-class _Walk:
-    """Arguments of :func:`kernels.walk` for one problem, reused across tasks."""
 
     def __init__(self, problem: Problem, group: bool = False):
+        check_problem(problem)
         self.problem = problem
         self.n = problem.n
-        self.allowed = allowed_masks(problem)
-        self.group = _group_array(problem) if group else np.zeros((0, 3), np.int64)
+        self.compiled = c = compile_problem(problem)
+        self.group = c.group_flags if group else np.zeros((0, 3), np.int64)
         self._dummy = np.zeros((1, max(1, self.n)), np.int64)
+
+    def _opts(self, stop: int, mode: int, y0: int) -> np.ndarray:
+        return np.array([self.n, stop, int(self.problem.toroidal), mode, y0], dtype=np.int64)
+
+    def _kernel(self, opts, s, q, meta, out):
+        c = self.compiled
+        return K.walk(c.allowed, c.leap_rows, c.leap_masks, opts, self.group, s, q, meta, out)
 
     def run(self, prefix: Sequence[int], mode: int, stop: int | None = None, out=None):
         """Run a walk below ``prefix``; returns (count, canonical, nodes, emitted)."""
         n = self.n
-        stop = n if stop is None else stop
-        opts = np.array(
-            [n, stop, int(self.problem.toroidal), int(self.problem.knight), mode, len(prefix)],
-            dtype=np.int64,
-        )
+        opts = self._opts(n if stop is None else stop, mode, len(prefix))
         s = np.zeros((4, n + 1), np.uint64)
         q = np.zeros(n, np.int64)
         q[: len(prefix)] = prefix
         meta = np.zeros(2, np.int64)
-        return K.walk(self.allowed, opts, self.group, s, q, meta, self._dummy if out is None else out)
+        return self._kernel(opts, s, q, meta, self._dummy if out is None else out)
 
     def stream(
         self, stop: int, batch: int, limit: int | None, prefix: Sequence[int] = (), mode: int = K.EMIT
@@ -145,10 +126,7 @@ class _Walk:
         with ``mode=EMIT_CANON`` only canonical ones, with an extra last column holding
         the stabiliser size."""
         n = self.n
-        opts = np.array(
-            [n, stop, int(self.problem.toroidal), int(self.problem.knight), mode, len(prefix)],
-            dtype=np.int64,
-        )
+        opts = self._opts(stop, mode, len(prefix))
         s = np.zeros((4, n + 1), np.uint64)
         q = np.zeros(n, np.int64)
         q[: len(prefix)] = prefix
@@ -158,7 +136,7 @@ class _Walk:
         left = limit
         while meta[1] != K.DONE and (left is None or left > 0):
             buf = out if left is None or left >= batch else out[:left]
-            emitted = K.walk(self.allowed, opts, self.group, s, q, meta, buf)[3]
+            emitted = self._kernel(opts, s, q, meta, buf)[3]
             if emitted:
                 yield buf[:emitted].copy() if mode == K.EMIT_CANON else buf[:emitted, :stop].copy()
                 if left is not None:
@@ -229,7 +207,7 @@ def _count_symmetric(problem: Problem, threads: int, progress: Progress | None) 
     return CountResult(2 * c2 + 4 * c4 + 8 * c8, c2 + c4 + c8, nodes, "native", "symmetric")
 
 
-def _split_depth(walk: _Walk, threads: int) -> tuple[int, np.ndarray]:
+def _split_depth(walk: Walker, threads: int) -> tuple[int, np.ndarray]:
     """Smallest prefix depth giving enough tasks to balance ``threads`` threads."""
     n = walk.n
     want = 1 if threads == 1 else 24 * threads
@@ -241,7 +219,7 @@ def _split_depth(walk: _Walk, threads: int) -> tuple[int, np.ndarray]:
 
 
 def _count_general(problem: Problem, unique: bool, threads: int, progress: Progress | None) -> CountResult:
-    walk = _Walk(problem, group=unique)
+    walk = Walker(problem, group=unique)
     depth, prefixes = _split_depth(walk, threads)
     mode = K.CANON if unique else K.COUNT
 
@@ -303,10 +281,11 @@ def count_both(
     >>> r.total, r.unique, r.method
     (92, 12, 'symmetric')
     """
-    _check_problem(problem)
-    threads = _check_threads(threads)
-    if method not in _METHODS:
-        raise QueensError(f"unknown method {method!r}; use one of {', '.join(_METHODS)}")
+    check_problem(problem)
+    threads = validate.threads(threads)
+    validate.choice(method, METHODS, "method")
+    validate.flag(unique, "unique")
+    validate.flag(force, "force")
     _check_size(problem, force)
     symmetric_ok = problem.is_standard and 4 <= problem.n <= SYM_MAX_N
     if method == "symmetric" and not symmetric_ok:
@@ -381,25 +360,29 @@ def count_prefix(problem: Problem, prefix: Sequence[int], *, nodes: bool = False
     >>> count_prefix(Problem(8), [0, 1])
     0
     """
-    _check_problem(problem)
+    check_problem(problem)
     p = _check_prefix(problem, prefix)
-    found, visited = _Prefix(problem).count(p)
+    found, visited = PrefixCounter(problem).count(p)
     return (int(found), int(visited)) if nodes else int(found)
 
 
-class _Prefix:
-    """Counts below prefixes of one problem: the int64 kernel when the board has neither
-    wrap-around nor knight moves (and n <= 63), else the general walk."""
+class PrefixCounter:
+    """Counts below prefixes of one problem, reused across many prefixes: the int64
+    kernel when the board has neither wrap-around nor leaper moves (and n <= 63), else
+    the general walk."""
 
     def __init__(self, problem: Problem):
+        check_problem(problem)
         self.problem = problem
-        self.fast = not (problem.toroidal or problem.knight) and problem.n <= 63
+        c = compile_problem(problem)
+        self.fast = not (problem.toroidal or len(c.leap_rows)) and problem.n <= 63
         if self.fast:
-            self.allowed = allowed_masks(problem).astype(np.int64)
+            self.allowed = c.allowed.astype(np.int64)
         else:
-            self.walk = _Walk(problem)
+            self.walk = Walker(problem)
 
     def count(self, prefix: Sequence[int]) -> tuple[int, int]:
+        """``(solutions, queens placed)`` below a valid 0-based prefix (not re-checked)."""
         if self.fast:
             q = np.zeros(self.problem.n, np.int64)
             q[: len(prefix)] = prefix
@@ -435,13 +418,13 @@ def count_prefixes(
     >>> count_prefixes(Problem(8), [[0], [1], [0, 1]])
     [4, 8, 0]
     """
-    _check_problem(problem)
-    threads = _check_threads(threads)
+    check_problem(problem)
+    threads = validate.threads(threads)
     ps = [_check_prefix(problem, p) for p in prefixes]
     if all(problem.n - len(p) <= 10 for p in ps):
         threads = 1  # small subtrees: a thread pool would cost more than it saves
-    counter = _Prefix(problem)
-    walk = _Walk(problem)
+    counter = PrefixCounter(problem)
+    walk = Walker(problem)
     n = problem.n
     tasks: list[tuple[int, tuple[int, ...]]] = []
     for i, p in enumerate(ps):
@@ -457,6 +440,31 @@ def count_prefixes(
     for (i, _), c in zip(tasks, parts):
         out[i] += c
     return out
+
+
+def prefix_batches(
+    problem: Problem, depth: int, *, prefix: Sequence[int] = (), batch: int = 4096
+) -> Iterator[np.ndarray]:
+    """Stream every valid placement of the first ``depth`` rows extending ``prefix``.
+
+    In lexicographic order, as int64 arrays of shape (k, depth); a placement of the
+    first rows is valid when no constraint among those rows is broken (it need not
+    have a completion).
+
+    Examples
+    --------
+    >>> next(prefix_batches(Problem(4), 2)).tolist()
+    [[0, 2], [0, 3], [1, 3], [2, 0], [3, 0], [3, 1]]
+    """
+    check_problem(problem)
+    depth = validate.whole_number(depth, "depth", minimum=0)
+    if depth > problem.n:
+        raise QueensError(f"depth must be at most n = {problem.n}, got {depth}")
+    batch = validate.whole_number(batch, "batch")
+    p = _check_prefix(problem, prefix)
+    if len(p) > depth:
+        raise InvalidPlacement(f"a prefix of {len(p)} rows is longer than the depth {depth}")
+    yield from Walker(problem).stream(depth, batch, None, p)
 
 
 def solution_batches(
@@ -479,13 +487,11 @@ def solution_batches(
     numpy.ndarray
         0-based placements, one per row; never the whole set at once.
     """
-    _check_problem(problem)
-    if isinstance(batch, bool) or not isinstance(batch, (int, np.integer)) or batch < 1:
-        raise QueensError(f"batch must be a positive integer, got {batch!r}")
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 0):
-        raise QueensError(f"limit must be a non-negative integer or None, got {limit!r}")
+    check_problem(problem)
+    batch = validate.whole_number(batch, "batch")
+    limit = validate.optional_whole_number(limit, "limit")
     p = _check_prefix(problem, prefix)
-    yield from _Walk(problem).stream(problem.n, int(batch), limit, p)
+    yield from Walker(problem).stream(problem.n, batch, limit, p)
 
 
 def fundamental_batches(
@@ -507,14 +513,12 @@ def fundamental_batches(
     >>> sols.tolist(), sizes.tolist()
     ([[1, 3, 5, 0, 2, 4]], [4])
     """
-    _check_problem(problem)
-    if isinstance(batch, bool) or not isinstance(batch, (int, np.integer)) or batch < 1:
-        raise QueensError(f"batch must be a positive integer, got {batch!r}")
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 0):
-        raise QueensError(f"limit must be a non-negative integer or None, got {limit!r}")
+    check_problem(problem)
+    batch = validate.whole_number(batch, "batch")
+    limit = validate.optional_whole_number(limit, "limit")
     order = len(problem.symmetries())
     n = problem.n
-    for arr in _Walk(problem, group=True).stream(n, int(batch), limit, mode=K.EMIT_CANON):
+    for arr in Walker(problem, group=True).stream(n, batch, limit, mode=K.EMIT_CANON):
         yield arr[:, :n], order // arr[:, n]
 
 
@@ -529,10 +533,10 @@ def fixed_point_counts(problem: Problem, *, threads: int | None = None, force: b
     >>> fixed_point_counts(Problem(8))
     [92, 0, 0, 4, 0, 0, 0, 0]
     """
-    _check_problem(problem)
-    threads = _check_threads(threads)
+    check_problem(problem)
+    threads = validate.threads(threads)
     _check_size(problem, force)
-    walk = _Walk(problem, group=True)
+    walk = Walker(problem, group=True)
     k = len(walk.group)
     _, prefixes = _split_depth(walk, threads)
 

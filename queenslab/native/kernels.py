@@ -9,8 +9,9 @@ first visits columns in increasing order and the search runs in lexicographic or
 
 Two searches live here:
 
-* :func:`walk` -- the general row-by-row backtracker for every variant (toroidal,
-  knight, blocked cells, fixed queens) on ``uint64`` masks (n <= 64). It counts,
+* :func:`walk` -- the general row-by-row backtracker for every variant on ``uint64``
+  masks (n <= 64): lines that wrap on a torus, leaper moves given as a table, allowed
+  cells per row (blocked cells, fixed queens) -- the problem's compiled form. It counts,
   counts canonical solutions under a given subgroup of D4, or emits solutions in
   batches and can be resumed (the state lives in caller-owned arrays).
 * :func:`sym_count` -- the symmetry-classifying counter for the standard problem under
@@ -74,47 +75,21 @@ def _shift_down(x, n, full, torus):
 
 
 @njit(cache=True, nogil=True)
-def _cellbit(c, n, torus):
-    if torus:
-        c = ((c % n) + n) % n
-    elif c < 0 or c >= n:
-        return _U0
-    return _U1 << np.uint64(c)
-
-
-@njit(cache=True, nogil=True)
-def _knight_block(y, q, n, torus):
-    """Cells of row y attacked by knight moves of the queens in rows < y."""
+def _leap_block(y, q, leap_rows, leap_masks):
+    """Cells of row y attacked by leaper moves (knight, ...) of the queens in rows < y."""
     a = _U0
-    for k in range(4):
-        if k == 0:
-            rp = y - 1
-        elif k == 1:
-            rp = y - 2
-        elif not torus:
-            break
-        elif k == 2:
-            rp = y - n + 1  # row distance n-1: one row away across the edge
-        else:
-            rp = y - n + 2  # row distance n-2: two rows away across the edge
-        if rp < 0 or rp >= y:
-            continue
-        if k >= 2 and rp >= y - 2:
-            continue  # already seen as y-1 or y-2
-        d = y - rp
-        c = q[rp]
-        if d == 1 or (torus and d == n - 1):
-            a |= _cellbit(c + 2, n, torus) | _cellbit(c - 2, n, torus)
-        if d == 2 or (torus and d == n - 2):
-            a |= _cellbit(c + 1, n, torus) | _cellbit(c - 1, n, torus)
+    for i in range(leap_rows.shape[0]):
+        rp = y - leap_rows[i]
+        if rp >= 0:
+            a |= leap_masks[i, q[rp]]
     return a
 
 
 @njit(cache=True, nogil=True)
-def _candidates(y, allowed, s, q, n, torus, knight):
+def _candidates(y, allowed, leap_rows, leap_masks, s, q):
     m = allowed[y] & ~(s[1, y] | s[2, y] | s[3, y])
-    if knight and m:
-        m &= ~_knight_block(y, q, n, torus)
+    if m and leap_rows.shape[0]:
+        m &= ~_leap_block(y, q, leap_rows, leap_masks)
     return m
 
 
@@ -198,7 +173,7 @@ def _leaf(q, n, stop, mode, group, inv, out, row):
 
 
 @njit(cache=True, nogil=True)
-def walk(allowed, opts, group, s, q, meta, out):
+def walk(allowed, leap_rows, leap_masks, opts, group, s, q, meta, out):
     """Row-by-row backtracking from a prefix, in lexicographic order.
 
     Parameters
@@ -206,10 +181,15 @@ def walk(allowed, opts, group, s, q, meta, out):
     allowed : uint64[n]
         Cells of each row a queen may take (blocked cells and cells attacked by fixed
         queens removed; a fixed queen's row allows only its cell).
-    opts : int64[6]
-        ``n, stop, torus, knight, mode, y0``: board size, number of rows to fill,
-        move rules, one of COUNT / CANON / EMIT / EMIT_CANON / FIXED, and the length
-        of the prefix held in ``q[:y0]``.
+    leap_rows : int64[m]
+        Row distances (1..n-1) at which leaper moves (knight, ...) attack.
+    leap_masks : uint64[m, n]
+        ``leap_masks[i, c]``: the cells that a queen in column c attacks by a leap,
+        ``leap_rows[i]`` rows further down.
+    opts : int64[5]
+        ``n, stop, torus, mode, y0``: board size, number of rows to fill, wrap-around
+        lines, one of COUNT / CANON / EMIT / EMIT_CANON / FIXED, and the length of the
+        prefix held in ``q[:y0]``.
     group : int64[k, 3]
         Non-identity symmetries as (inv, rev, cmpl) flags, used in CANON, EMIT_CANON
         and FIXED modes.
@@ -233,9 +213,8 @@ def walk(allowed, opts, group, s, q, meta, out):
     n = opts[0]
     stop = opts[1]
     torus = opts[2] != 0
-    knight = opts[3] != 0
-    mode = opts[4]
-    y0 = opts[5]
+    mode = opts[3]
+    y0 = opts[4]
     full = full_mask(n)
     inv = np.empty(n, np.int64)
     count = 0
@@ -250,7 +229,7 @@ def walk(allowed, opts, group, s, q, meta, out):
         s[3, 0] = _U0
         for r in range(y0):
             bit = _U1 << np.uint64(q[r])
-            if not (_candidates(r, allowed, s, q, n, torus, knight) & bit):
+            if not (_candidates(r, allowed, leap_rows, leap_masks, s, q) & bit):
                 meta[1] = DONE  # the prefix itself breaks a constraint
                 return count, canon, nodes, emitted
             _place(r, bit, s, n, full, torus)
@@ -258,7 +237,7 @@ def walk(allowed, opts, group, s, q, meta, out):
             meta[1] = DONE
             canon, emitted = _leaf(q, n, stop, mode, group, inv, out, 0)
             return 1, canon, nodes, emitted
-        s[0, y0] = _candidates(y0, allowed, s, q, n, torus, knight)
+        s[0, y0] = _candidates(y0, allowed, leap_rows, leap_masks, s, q)
         meta[0] = y0
         meta[1] = RUNNING
     y = meta[0]
@@ -284,7 +263,7 @@ def walk(allowed, opts, group, s, q, meta, out):
                     return count, canon, nodes, emitted
             continue
         _place(y, bit, s, n, full, torus)
-        cand = _candidates(ny, allowed, s, q, n, torus, knight)
+        cand = _candidates(ny, allowed, leap_rows, leap_masks, s, q)
         if mode == COUNT and ny == stop - 1:
             # last row: every candidate is a solution, no need to visit them one by one
             k = popcount(cand)

@@ -37,10 +37,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Sequence
 
+from .. import validate
 from ..errors import InvalidIndex, QueensError
 from ..native import engine
 from ..problem import Problem
-from ..symmetry.group import D4Element
+from ..d4 import D4Element
+from .walk import rank_walk, total, unrank_walk
 
 __all__ = [
     "ENV_VAR",
@@ -207,7 +209,7 @@ class PrefixIndex:
             con.close()
             raise InvalidIndex(f"index {path} has schema version {meta.get('version')}, expected {SCHEMA_VERSION}; rebuild it")
         _verify_checksum(path)  # a complete index without its checksum file is refused too
-        stored = Problem(**_problem_from_json(meta["problem"]))
+        stored = Problem.from_dict(json.loads(meta["problem"]))
         if problem is not None and stored.fingerprint() != problem.fingerprint():
             con.close()
             raise InvalidIndex(f"index {path} was built for {stored.describe()}, not for {problem.describe()}")
@@ -235,23 +237,19 @@ class PrefixIndex:
 
     def rank(self, placement: Sequence[int], *, threads: int | None = None) -> int:
         """0-based rank of a solution (validated by :func:`queenslab.ranking.lex.rank`)."""
-        from .lex import _rank_walk
-
         d = self.depth
         cum, cnt = self.prefix_count(placement[:d])
         if cum is None:
             raise InvalidIndex(f"index {self.path} has no entry for a solution's prefix: it is inconsistent; rebuild it")
-        return _rank_walk(self.problem, placement, d, cum, 1)
+        return rank_walk(self.problem, placement, d, cum, 1)
 
     def unrank(self, r: int, *, threads: int | None = None) -> tuple[int, ...]:
         """The solution of 0-based rank ``r`` (``0 <= r < total``)."""
-        from .lex import _unrank_walk
-
         row = self._con.execute(
             "SELECT code, cum FROM lex WHERE cum <= ? ORDER BY cum DESC LIMIT 1", (int(r),)
         ).fetchone()
         prefix = _decode(int(row[0]), self.problem.n, self.depth)
-        return _unrank_walk(self.problem, int(r) - int(row[1]), self.total, prefix, 1)
+        return unrank_walk(self.problem, int(r) - int(row[1]), self.total, prefix, 1)
 
     def info(self) -> dict:
         """n, depth, total, rows, size on disk, path, problem, built date."""
@@ -271,17 +269,6 @@ class PrefixIndex:
 
 def _problem_json(problem: Problem) -> str:
     return json.dumps(problem.to_dict(), sort_keys=True)
-
-
-def _problem_from_json(text: str) -> dict:
-    d = json.loads(text)
-    return {
-        "n": d["n"],
-        "toroidal": d["toroidal"],
-        "knight": d["knight"],
-        "blocked": [tuple(x) for x in d["blocked"]],
-        "fixed": [tuple(x) for x in d["fixed"]],
-    }
 
 
 def _check_depth(problem: Problem, depth) -> int:
@@ -328,8 +315,8 @@ def build_index(
     InvalidIndex
         If the counts do not add up to the problem's total (the file stays incomplete).
     """
-    engine._check_problem(problem)
-    threads = engine._check_threads(threads)
+    engine.check_problem(problem)
+    threads = validate.threads(threads)
     d = _check_depth(problem, depth)
     n = problem.n
     if n > 63:
@@ -373,18 +360,17 @@ def build_index(
 
     mirror = any(g == _CMPL for g in problem.symmetries()) and n > 1
     tdepth = min(d, 2 if n >= 8 else 1)
-    walk = engine._Walk(problem)
-    task_prefixes = [tuple(int(x) for x in row) for arr in walk.stream(tdepth, 4096, None) for row in arr]
+    task_prefixes = [tuple(int(x) for x in row) for arr in engine.prefix_batches(problem, tdepth) for row in arr]
     half = (n - 1) // 2
     if mirror:
         task_prefixes = [t for t in task_prefixes if t[0] <= half]
     todo = [t for t in task_prefixes if _encode(t, n) not in done]
-    counter = engine._Prefix(problem)
+    counter = engine.PrefixCounter(problem)
     top = n**d - 1
 
     def run_task(t):
         rows = []
-        for arr in walk.stream(d, 4096, None, t):
+        for arr in engine.prefix_batches(problem, d, prefix=t):
             for pre in arr.tolist():
                 rows.append((_encode(pre, n), counter.count(pre)[0]))
         if mirror and not (n % 2 == 1 and t[0] == half):
@@ -408,9 +394,7 @@ def build_index(
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-    from .lex import total as problem_total
-
-    want = problem_total(problem, threads=threads)
+    want = total(problem, threads=threads)
     got = con.execute("SELECT COALESCE(SUM(cnt), 0) FROM prefixes").fetchone()[0]
     if got != want:
         con.close()
@@ -491,7 +475,7 @@ def list_indexes(directory=None) -> list[dict]:
             entry.update({"status": f"unreadable: {e}"})
             out.append(entry)
             continue
-        problem = Problem(**_problem_from_json(meta["problem"]))
+        problem = Problem.from_dict(json.loads(meta["problem"]))
         entry.update(
             {
                 "n": int(meta["n"]),

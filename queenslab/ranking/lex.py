@@ -25,35 +25,23 @@ Ranks are 0-based in this API; the command line shows them 1-based.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Iterator, Sequence
 
-from ..data import known_total
+import numpy as np
+
+from .. import validate
 from ..errors import InvalidPlacement, QueensError
 from ..native import engine
 from ..problem import Problem
-from ..solution import conflicts
-from ..symmetry.group import D4Element
+from ..solution import conflicts, parse_placement
+from .index import PrefixIndex, find_index
+from .walk import rank_walk, total, unrank_walk
 
-__all__ = ["rank", "unrank", "total"]
-
-_CMPL = D4Element(cmpl=True)
-
-
-def total(problem: Problem, *, threads: int | None = None) -> int:
-    """Number of solutions: the known value for the standard problem, else counted."""
-    if problem.is_standard and known_total(problem.n) is not None:
-        return known_total(problem.n)
-    return engine.count(problem, threads=threads, force=True)
-
-
-def _mirror_ok(problem: Problem) -> bool:
-    return problem.is_standard and known_total(problem.n) is not None and problem.n >= 2
+__all__ = ["rank", "unrank", "total", "batches_from", "solution_batches"]
 
 
 def _as_solution(problem: Problem, placement) -> tuple[int, ...]:
     if isinstance(placement, str):
-        from ..solution import parse_placement
-
         p = parse_placement(placement, problem.n)
     else:
         try:
@@ -69,16 +57,7 @@ def _as_solution(problem: Problem, placement) -> tuple[int, ...]:
 
 
 def _check_rank(problem: Problem, r, size: int) -> int:
-    if isinstance(r, bool) or not isinstance(r, int):
-        try:
-            import numpy as np
-
-            if isinstance(r, np.integer):
-                r = int(r)
-            else:
-                raise TypeError
-        except TypeError:
-            raise QueensError(f"a rank is an integer, got {r!r}") from None
+    r = validate.whole_number(r, "a rank", minimum=-(2**63))
     if size == 0:
         raise QueensError(f"{problem.describe()} has no solutions, so no rank is valid")
     if not 0 <= r < size:
@@ -87,28 +66,6 @@ def _check_rank(problem: Problem, r, size: int) -> int:
             f"has {size} solutions, so ranks are 0..{size - 1} (1..{size} on the command line)"
         )
     return r
-
-
-def _children_counts(problem, prefix, upto, threads) -> list[int]:
-    prefix = list(prefix)
-    return engine.count_prefixes(problem, [prefix + [c] for c in range(upto)], threads=threads)
-
-
-def _left_sum_row0(problem: Problem, k: int, size: int, threads) -> int:
-    """Solutions whose first-row column is < k, for a mirror-symmetric problem, k <= n/2."""
-    n = problem.n
-    if n % 2 == 0:
-        h = n // 2
-        if k <= h - k:
-            return sum(_children_counts(problem, [], k, threads))
-        right = engine.count_prefixes(problem, [[c] for c in range(k, h)], threads=threads)
-        return size // 2 - sum(right)
-    m = (n - 1) // 2
-    if k <= m - k + 1:
-        return sum(_children_counts(problem, [], k, threads))
-    right = engine.count_prefixes(problem, [[c] for c in range(k, m + 1)], threads=threads)
-    middle = right[-1]
-    return (size - middle) // 2 - sum(right[:-1])
 
 
 def rank(problem: Problem, placement, *, index="auto", threads: int | None = None) -> int:
@@ -146,29 +103,12 @@ def rank(problem: Problem, placement, *, index="auto", threads: int | None = Non
     >>> unrank(Problem(10), 99, index=None)
     (1, 7, 9, 3, 0, 4, 8, 5, 2, 6)
     """
-    engine._check_problem(problem)
+    engine.check_problem(problem)
     p = _as_solution(problem, placement)
     idx = _open_index(problem, index)
     if idx is not None:
         return idx.rank(p, threads=threads)
-    return _rank_walk(problem, p, 0, 0, threads)
-
-
-def _rank_walk(problem: Problem, p: Sequence[int], start: int, base: int, threads) -> int:
-    """``base`` plus the left-sibling subtrees of rows ``start..n-1`` of ``p``."""
-    n = problem.n
-    if start == 0 and _mirror_ok(problem):
-        size = known_total(n)
-        if p[0] > (n - 1) // 2 and not (n % 2 == 1 and p[0] == (n - 1) // 2):
-            # cmpl reverses the order: rank from the mirror image
-            return base + size - 1 - _rank_walk(problem, _CMPL.apply(p), 0, 0, threads)
-        r = _left_sum_row0(problem, p[0], size, threads)
-        return base + r + _rank_walk(problem, p, 1, 0, threads)
-    r = base
-    for i in range(start, n):
-        if p[i]:
-            r += sum(_children_counts(problem, p[:i], p[i], threads))
-    return r
+    return rank_walk(problem, p, 0, 0, threads)
 
 
 def unrank(problem: Problem, r: int, *, index="auto", threads: int | None = None) -> tuple[int, ...]:
@@ -201,66 +141,18 @@ def unrank(problem: Problem, r: int, *, index="auto", threads: int | None = None
     >>> unrank(Problem(8), 0, index=None), unrank(Problem(8), 91, index=None)
     ((0, 4, 7, 5, 2, 6, 1, 3), (7, 3, 0, 2, 5, 1, 6, 4))
     """
-    engine._check_problem(problem)
+    engine.check_problem(problem)
     idx = _open_index(problem, index)
     if idx is not None:
         return idx.unrank(_check_rank(problem, r, idx.total), threads=threads)
     size = total(problem, threads=threads)
     r = _check_rank(problem, r, size)
-    return _unrank_walk(problem, r, size, [], threads)
-
-
-def _unrank_walk(problem: Problem, r: int, size: int, prefix: list[int], threads) -> tuple[int, ...]:
-    n = problem.n
-    if not prefix and _mirror_ok(problem):
-        if r >= (size + 1) // 2 and n >= 2:
-            return _CMPL.apply(_unrank_walk(problem, size - 1 - r, size, [], threads))
-        # first-row column: smallest k with left_sum(k + 1) > r, searched from the
-        # end that the rank is nearer to
-        half = (n + 1) // 2
-        if r < size // 4:
-            acc = 0
-            for c in range(half):
-                f = engine.count_prefixes(problem, [[c]], threads=threads)[0]
-                if r < acc + f:
-                    return _unrank_walk(problem, r - acc, size, [c], threads)
-                acc += f
-        else:
-            # walk left from the middle: S(c) = solutions with first-row column < c
-            if n % 2 == 0:
-                c, s_next = n // 2, size // 2
-            else:
-                c = (n - 1) // 2
-                middle = engine.count_prefixes(problem, [[c]], threads=threads)[0]
-                s_c = (size - middle) // 2
-                if s_c <= r:
-                    return _unrank_walk(problem, r - s_c, size, [c], threads)
-                s_next = s_c
-            while c > 0:
-                c -= 1
-                s_c = s_next - engine.count_prefixes(problem, [[c]], threads=threads)[0]
-                if s_c <= r:
-                    return _unrank_walk(problem, r - s_c, size, [c], threads)
-                s_next = s_c
-        raise AssertionError("rank within range must fall in a first-row subtree")  # pragma: no cover
-    prefix = list(prefix)
-    while len(prefix) < n:
-        counts = _children_counts(problem, prefix, n, threads)
-        for c, k in enumerate(counts):
-            if r < k:
-                prefix.append(c)
-                break
-            r -= k
-        else:  # pragma: no cover - the counts add up to the subtree size
-            raise AssertionError("rank exceeds the subtree")
-    return tuple(prefix)
+    return unrank_walk(problem, r, size, [], threads)
 
 
 def _open_index(problem: Problem, index):
     if index is None or index is False:
         return None
-    from .index import PrefixIndex, find_index
-
     if isinstance(index, PrefixIndex):
         index.check_problem(problem)
         return index
@@ -283,11 +175,64 @@ def batches_from(problem: Problem, r: int, *, batch: int = 4096, index="auto", t
     >>> (rows + 1).tolist()
     [[4, 1, 5, 2, 6, 3], [5, 3, 1, 6, 4, 2]]
     """
-    import numpy as np
-
     s = unrank(problem, r, index=index, threads=threads)
     n = problem.n
     yield np.array([s], dtype=np.int64)
     for i in range(n - 1, -1, -1):
         for c in range(s[i] + 1, n):
             yield from engine.solution_batches(problem, batch=batch, prefix=list(s[:i]) + [c])
+
+
+def solution_batches(
+    problem: Problem,
+    *,
+    offset: int = 0,
+    limit: int | None = None,
+    batch: int = 4096,
+    index="auto",
+    threads: int | None = None,
+) -> Iterator[np.ndarray]:
+    """Stream the solutions from 0-based rank ``offset`` on, at most ``limit`` of them.
+
+    The first ``offset`` solutions are skipped by unranking, not enumerated; an offset
+    at or past the number of solutions yields nothing.
+
+    Parameters
+    ----------
+    problem : Problem
+    offset : int, default 0
+        Rank of the first solution streamed.
+    limit : int, optional
+        At most this many solutions (default all).
+    batch, index, threads
+        As for :func:`batches_from`.
+
+    Yields
+    ------
+    numpy.ndarray
+        0-based placements of shape (k, n), in lexicographic order.
+
+    Examples
+    --------
+    >>> [(a + 1).tolist() for a in solution_batches(Problem(6), offset=1, limit=2, index=None)]
+    [[[3, 6, 2, 5, 1, 4]], [[4, 1, 5, 2, 6, 3]]]
+    """
+    engine.check_problem(problem)
+    offset = validate.whole_number(offset, "offset", minimum=0)
+    left = validate.optional_whole_number(limit, "limit")
+    if left == 0:
+        return
+    if offset:
+        if offset >= total(problem, threads=threads):
+            return
+        source = batches_from(problem, offset, batch=batch, index=index, threads=threads)
+    else:
+        source = engine.solution_batches(problem, batch=batch)
+    for arr in source:
+        if left is not None:
+            arr = arr[:left]
+            left -= len(arr)
+        if len(arr):
+            yield arr
+        if left == 0:
+            return

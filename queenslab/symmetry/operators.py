@@ -80,7 +80,11 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ..errors import InvalidPlacement, QueensError, TooLarge
-from .group import as_permutation
+from ..d4 import as_permutation
+from ..native import engine
+from ..problem import Problem
+from .orbits import canonical, fundamental_solutions, orbit
+from .signature import signature
 
 __all__ = [
     "Inc",
@@ -540,8 +544,6 @@ class OrbitSearch:
 
         The document numbers the orbits of its case study this way, 1-based.
         """
-        from .orbits import canonical
-
         return self._rank[canonical(placement)]
 
     def missing(self) -> tuple[tuple[int, ...], ...]:
@@ -626,10 +628,6 @@ def search_orbits(
     >>> d.operation.document(), d.source, d.generator
     ('Inc(0.5, 3.5)', (0, 2, 4, 1, 3), (1, 3, 5, 0, 2, 4))
     """
-    from ..problem import Problem
-    from ..native import engine
-    from .orbits import canonical, orbit, fundamental_solutions
-    from .signature import signature
 
     n = _check_n(n)
     if strategy not in STRATEGIES:

@@ -17,7 +17,7 @@ The group acts on placements (permutations ``p``, the queen of row ``r`` in colu
 
 The group is the whole of PO (= D4) by default; pass a :class:`~queenslab.problem.Problem`
 to use ``problem.symmetries()`` (the subgroup mapping the variant onto itself), or any
-subgroup as a sequence of :class:`~queenslab.symmetry.group.D4Element`.
+subgroup as a sequence of :class:`~queenslab.d4.D4Element`.
 
 Examples
 --------
@@ -36,8 +36,9 @@ from dataclasses import dataclass
 from typing import Iterator, NamedTuple, Sequence, Union
 
 from ..errors import QueensError
+from ..native import engine
 from ..problem import Problem
-from .group import PO, D4Element, IDENTITY, as_permutation
+from ..d4 import PO, D4Element, IDENTITY, as_permutation
 
 __all__ = [
     "orbit",
@@ -205,8 +206,6 @@ def fundamental_solutions(
     >>> next(fundamental_solutions(Problem(8)))
     Fundamental(solution=(0, 4, 7, 5, 2, 6, 1, 3), size=8)
     """
-    from ..native import engine
-
     for sols, sizes in engine.fundamental_batches(problem, batch=batch, limit=limit):
         for s, k in zip(sols.tolist(), sizes.tolist()):
             yield Fundamental(tuple(s), int(k))
@@ -287,8 +286,6 @@ def burnside(problem: Problem, *, check: bool = True, threads: int | None = None
     >>> b.orbits, b.native_unique, b.agrees
     (12, 12, True)
     """
-    from ..native import engine
-
     if not isinstance(problem, Problem):
         raise QueensError(f"expected a queenslab Problem, got {type(problem).__name__}")
     counts = engine.fixed_point_counts(problem, threads=threads, force=force)

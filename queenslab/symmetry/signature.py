@@ -58,7 +58,10 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ..errors import QueensError
-from .group import as_permutation, inv
+from ..data import known_unique
+from ..native import engine
+from ..problem import Problem
+from ..d4 import as_permutation, inv
 
 __all__ = [
     "Triple",
@@ -351,9 +354,6 @@ def signature_collisions(
     """
     import time
 
-    from ..data import known_unique
-    from ..native import engine
-    from ..problem import Problem
 
     _check_criterion(criterion)
     t0 = time.perf_counter()

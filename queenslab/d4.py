@@ -80,7 +80,7 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..errors import InvalidPlacement, QueensError
+from .errors import InvalidPlacement, QueensError
 
 __all__ = [
     "D4Element",

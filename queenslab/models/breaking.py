@@ -17,8 +17,9 @@ The models translate this description:
 
 from __future__ import annotations
 
+from ..errors import QueensError
 from ..problem import Problem
-from .group import D4Element
+from ..d4 import D4Element
 
 __all__ = ["LEX_LEADER", "SYMMETRY_OPTIONS", "check_symmetry", "breaking_elements", "image_terms", "cell_sources"]
 
@@ -29,8 +30,6 @@ SYMMETRY_OPTIONS = (None, LEX_LEADER)
 
 def check_symmetry(symmetry) -> str | None:
     """Validate a ``symmetry`` option value."""
-    from ..errors import QueensError
-
     if symmetry not in SYMMETRY_OPTIONS:
         raise QueensError(f"unknown symmetry breaking {symmetry!r}; use None or {LEX_LEADER!r}")
     return symmetry
@@ -52,7 +51,7 @@ def image_terms(n: int, g: D4Element) -> list[tuple[bool, int, bool]]:
 
     Examples
     --------
-    >>> from queenslab.symmetry.group import D4
+    >>> from queenslab.d4 import D4
     >>> r180 = [g for g in D4 if g.name == "rotate-180"][0]
     >>> image_terms(3, r180)
     [(False, 2, True), (False, 1, True), (False, 0, True)]

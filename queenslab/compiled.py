@@ -1,0 +1,220 @@
+"""The compiled form of a :class:`~queenslab.problem.Problem`: what every backend reads.
+
+A problem says what its variant means (move rules, blocked cells, fixed queens); this
+module turns that meaning into the tables the backends consume, once per problem:
+
+* ``allowed`` -- for the native engine, a ``uint64`` mask per row of the cells a queen
+  may take (blocked cells and every cell a fixed queen attacks removed; a row with a
+  fixed queen allows only that cell);
+* ``leap_rows`` / ``leap_masks`` -- the leaper moves (knight, ...) as a table: a queen in
+  column ``c`` attacks, ``leap_rows[i]`` rows further down, the cells ``leap_masks[i, c]``
+  (wrapping on a torus);
+* ``diagonals`` and ``leap_pairs`` -- for the models, the lines holding at most one
+  queen and the pairs of cells a leap apart (rows and columns hold exactly one queen);
+* ``group`` / ``group_flags`` -- the problem's symmetry subgroup of D4;
+* :meth:`Compiled.conflicts` -- every constraint a placement breaks.
+
+Everything is derived from :meth:`Problem.attack <queenslab.problem.Problem.attack>`,
+the one definition of the move rules, so a backend never re-derives a variant's meaning.
+:func:`compile_problem` caches the result; its arrays are read-only.
+
+Examples
+--------
+>>> c = compile_problem(Problem(4))
+>>> len(c.diagonals), len(c.leap_pairs), len(c.group)
+(10, 0, 8)
+>>> c.allowed.tolist()
+[15, 15, 15, 15]
+>>> k = compile_problem(Problem(6, knight=True))
+>>> k.leap_rows.tolist(), bin(int(k.leap_masks[0, 2]))   # one row down from column 2
+([1, 2], '0b10001')
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from .d4 import D4Element
+from .problem import Cell, Problem, leap_offsets
+
+__all__ = ["Compiled", "Conflict", "compile_problem"]
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """One reason a placement is not a solution.
+
+    Attributes
+    ----------
+    kind : str
+        ``"row"``, ``"column"``, ``"diagonal"``, ``"anti-diagonal"``, ``"knight"``
+        (two attacking queens), ``"blocked"`` (a queen on a blocked cell) or
+        ``"fixed"`` (a fixed queen missing).
+    cells : tuple of cell
+        The 0-based cells involved (two queens, or one cell).
+    """
+
+    kind: str
+    cells: tuple[Cell, ...]
+
+    def message(self) -> str:
+        """A 1-based sentence for people."""
+        one = [f"({r + 1},{c + 1})" for r, c in self.cells]
+        if self.kind == "blocked":
+            return f"the queen at {one[0]} stands on a blocked cell"
+        if self.kind == "fixed":
+            return f"the fixed queen at {one[0]} is missing (row {self.cells[0][0] + 1} has its queen elsewhere)"
+        return f"the queens at {one[0]} and {one[1]} attack each other ({self.kind})"
+
+
+@dataclass(frozen=True, eq=False)
+class Compiled:
+    """The tables of one problem (see the module docstring); build with :func:`compile_problem`."""
+
+    problem: Problem
+    group: tuple[D4Element, ...]
+    group_flags: np.ndarray
+    allowed: np.ndarray
+    leap_rows: np.ndarray
+    leap_masks: np.ndarray
+    diagonals: tuple[tuple[Cell, ...], ...]
+    leap_pairs: tuple[tuple[Cell, Cell], ...]
+
+    @property
+    def n(self) -> int:
+        return self.problem.n
+
+    @property
+    def toroidal(self) -> bool:
+        return self.problem.toroidal
+
+    def rows(self) -> list[list[Cell]]:
+        """The cells of each row (each holds exactly one queen)."""
+        n = self.n
+        return [[(r, c) for c in range(n)] for r in range(n)]
+
+    def columns(self) -> list[list[Cell]]:
+        """The cells of each column (each holds exactly one queen)."""
+        n = self.n
+        return [[(r, c) for r in range(n)] for c in range(n)]
+
+    def conflicts(self, placement: Sequence[int]) -> list[Conflict]:
+        """Every constraint the 0-based placement (one column per row) breaks.
+
+        Blocked cells first, then missing fixed queens, then attacking pairs in row order.
+        """
+        problem = self.problem
+        cells = list(enumerate(int(c) for c in placement))
+        blocked = set(problem.blocked)
+        out = [Conflict("blocked", (cell,)) for cell in cells if cell in blocked]
+        out += [Conflict("fixed", ((r, c),)) for r, c in problem.fixed if placement[r] != c]
+        for i, a in enumerate(cells):
+            for b in cells[i + 1:]:
+                how = problem.attack(a, b)
+                if how:
+                    out.append(Conflict(how, (a, b)))
+        return out
+
+
+def _readonly(a: np.ndarray) -> np.ndarray:
+    a.setflags(write=False)
+    return a
+
+
+def _allowed(problem: Problem) -> np.ndarray:
+    n = problem.n
+    rows = [(1 << n) - 1] * n
+    for r, c in problem.blocked:
+        rows[r] &= ~(1 << c)
+    for r, c in problem.fixed:
+        rows[r] = 1 << c
+    for fr, fc in problem.fixed:
+        for r in range(n):
+            if r != fr:
+                for c in range(n):
+                    if problem.attack((fr, fc), (r, c)):
+                        rows[r] &= ~(1 << c)
+    return np.array(rows, dtype=np.uint64)
+
+
+def _leap_table(problem: Problem) -> tuple[np.ndarray, np.ndarray]:
+    """Row distances ``d`` (1..n-1) and, per distance and column, the leap-attacked cells.
+
+    Attacks are symmetric, so a search that places rows top-down only needs the cells
+    below each queen: row ``r + d`` (on a torus, ``d`` is the distance mod n).
+    """
+    n = problem.n
+    table: dict[int, list[int]] = {}
+    for dr, dc in leap_offsets(problem.leaps):
+        d = dr % n if problem.toroidal else dr
+        if not 1 <= d < n:
+            continue  # upwards (the mirror jump covers it), off the board, or a row move
+        masks = table.setdefault(d, [0] * n)
+        for c in range(n):
+            c2 = (c + dc) % n if problem.toroidal else c + dc
+            if 0 <= c2 < n and c2 != c:
+                masks[c] |= 1 << c2
+    dists = sorted(table)
+    rows = np.array(dists, dtype=np.int64)
+    masks = np.array([table[d] for d in dists], dtype=np.uint64).reshape(len(dists), n)
+    return rows, masks
+
+
+def _diagonals(problem: Problem) -> tuple[tuple[Cell, ...], ...]:
+    n = problem.n
+    down: dict[int, list[Cell]] = {}
+    up: dict[int, list[Cell]] = {}
+    for r in range(n):
+        for c in range(n):
+            kd, ku = (c - r, c + r) if not problem.toroidal else ((c - r) % n, (c + r) % n)
+            down.setdefault(kd, []).append((r, c))
+            up.setdefault(ku, []).append((r, c))
+    return tuple(tuple(line) for family in (down, up) for _, line in sorted(family.items()) if len(line) >= 2)
+
+
+def _leap_pairs(problem: Problem) -> tuple[tuple[Cell, Cell], ...]:
+    n = problem.n
+    pairs: set[tuple[Cell, Cell]] = set()
+    for r in range(n):
+        for c in range(n):
+            for dr, dc in leap_offsets(problem.leaps):
+                r2, c2 = r + dr, c + dc
+                if problem.toroidal:
+                    r2, c2 = r2 % n, c2 % n
+                elif not (0 <= r2 < n and 0 <= c2 < n):
+                    continue
+                if (r2, c2) != (r, c):
+                    a, b = sorted(((r, c), (r2, c2)))
+                    pairs.add((a, b))
+    return tuple(sorted(pairs))
+
+
+@functools.lru_cache(maxsize=32)
+def compile_problem(problem: Problem) -> Compiled:
+    """The compiled form of ``problem``, computed once and cached (problems are immutable).
+
+    Parameters
+    ----------
+    problem : Problem
+
+    Returns
+    -------
+    Compiled
+    """
+    group = problem.symmetries()
+    flags = np.array([g.flags for g in group[1:]], dtype=np.int64).reshape(len(group) - 1, 3)
+    rows, masks = _leap_table(problem)
+    return Compiled(
+        problem=problem,
+        group=group,
+        group_flags=_readonly(flags),
+        allowed=_readonly(_allowed(problem)),
+        leap_rows=_readonly(rows),
+        leap_masks=_readonly(masks),
+        diagonals=_diagonals(problem),
+        leap_pairs=_leap_pairs(problem),
+    )
