@@ -102,8 +102,8 @@ def main() -> None:
     for n in args.ns:
         base_count, base_nodes = mirror_halved(n)
         res = engine.count_both(Problem(n), threads=1)
-        if not (base_count == res.total == known_total(n)):
-            raise SystemExit(f"count mismatch at n={n}: baseline {base_count}, engine {res.total}, known {known_total(n)}")
+        if not (base_count == res.count == known_total(n)):
+            raise SystemExit(f"count mismatch at n={n}: baseline {base_count}, engine {res.count}, known {known_total(n)}")
         t_base = best_time(lambda: mirror_halved(n), args.repeat, warmup=False)
         t_one = best_time(lambda: engine.count(Problem(n), threads=1), args.repeat, warmup=False)
         t_all = best_time(lambda: engine.count(Problem(n), threads=threads), args.repeat, warmup=False)

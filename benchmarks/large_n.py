@@ -81,10 +81,10 @@ def fmt_s(seconds: float) -> str:
 
 def solve_once(name: str, n: int, seed: int):
     """One run of Table A's method ``name`` (raises Incomplete / TooLarge as the method does)."""
-    from queenslab.commands.heuristics import run_method
+    from queenslab.heuristics import solve
 
     method, opts = METHODS[name]
-    return run_method(n, method, seed=seed if name in RESTARTED else None, **opts)
+    return solve(n, method, seed=seed if name in RESTARTED else None, **opts)
 
 
 def time_to_solution(name: str, n: int, cap: float) -> dict:

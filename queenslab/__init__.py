@@ -5,12 +5,23 @@ The public API (re-exports only). See the documentation for the full tour.
 >>> from queenslab import Problem, count
 >>> count(Problem(8)), count(Problem(8), unique=True)
 (92, 12)
+
+The heuristic solvers for very large boards (``construct``, ``min_conflicts``,
+``self_correct``, ``genetic``, ``ant_colony``, ``solve_large``) and ranking (``rank``,
+``unrank``) are loaded on first use, so that ``import queenslab`` stays light.
 """
 
-from importlib.metadata import PackageNotFoundError, version
+from importlib import import_module
+from importlib.metadata import PackageNotFoundError as _PackageNotFoundError
+from importlib.metadata import version as _version
+from typing import Any
 
-from .backends import count, counts, get_backend, solutions, solve
+from .backends import Backend, Crosscheck, CrosscheckRow, Option, count, counts, crosscheck, get_backend, solutions, solve
+from .compiled import Compiled, Conflict, compile_problem
+from .d4 import D4, D4Element
 from .errors import (
+    Incomplete,
+    InvalidIndex,
     InvalidPlacement,
     InvalidProblem,
     MissingDependency,
@@ -19,8 +30,8 @@ from .errors import (
     UnknownOption,
     UnsupportedProblem,
 )
-from .interface import Backend, CountResult
 from .problem import Problem
+from .result import CountResult
 from .solution import (
     board_text,
     conflicts,
@@ -29,30 +40,66 @@ from .solution import (
     parse_placement,
     why_not_solution,
 )
-from .d4 import D4, D4Element
 
 try:
-    __version__ = version("queenslab")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
+    __version__ = _version("queenslab")
+except _PackageNotFoundError:  # pragma: no cover - running from a source tree
     __version__ = "0.0.0+unknown"
+
+#: Names loaded on first use: name -> (module, attribute).
+_LAZY = {
+    "construct": ("queenslab.heuristics", "construct"),
+    "min_conflicts": ("queenslab.heuristics", "min_conflicts"),
+    "self_correct": ("queenslab.heuristics", "self_correct"),
+    "genetic": ("queenslab.heuristics", "genetic"),
+    "ant_colony": ("queenslab.heuristics", "ant_colony"),
+    "solve_large": ("queenslab.heuristics", "solve"),
+    "rank": ("queenslab.ranking.lex", "rank"),
+    "unrank": ("queenslab.ranking.lex", "unrank"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        module, attr = _LAZY[name]
+        value = getattr(import_module(module), attr)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'queenslab' has no attribute {name!r}")
+
 
 __all__ = [
     "Problem",
+    "compile_problem",
+    "Compiled",
     "count",
     "counts",
     "solve",
     "solutions",
+    "crosscheck",
+    "Crosscheck",
+    "CrosscheckRow",
     "get_backend",
     "Backend",
+    "Option",
     "CountResult",
     "parse_placement",
     "format_placement",
     "is_solution",
     "conflicts",
+    "Conflict",
     "why_not_solution",
     "board_text",
     "D4",
     "D4Element",
+    "construct",
+    "min_conflicts",
+    "self_correct",
+    "genetic",
+    "ant_colony",
+    "solve_large",
+    "rank",
+    "unrank",
     "QueensError",
     "InvalidProblem",
     "InvalidPlacement",
@@ -60,5 +107,7 @@ __all__ = [
     "UnknownOption",
     "TooLarge",
     "MissingDependency",
+    "Incomplete",
+    "InvalidIndex",
     "__version__",
 ]

@@ -135,14 +135,14 @@ def member(enum_type: type[E], value, what: str) -> E:
     >>> member(Colour, "blue", "colour")
     Traceback (most recent call last):
     ...
-    queenslab.errors.QueensError: unknown colour 'blue'; use one of red
+    queenslab.errors.QueensError: unknown colour 'blue'; use one of 'red'
     """
     if isinstance(value, enum_type):
         return value
     for m in enum_type:
         if m.value == value:
             return m
-    raise QueensError(f"unknown {what} {value!r}; use one of {', '.join(str(m.value) for m in enum_type)}")
+    raise QueensError(f"unknown {what} {value!r}; use one of {', '.join(repr(m.value) for m in enum_type)}")
 
 
 def choice(value, allowed, what: str):

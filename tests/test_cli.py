@@ -88,7 +88,7 @@ def test_check_and_show(capsys):
         (["count", "8", "--block", "a,b"], "ROW,COL"),
         (["count", "8", "--block", "1,1", "--fix", "1,1"], "both blocked"),
         (["count", "8", "--fix", "1,1", "--fix", "2,2"], "attack each other"),
-        (["count", "8", "--backend", "nope"], "unknown backend"),
+        (["count", "8", "--backend", "nope"], "'nope' is not one of 'native'"),
         (["count", "8", "--threads", "0"], "threads"),
         (["check", "1", "2", "x"], "not a column"),
         (["check"], "give a placement"),

@@ -22,7 +22,7 @@ A051223 = {1: 1, 2: 0, 3: 0, 4: 0, 5: 0, 6: 0, 7: 0, 8: 0, 9: 0, 10: 4, 11: 44, 
 @pytest.mark.parametrize("method", ["auto", "general"])
 def test_known_counts(n, method):
     r = engine.count_both(Problem(n), method=method)
-    assert r.total == known_total(n)
+    assert r.count == known_total(n)
     assert r.unique == known_unique(n)
 
 
@@ -30,14 +30,14 @@ def test_known_counts(n, method):
 @pytest.mark.parametrize("n", [14, 15, 16])
 def test_known_counts_slow(n):
     r = engine.count_both(Problem(n))
-    assert (r.total, r.unique) == (known_total(n), known_unique(n))
+    assert (r.count, r.unique) == (known_total(n), known_unique(n))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("n", [14, 15])
 def test_general_method_matches_sequences_slow(n):
     r = engine.count_both(Problem(n), method="general")
-    assert (r.total, r.unique) == (known_total(n), known_unique(n))
+    assert (r.count, r.unique) == (known_total(n), known_unique(n))
 
 
 @pytest.mark.parametrize("n", range(1, 14))
@@ -68,7 +68,7 @@ def test_every_flag_combination_against_brute_force(n, toroidal, knight):
 def test_random_variants_against_brute_force(p):
     sols = naive.all_solutions(p)
     r = engine.count_both(p)
-    assert r.total == len(sols)
+    assert r.count == len(sols)
     assert r.unique == naive.orbit_count(p, sols)
     assert list(engine.solutions(p, batch=3)) == sols
 
@@ -149,8 +149,8 @@ def test_thread_count_does_not_change_results(threads):
     a = engine.count_both(Problem(12), threads=threads)
     b = engine.count_both(Problem(11, toroidal=True, knight=False, blocked=[(0, 5)]), threads=threads)
     ref_b = engine.count_both(Problem(11, toroidal=True, blocked=[(0, 5)]), threads=1)
-    assert (a.total, a.unique, a.nodes) == (known_total(12), known_unique(12), engine.count_both(Problem(12), threads=1).nodes)
-    assert (b.total, b.unique) == (ref_b.total, ref_b.unique)
+    assert (a.count, a.unique, a.nodes) == (known_total(12), known_unique(12), engine.count_both(Problem(12), threads=1).nodes)
+    assert (b.count, b.unique) == (ref_b.count, ref_b.unique)
 
 
 def test_progress_callback_reports_every_task():

@@ -23,9 +23,9 @@ def test_every_backend_agrees_with_native_on_random_variants(p):
     ref = engine.count_both(p)
     for name in SOLVER_BACKENDS:
         r = backends.counts(p, unique=True, backend=name)
-        assert (r.total, r.unique) == (ref.total, ref.unique), name
+        assert (r.count, r.unique) == (ref.count, ref.unique), name
     r = backends.counts(p, unique=True, backend="cpsat", formulation="boolean")
-    assert (r.total, r.unique) == (ref.total, ref.unique)
+    assert (r.count, r.unique) == (ref.count, ref.unique)
 
 
 @pytest.mark.parametrize("n", [7, 8])
@@ -34,8 +34,8 @@ def test_every_backend_on_each_flag_combination(n, toroidal, knight):
     p = Problem(n, toroidal=toroidal, knight=knight, blocked=[(0, 1)] if n == 8 else [])
     ref = engine.count_both(p)
     for name in SOLVER_BACKENDS:
-        assert backends.count(p, backend=name) == ref.total, name
-    assert cpsat.count(p, formulation="boolean") == ref.total
+        assert backends.count(p, backend=name) == ref.count, name
+    assert cpsat.count(p, formulation="boolean") == ref.count
 
 
 @settings(max_examples=15)
@@ -104,7 +104,7 @@ def test_solve_returns_solutions_or_none():
 
 def test_limits_report_incomplete_never_final():
     r = cpsat.counts(Problem(9), limit=7)
-    assert (r.total, r.complete) == (7, False)
+    assert (r.count, r.complete) == (7, False)
     with pytest.raises(Incomplete) as e:
         cpsat.count(Problem(9), limit=7)
     assert e.value.found == 7
@@ -207,7 +207,7 @@ def test_missing_pyganak_names_the_extra(monkeypatch):
 def test_crosscheck_table():
     r = backends.crosscheck(Problem(7, knight=True, toroidal=False, blocked=[(0, 0)]))
     assert [row.backend for row in r.rows] == list(backends.BACKENDS)
-    assert r.agree and len({row.total for row in r.rows}) == 1
+    assert r.agree and len({row.count for row in r.rows}) == 1
     with pytest.raises(QueensError, match="options given"):
         backends.crosscheck(Problem(6), ["native"], options={"sat": {}})
 

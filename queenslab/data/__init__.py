@@ -11,7 +11,9 @@ for n <= 16.
 
 from __future__ import annotations
 
-__all__ = ["A000170", "A002562", "known_total", "known_unique", "MAX_KNOWN"]
+from dataclasses import dataclass
+
+__all__ = ["A000170", "A002562", "known_total", "known_unique", "MAX_KNOWN", "Known", "compare"]
 
 #: A000170(n) for n = 1..27 (index 0 is n = 1).
 _A000170 = (
@@ -56,3 +58,42 @@ def known_unique(n: int) -> int | None:
     12
     """
     return A002562.get(n)
+
+
+@dataclass(frozen=True)
+class Known:
+    """A count held against the known values.
+
+    Attributes
+    ----------
+    count, unique : int or None
+        The known number of solutions and of orbits (None when no sequence holds it: a
+        variant, or n beyond the table).
+    agrees : bool or None
+        None when nothing is known to compare with (or the count was incomplete);
+        otherwise whether every known value matches.
+    """
+
+    count: int | None
+    unique: int | None
+    agrees: bool | None
+
+
+def compare(problem, count: int, unique: int | None = None, *, complete: bool = True) -> Known:
+    """Hold a count of ``problem`` against OEIS A000170 / A002562 (standard problem only).
+
+    Examples
+    --------
+    >>> from queenslab import Problem
+    >>> compare(Problem(8), 92, 12)
+    Known(count=92, unique=12, agrees=True)
+    >>> compare(Problem(8, toroidal=True), 0).agrees is None
+    True
+    """
+    if not problem.is_standard:
+        return Known(None, None, None)
+    known, known_u = known_total(problem.n), known_unique(problem.n)
+    checks = [(known, count)] + ([(known_u, unique)] if unique is not None else [])
+    checks = [(k, v) for k, v in checks if k is not None]
+    agrees = None if not checks or not complete else all(k == v for k, v in checks)
+    return Known(known, known_u, agrees)

@@ -12,9 +12,9 @@ method             function                                    practical range
 =================  ==========================================  ======================
 ``construct``      :func:`construct` (n mod 6 case analysis)   any n (10**7: < 1 s)
 ``minconflicts``   :func:`min_conflicts`                       10**6 in < 1 s
-``selfcorrect``    :func:`self_correct` (document 002)         n <= a few thousand
-``ga``             :func:`genetic` (document 000, 2.2)         n <= 8 (improve: ~1000)
-``aco``            :func:`ant_colony` (document 000, 2.3)      n <= 7
+``selfcorrect``    :func:`self_correct` (ronybc's program)     n <= a few thousand
+``ga``             :func:`genetic` (N. Gupta, section 2.2)     n <= 8 (improve: ~1000)
+``aco``            :func:`ant_colony` (N. Gupta, section 2.3)  n <= 7
 =================  ==========================================  ======================
 
 >>> from queenslab.heuristics import solve, verify
@@ -36,10 +36,16 @@ from .construct import (
 from .metaheuristics import ant_colony, genetic
 from .minconflicts import min_conflicts
 from .selfcorrect import self_correct
+import inspect
+
+import numpy as np
+
+from .. import validate
 from ..errors import QueensError
 
 __all__ = [
     "METHODS",
+    "HEURISTICS",
     "RANDOMISED",
     "solve",
     "construct",
@@ -55,31 +61,61 @@ __all__ = [
     "check_n",
 ]
 
-#: Method name -> function.
-METHODS = {
+#: Heuristic method name -> function.
+HEURISTICS = {
     "construct": construct,
     "minconflicts": min_conflicts,
     "selfcorrect": self_correct,
     "ga": genetic,
     "aco": ant_colony,
 }
+#: Every method :func:`solve` takes: the heuristics, then exact backtracking (the native
+#: engine's lexicographically first solution) and the two solver backends.
+METHODS = (*HEURISTICS, "backtrack", "cpsat", "sat")
 
 #: The methods that take a seed.
-RANDOMISED = ("minconflicts", "selfcorrect", "ga", "aco")
+RANDOMISED = ("minconflicts", "selfcorrect", "ga", "aco", "cpsat")
+#: What ``max_steps`` means for each method that takes it (the function's own name).
+_MAX_STEPS = {"minconflicts": "max_steps", "selfcorrect": "limit", "ga": "generations", "aco": "iterations"}
+#: The methods that take ``restarts``, ``improve`` and ``progress``.
+_RESTARTS = ("minconflicts", "selfcorrect")
+_PROGRESS = ("minconflicts", "selfcorrect", "ga", "aco")
 
 
-def solve(n, method: str = "construct", *, seed: int | None = None, **opts):
-    """One solution of n-queens by a heuristic method.
+def solve(
+    n,
+    method: str = "construct",
+    *,
+    seed: int | None = None,
+    max_steps: int | None = None,
+    restarts: int | None = None,
+    improve: bool = False,
+    progress=None,
+    **opts,
+):
+    """One solution of n-queens by ``method``.
 
     Parameters
     ----------
     n : int or Problem
         Board size or a standard Problem.
-    method : {"construct", "minconflicts", "selfcorrect", "ga", "aco"}
+    method : str
+        One of :data:`METHODS`: ``construct``, ``minconflicts``, ``selfcorrect``,
+        ``ga``, ``aco`` (heuristics), ``backtrack`` (the native engine), ``cpsat``,
+        ``sat`` (the solver backends).
     seed : int, optional
-        For the randomised methods (default 0); refused by ``construct``.
+        For the randomised methods (:data:`RANDOMISED`; default 0).
+    max_steps : int, optional
+        The method's budget: min-conflicts steps per try, self-correcting moves per try,
+        GA generations, ACO iterations.
+    restarts : int, optional
+        minconflicts, selfcorrect: further tries after a try runs out of steps.
+    improve : bool, default False
+        ga: apply the minimal-conflict operator to every child.
+    progress : callable, optional
+        ``progress(done, total)`` for the iterative heuristics.
     **opts
-        Passed to the method's function (see each one); unknown options raise.
+        Further options of a heuristic's own function (see each one); unknown ones raise.
 
     Returns
     -------
@@ -89,28 +125,55 @@ def solve(n, method: str = "construct", *, seed: int | None = None, **opts):
     Raises
     ------
     QueensError
-        For an unknown method or an option the method does not take.
+        For an unknown method, or an option the method does not take (options are never
+        silently ignored).
+    Incomplete
+        When a randomised method runs out of its budget.
 
     Examples
     --------
     >>> solve(8) + 1
     array([2, 4, 6, 8, 3, 1, 7, 5])
+    >>> solve(8, "backtrack") + 1
+    array([1, 5, 8, 6, 3, 7, 2, 4])
     >>> solve(3, "minconflicts") is None
     True
     """
-    if method not in METHODS:
-        raise QueensError(f"unknown method {method!r}; use one of {', '.join(METHODS)}")
-    fn = METHODS[method]
-    if seed is not None:
-        if method not in RANDOMISED:
-            raise QueensError(f"{method} is deterministic and takes no seed; seeds apply to {', '.join(RANDOMISED)}")
-        opts["seed"] = seed
-    import inspect
+    validate.choice(method, METHODS, "method")
+    given = {"seed": seed is not None, "max_steps": max_steps is not None,
+             "restarts": restarts is not None, "improve": bool(improve)}
+    takers = {"seed": RANDOMISED, "max_steps": tuple(_MAX_STEPS), "restarts": _RESTARTS, "improve": ("ga",)}
+    if seed is not None and method not in RANDOMISED:
+        raise QueensError(f"{method} is deterministic and takes no seed; seeds apply to {', '.join(RANDOMISED)}")
+    for opt, on in given.items():
+        if on and method not in takers[opt]:
+            raise QueensError(f"{opt} does not apply to method {method}; it applies to {', '.join(takers[opt])}")
+    size = check_n(n, method)
+    if method in HEURISTICS:
+        fn = HEURISTICS[method]
+        allowed = set(inspect.signature(fn).parameters) - {"n"}
+        unknown = sorted(set(opts) - allowed)
+        if unknown:
+            raise QueensError(
+                f"{method} does not take option(s) {', '.join(unknown)}; it takes {', '.join(sorted(allowed)) or 'none'}"
+            )
+        if method in RANDOMISED:
+            opts["seed"] = 0 if seed is None else seed
+        if max_steps is not None:
+            opts[_MAX_STEPS[method]] = max_steps
+        if restarts is not None:
+            opts["restarts"] = restarts
+        if improve:
+            opts["improve"] = True
+        if progress is not None and method in _PROGRESS:
+            opts["progress"] = progress
+        return fn(size, **opts)
+    if opts:
+        raise QueensError(f"{method} does not take option(s) {', '.join(sorted(opts))}")
+    from ..backends import get_backend
+    from ..problem import Problem
 
-    allowed = set(inspect.signature(fn).parameters) - {"n"}
-    unknown = sorted(set(opts) - allowed)
-    if unknown:
-        raise QueensError(
-            f"{method} does not take option(s) {', '.join(unknown)}; it takes {', '.join(sorted(allowed)) or 'none'}"
-        )
-    return fn(n, **opts)
+    backend = "native" if method == "backtrack" else method
+    seeded = {"seed": 0 if seed is None else seed} if method == "cpsat" else {}
+    found = get_backend(backend).solve(Problem(size), **seeded)
+    return None if found is None else np.asarray(found, dtype=np.int64)

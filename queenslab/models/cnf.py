@@ -25,8 +25,9 @@ import sys
 from dataclasses import dataclass
 from typing import Iterator
 
-from ..errors import Incomplete, MissingDependency, QueensError
-from ..interface import Backend, CountResult
+from .. import validate
+from ..errors import MissingDependency, QueensError
+from ..result import CountResult
 from ..compiled import compile_problem
 from ..problem import Problem
 from .breaking import LEX_LEADER, breaking_elements, cell_sources, check_symmetry
@@ -42,8 +43,6 @@ __all__ = [
     "ganak_count",
     "to_dimacs",
     "DEFAULT_SOLVER",
-    "SatBackend",
-    "GanakBackend",
 ]
 
 #: pysat solver used unless another is named.
@@ -62,16 +61,6 @@ class Encoding(enum.Enum):
     SORTNETWORK = "sortnetwrk"
     CARDNETWORK = "cardnetwrk"
     BITWISE = "bitwise"
-
-    @classmethod
-    def parse(cls, value) -> "Encoding":
-        if isinstance(value, cls):
-            return value
-        try:
-            return cls(value)
-        except ValueError:
-            allowed = ", ".join(e.value for e in cls)
-            raise QueensError(f"unknown cardinality encoding {value!r}; use one of: {allowed}") from None
 
     def enc_type(self) -> int:
         from pysat.card import EncType
@@ -144,7 +133,7 @@ def build(problem: Problem, *, encoding="pairwise", symmetry: str | None = None)
     """
     if not isinstance(problem, Problem):
         raise QueensError(f"expected a queenslab Problem, got {type(problem).__name__}")
-    enc = Encoding.parse(encoding)
+    enc = validate.member(Encoding, encoding, "cardinality encoding")
     check_symmetry(symmetry)
     _pysat()
     from pysat.card import CardEnc
@@ -239,8 +228,7 @@ def solutions(
     >>> sorted(solutions(Problem(4)))
     [(1, 3, 0, 2), (2, 0, 3, 1)]
     """
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
-        raise QueensError(f"limit must be a non-negative integer or None, got {limit!r}")
+    limit = validate.optional_whole_number(limit, "limit")
     m = _model_for(problem, model, encoding, symmetry)
     return _enumerate(m, limit, solver)
 
@@ -275,8 +263,7 @@ def counts(
     limit: int | None = None, model=None,
 ) -> CountResult:
     """Count by SAT enumeration; ``unique`` also counts on the lex-leader model."""
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
-        raise QueensError(f"limit must be a positive integer, got {limit!r}")
+    limit = validate.optional_whole_number(limit, "limit", minimum=1)
 
     def run(m):
         k = sum(1 for _ in _enumerate(m, limit, solver))
@@ -287,7 +274,7 @@ def counts(
             raise QueensError("unique=True builds its own lex-leader model; count the edited model without it")
         total, complete = run(_model_for(problem, model, encoding, None))
         return CountResult(total, None, None, "sat", model.encoding.value, complete)
-    enc = Encoding.parse(encoding)
+    enc = validate.member(Encoding, encoding, "cardinality encoding")
     total, complete = run(build(problem, encoding=enc))
     orbits = None
     if unique:
@@ -314,13 +301,10 @@ def count(problem: Problem, *, unique: bool = False, **opts) -> int:
         raise QueensError(f"unknown option(s) {', '.join(sorted(opts))}; count takes encoding, solver, limit, model")
     if unique and model is not None:
         raise QueensError("unique=True builds its own lex-leader model; count the edited model without it")
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
-        raise QueensError(f"limit must be a positive integer, got {limit!r}")
+    limit = validate.optional_whole_number(limit, "limit", minimum=1)
     m = _model_for(problem, model, encoding, LEX_LEADER if unique else None)
     value = sum(1 for _ in _enumerate(m, limit, solver))
-    if limit is not None and value >= limit:
-        raise Incomplete(f"SAT enumeration stopped after {value} solutions; the count is at least {value}", value)
-    return value
+    return CountResult(value, backend="sat", complete=limit is None or value < limit).value()
 
 
 def _pyganak():
@@ -401,56 +385,3 @@ def to_dimacs(problem: Problem, *, encoding="pairwise", symmetry=None, model=Non
     lines.append(f"p cnf {m.pool.top} {len(m.cnf.clauses)}")
     lines += [" ".join(map(str, cl)) + " 0" for cl in m.cnf.clauses]
     return "\n".join(lines) + "\n"
-
-
-class SatBackend(Backend):
-    """SAT enumeration with pysat. Options: encoding, solver, limit, model."""
-
-    name = "sat"
-    options = frozenset({"encoding", "solver", "limit", "model"})
-
-    def solve(self, problem, **opts):
-        self.check_options(opts)
-        opts.pop("limit", None)
-        return solve(problem, **opts)
-
-    def count(self, problem, *, unique=False, **opts):
-        self.check_options(opts)
-        return count(problem, unique=unique, **opts)
-
-    def counts(self, problem, *, unique=False, **opts):
-        self.check_options(opts)
-        return counts(problem, unique=unique, **opts)
-
-    def solutions(self, problem, *, limit=None, **opts):
-        self.check_options(opts)
-        opts.pop("limit", None)
-        return solutions(problem, limit=limit, **opts)
-
-
-class GanakBackend(Backend):
-    """Exact #SAT with Ganak (pyganak; extra ``queenslab[count]``). Options: encoding, model.
-
-    It counts; ``solve`` and ``solutions`` are delegated to the SAT backend's solver."""
-
-    name = "ganak"
-    options = frozenset({"encoding", "model"})
-
-    def solve(self, problem, **opts):
-        self.check_options(opts)
-        return solve(problem, **opts)
-
-    def count(self, problem, *, unique=False, **opts):
-        self.check_options(opts)
-        return ganak_count(problem, unique=unique, **opts)
-
-    def counts(self, problem, *, unique=False, **opts):
-        self.check_options(opts)
-        total = ganak_count(problem, **opts)
-        orbits = ganak_count(problem, unique=True, **opts) if unique else None
-        enc = Encoding.parse(opts.get("encoding", "pairwise")).value
-        return CountResult(total, orbits, None, "ganak", enc, True)
-
-    def solutions(self, problem, *, limit=None, **opts):
-        self.check_options(opts)
-        return solutions(problem, limit=limit, **opts)

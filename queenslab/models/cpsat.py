@@ -31,13 +31,14 @@ import threading
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
+from .. import validate
 from ..errors import Incomplete, MissingDependency, QueensError
-from ..interface import Backend, CountResult
+from ..result import CountResult
 from ..compiled import compile_problem
 from ..problem import Problem
 from .breaking import LEX_LEADER, breaking_elements, check_symmetry, image_terms
 
-__all__ = ["Formulation", "CpsatModel", "build", "solve", "count", "counts", "solutions", "export_text", "CpsatBackend"]
+__all__ = ["Formulation", "CpsatModel", "build", "solve", "count", "counts", "solutions", "export_text"]
 
 
 class Formulation(enum.Enum):
@@ -45,16 +46,6 @@ class Formulation(enum.Enum):
 
     INTEGER = "integer"
     BOOLEAN = "boolean"
-
-    @classmethod
-    def parse(cls, value) -> "Formulation":
-        if isinstance(value, cls):
-            return value
-        try:
-            return cls(value)
-        except ValueError:
-            allowed = ", ".join(f.value for f in cls)
-            raise QueensError(f"unknown CP-SAT formulation {value!r}; use one of: {allowed}") from None
 
 
 def _cp_model():
@@ -186,7 +177,7 @@ def build(problem: Problem, *, formulation="integer", symmetry: str | None = Non
     """
     if not isinstance(problem, Problem):
         raise QueensError(f"expected a queenslab Problem, got {type(problem).__name__}")
-    form = Formulation.parse(formulation)
+    form = validate.member(Formulation, formulation, "CP-SAT formulation")
     check_symmetry(symmetry)
     cp_model = _cp_model()
     n = problem.n
@@ -281,13 +272,10 @@ def _solver(*, time_limit=None, seed=0, workers=None, enumerate_all=False):
     cp_model = _cp_model()
     solver = cp_model.CpSolver()
     p = solver.parameters
+    time_limit = validate.positive_seconds(time_limit)
     if time_limit is not None:
-        if not isinstance(time_limit, (int, float)) or isinstance(time_limit, bool) or time_limit <= 0:
-            raise QueensError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
-        p.max_time_in_seconds = float(time_limit)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise QueensError(f"seed must be an integer, got {seed!r}")
-    p.random_seed = seed
+        p.max_time_in_seconds = time_limit
+    p.random_seed = validate.whole_number(seed, "seed", minimum=0)
     if enumerate_all:
         if workers not in (None, 1):
             raise QueensError(
@@ -300,9 +288,7 @@ def _solver(*, time_limit=None, seed=0, workers=None, enumerate_all=False):
         p.keep_all_feasible_solutions_in_presolve = True
         p.search_branching = cp_model.FIXED_SEARCH  # the model's row-by-row strategy
     elif workers is not None:
-        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-            raise QueensError(f"workers must be a positive integer, got {workers!r}")
-        p.num_workers = workers
+        p.num_workers = validate.whole_number(workers, "workers")
     return solver
 
 
@@ -365,14 +351,13 @@ def counts(
     A ``model`` (from :func:`build`) is counted as it is: ``total`` is its count, and
     ``unique`` is not available for it.
     """
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
-        raise QueensError(f"limit must be a positive integer, got {limit!r}")
+    limit = validate.optional_whole_number(limit, "limit", minimum=1)
     if model is not None:
         if unique:
             raise QueensError("unique=True builds its own lex-leader model; count the edited model without it")
         found, complete = _enumerate_count(_model_for(problem, model, formulation, None), time_limit, seed, workers, limit)
         return CountResult(found, None, None, "cpsat", model.formulation.value, complete)
-    form = Formulation.parse(formulation)
+    form = validate.member(Formulation, formulation, "CP-SAT formulation")
     total, complete = _enumerate_count(build(problem, formulation=form), time_limit, seed, workers, limit)
     orbits = None
     if unique:
@@ -407,7 +392,10 @@ def _enumerate_count(m: CpsatModel, time_limit, seed, workers, limit) -> tuple[i
     return cb.found, complete
 
 
-def count(problem: Problem, *, unique: bool = False, **opts) -> int:
+def count(
+    problem: Problem, *, unique: bool = False, formulation="integer", time_limit=None, seed: int = 0,
+    workers=None, limit: int | None = None, model=None,
+) -> int:
     """Number of solutions (``unique=True``: of orbits, through lex-leader constraints).
 
     Takes the options of :func:`counts` and counts one model: the plain one, or with
@@ -421,18 +409,12 @@ def count(problem: Problem, *, unique: bool = False, **opts) -> int:
     >>> count(Problem(7, toroidal=True), formulation="boolean")
     28
     """
-    model = opts.pop("model", None)
     if unique and model is not None:
         raise QueensError("unique=True builds its own lex-leader model; count the edited model without it")
-    formulation = opts.pop("formulation", "integer")
-    limit = opts.get("limit")
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
-        raise QueensError(f"limit must be a positive integer, got {limit!r}")
+    limit = validate.optional_whole_number(limit, "limit", minimum=1)
     m = _model_for(problem, model, formulation, LEX_LEADER if unique else None)
-    value, complete = _enumerate_count(m, opts.get("time_limit"), opts.get("seed", 0), opts.get("workers"), limit)
-    if not complete:
-        raise Incomplete(f"CP-SAT stopped after {value} solutions; the count is at least {value}", value)
-    return value
+    value, complete = _enumerate_count(m, time_limit, seed, workers, limit)
+    return CountResult(value, backend="cpsat", complete=complete).value()
 
 
 def solutions(
@@ -444,8 +426,7 @@ def solutions(
     The solver runs on a background thread and hands over each solution; it pauses
     while the consumer does not ask for more, and stops when the iterator is closed.
     """
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
-        raise QueensError(f"limit must be a non-negative integer or None, got {limit!r}")
+    limit = validate.optional_whole_number(limit, "limit")
     m = _model_for(problem, model, formulation, symmetry)
     if limit == 0:
         return iter(())
@@ -507,31 +488,3 @@ def export_text(problem: Problem, *, formulation="integer", symmetry=None, model
     """The model as CP-SAT's text protocol buffer (``CpModelProto`` text format)."""
     m = _model_for(problem, model, formulation, symmetry)
     return str(m.model.Proto())
-
-
-class CpsatBackend(Backend):
-    """OR-Tools CP-SAT. Options: formulation, time_limit, seed, workers (solve),
-    limit (count), model (an edited model from :func:`build`)."""
-
-    name = "cpsat"
-    options = frozenset({"formulation", "time_limit", "seed", "workers", "limit", "model"})
-
-    def solve(self, problem, **opts):
-        self.check_options(opts)
-        opts.pop("limit", None)
-        return solve(problem, **opts)
-
-    def count(self, problem, *, unique=False, **opts):
-        self.check_options(opts)
-        return count(problem, unique=unique, **opts)
-
-    def counts(self, problem, *, unique=False, **opts):
-        self.check_options(opts)
-        return counts(problem, unique=unique, **opts)
-
-    def solutions(self, problem, *, limit=None, **opts):
-        self.check_options(opts)
-        if "workers" in opts and opts.pop("workers") not in (None, 1):
-            raise QueensError("CP-SAT enumerates exactly only with one worker")
-        opts.pop("limit", None)
-        return solutions(problem, limit=limit, **opts)

@@ -26,7 +26,7 @@ from typing import Callable, Iterator, Sequence
 import numpy as np
 
 from ..errors import InvalidPlacement, QueensError, TooLarge, UnsupportedProblem
-from ..interface import CountResult
+from ..result import CountResult
 from .. import validate
 from ..compiled import compile_problem
 from ..problem import Problem
@@ -204,7 +204,7 @@ def _count_symmetric(problem: Problem, threads: int, progress: Progress | None) 
     c4 = sum(int(p[1]) for p in parts)
     c8 = sum(int(p[2]) for p in parts)
     nodes = sum(int(p[3]) for p in parts) + 1
-    return CountResult(2 * c2 + 4 * c4 + 8 * c8, c2 + c4 + c8, nodes, "native", "symmetric")
+    return CountResult(2 * c2 + 4 * c4 + 8 * c8, c2 + c4 + c8, nodes, "native", "symmetric", threads=threads)
 
 
 def _split_depth(walk: Walker, threads: int) -> tuple[int, np.ndarray]:
@@ -231,7 +231,7 @@ def _count_general(problem: Problem, unique: bool, threads: int, progress: Progr
     orbits = sum(int(p[1]) for p in parts) if unique else None
     # the prefix rows themselves were placed once while splitting
     nodes = sum(int(p[2]) for p in parts) + len(prefixes) * depth
-    return CountResult(total, orbits, nodes, "native", "general")
+    return CountResult(total, orbits, nodes, "native", "general", threads=threads)
 
 
 def count_both(
@@ -278,7 +278,7 @@ def count_both(
     Examples
     --------
     >>> r = count_both(Problem(8))
-    >>> r.total, r.unique, r.method
+    >>> r.count, r.unique, r.method
     (92, 12, 'symmetric')
     """
     check_problem(problem)
@@ -319,7 +319,7 @@ def count(
     10
     """
     r = count_both(problem, unique=unique, threads=threads, force=force, method=method, progress=progress)
-    return r.unique if unique else r.total
+    return r.unique if unique else r.count
 
 
 def _check_prefix(problem: Problem, prefix) -> tuple[int, ...]:

@@ -34,8 +34,8 @@ Examples
 from __future__ import annotations
 
 import enum
-import operator
 
+from .. import validate
 from ..errors import QueensError
 from . import seed_kernels as _K
 
@@ -65,27 +65,6 @@ class SeedAlgorithm(enum.Enum):
         """One-line description of the algorithm and its data structures."""
         return _DESCRIPTIONS[self]
 
-    @classmethod
-    def parse(cls, value: "SeedAlgorithm | str") -> "SeedAlgorithm":
-        """Return the member for ``value`` (a member or its string value).
-
-        Raises
-        ------
-        QueensError
-            If ``value`` names no algorithm; the message lists the allowed values.
-        """
-        if isinstance(value, cls):
-            return value
-        if isinstance(value, str):
-            try:
-                return cls(value)
-            except ValueError:
-                pass
-        allowed = ", ".join(repr(m.value) for m in cls)
-        raise QueensError(
-            f"unknown seed algorithm {value!r}: expected a SeedAlgorithm or one of {allowed}"
-        )
-
 
 _DESCRIPTIONS = {
     SeedAlgorithm.PLAIN: "plain backtracking (docs 000/001): 0/1 board, scan row, column and diagonals; no halving",
@@ -109,14 +88,12 @@ _KERNELS = {
 
 
 def _check_n(n) -> int:
-    if isinstance(n, bool):
-        raise QueensError(f"n must be an integer from 1 to {MAX_N}, got {n!r}")
     try:
-        value = operator.index(n)
-    except TypeError:
-        raise QueensError(f"n must be an integer from 1 to {MAX_N}, got {n!r}") from None
+        value = validate.whole_number(n, "n")
+    except QueensError:
+        value = 0
     if not 1 <= value <= MAX_N:
-        raise QueensError(f"n must be an integer from 1 to {MAX_N}, got {value}")
+        raise QueensError(f"n must be an integer from 1 to {MAX_N}, got {n!r}")
     return value
 
 
@@ -153,6 +130,6 @@ def count_with(algorithm: SeedAlgorithm | str, n: int) -> int:
     >>> count_with("basic", 6)
     4
     """
-    algo = SeedAlgorithm.parse(algorithm)
+    algo = validate.member(SeedAlgorithm, algorithm, "seed algorithm")
     size = _check_n(n)
     return int(_KERNELS[algo](size))

@@ -54,6 +54,7 @@ __all__ = [
     "build_index",
     "find_index",
     "list_indexes",
+    "resolve",
 ]
 
 ENV_VAR = "QUEENSLAB_INDEX_DIR"
@@ -452,14 +453,54 @@ def find_index(problem: Problem, directory=None) -> PrefixIndex | None:
     return None
 
 
+def resolve(problem: Problem, path=None, *, no_index: bool = False):
+    """The ``index`` argument of the ranking functions from a user's choice.
+
+    Parameters
+    ----------
+    problem : Problem
+    path : str or path, optional
+        A ``.sqlite`` file (opened and verified), or a directory searched for a complete
+        index of ``problem``; None means ``"auto"`` (the default directory, if any).
+    no_index : bool, default False
+        Never use an index (returns None).
+
+    Raises
+    ------
+    QueensError
+        When both ``path`` and ``no_index`` are given.
+    InvalidIndex
+        When a named directory has no complete index of ``problem``, or a named file is
+        not a valid index of it.
+    """
+    if no_index:
+        if path is not None:
+            raise QueensError("--index and --no-index contradict each other")
+        return None
+    if path is None:
+        return "auto"
+    p = Path(path)
+    if p.is_dir() or not p.suffix:
+        found = find_index(problem, p)
+        if found is None:
+            raise InvalidIndex(
+                f"no complete index for {problem.describe()} in {p}; build one with `queenslab index build`"
+            )
+        return found
+    return PrefixIndex.open(p, problem)
+
+
 def list_indexes(directory=None) -> list[dict]:
-    """Every index file in the directory with its n, depth, status, size and total."""
+    """Every index file in the directory: path, bytes, status, and (None when the file
+    cannot be read) n, depth, total, rows, problem (1-based dict form), built."""
     base = index_dir(directory)
     out = []
     if not base.is_dir():
         return out
     for path in sorted(base.glob("*.sqlite")):
-        entry = {"path": str(path), "bytes": path.stat().st_size}
+        # the same keys for every file; what could not be read is None
+        entry: dict = dict.fromkeys(("n", "depth", "total", "rows", "problem", "built", "status"))
+        entry.update({"path": str(path), "bytes": path.stat().st_size})
         if _sidecar(path).exists():
             try:
                 _verify_checksum(path)

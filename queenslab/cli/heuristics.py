@@ -1,6 +1,7 @@
 """``queenslab solve``: one solution by a heuristic or a backend, verified in O(n).
 
-Registered by :mod:`queenslab.cli` through ``register(cli, experiment)``.
+The method dispatch is the library's (:func:`queenslab.heuristics.solve`); the
+heuristics load numba kernels, so they are imported inside the command.
 """
 
 from __future__ import annotations
@@ -9,93 +10,27 @@ import time
 
 import click
 
-from ..clitools import Progress, emit_json, json_option
-from ..errors import Incomplete, QueensError
+from ..errors import Incomplete
 from ..placement_file import write_placement
+from .app import cli, emit_json
+from .options import Progress, json_option
 
-__all__ = ["register", "solve_cmd", "run_method", "PRINT_MAX_N", "METHODS"]
+__all__ = ["solve_cmd", "PRINT_MAX_N", "METHODS"]
 
 #: Placements are printed (and put in JSON) only up to this n.
 PRINT_MAX_N = 1000
 
+#: The methods (kept here too so that building the command does not load the kernels;
+#: a test checks it equals ``queenslab.heuristics.METHODS``).
 METHODS = ("construct", "minconflicts", "selfcorrect", "ga", "aco", "backtrack", "cpsat", "sat")
 _SEEDED = ("minconflicts", "selfcorrect", "ga", "aco", "cpsat")
-_MAX_STEPS = {"minconflicts": "max_steps", "selfcorrect": "limit", "ga": "generations", "aco": "iterations"}
-_RESTARTS = ("minconflicts", "selfcorrect")
 
 
-def run_method(n: int, method: str, *, seed: int | None = None, max_steps: int | None = None,
-               restarts: int | None = None, improve: bool = False, progress=None):
-    """Solve n-queens with ``method``; returns a 0-based int64 array or None (no solution).
-
-    Options a method does not take raise :class:`QueensError` (never silently ignored).
-
-    Examples
-    --------
-    >>> run_method(8, "backtrack") + 1
-    array([1, 5, 8, 6, 3, 7, 2, 4])
-    >>> run_method(3, "construct") is None
-    True
-    """
-    import numpy as np
-
-    from ..heuristics import construct, min_conflicts, self_correct, genetic, ant_colony
-    from ..heuristics.construct import check_n
-
-    if method not in METHODS:
-        raise QueensError(f"unknown method {method!r}; use one of {', '.join(METHODS)}")
-    given = {"--seed": seed is not None, "--max-steps": max_steps is not None,
-             "--restarts": restarts is not None, "--improve": bool(improve)}
-    takes = {
-        "--seed": method in _SEEDED,
-        "--max-steps": method in _MAX_STEPS,
-        "--restarts": method in _RESTARTS,
-        "--improve": method == "ga",
-    }
-    for opt, on in given.items():
-        if on and not takes[opt]:
-            users = {"--seed": _SEEDED, "--max-steps": tuple(_MAX_STEPS), "--restarts": _RESTARTS,
-                     "--improve": ("ga",)}[opt]
-            raise QueensError(f"{opt} does not apply to method {method}; it applies to {', '.join(users)}")
-    n = check_n(n, method)
-    opts: dict = {}
-    if method in _SEEDED:
-        opts["seed"] = 0 if seed is None else seed
-    if max_steps is not None:
-        opts[_MAX_STEPS[method]] = max_steps
-    if restarts is not None:
-        opts["restarts"] = restarts
-    if method in ("minconflicts", "selfcorrect", "ga", "aco") and progress is not None:
-        opts["progress"] = progress
-    if method == "construct":
-        return construct(n)
-    if method == "minconflicts":
-        return min_conflicts(n, **opts)
-    if method == "selfcorrect":
-        return self_correct(n, **opts)
-    if method == "ga":
-        return genetic(n, improve=improve, **opts)
-    if method == "aco":
-        return ant_colony(n, **opts)
-    from ..problem import Problem
-
-    if method == "backtrack":
-        from ..native.engine import solve
-        found = solve(Problem(n))
-    elif method == "cpsat":
-        from ..models.cpsat import solve
-        found = solve(Problem(n), seed=opts["seed"])
-    else:
-        from ..models.cnf import solve
-        found = solve(Problem(n))
-    return None if found is None else np.asarray(found, dtype=np.int64)
-
-
-@click.command("solve")
+@cli.command("solve")
 @click.argument("n", type=int)
 @click.option("--method", type=click.Choice(METHODS), default="construct", show_default=True,
-              help="construct (O(n), any n), minconflicts (large n), selfcorrect (document 002), "
-                   "ga / aco (document 000, small n), backtrack (native, lexicographically first), cpsat, sat.")
+              help="construct (O(n), any n), minconflicts (large n), selfcorrect (ronybc's self-correcting search), "
+                   "ga / aco (the genetic and ant-colony methods surveyed by N. Gupta, small n), backtrack (native, lexicographically first), cpsat, sat.")
 @click.option("--seed", type=click.IntRange(min=0), default=None, metavar="S",
               help="Random seed of minconflicts, selfcorrect, ga, aco, cpsat (default 0).")
 @click.option("--max-steps", "max_steps", type=click.IntRange(min=1), default=None, metavar="K",
@@ -121,14 +56,14 @@ def solve_cmd(n, method, seed, max_steps, restarts, improve, out, as_json):
       queenslab solve 10000 --method construct --out q10000.txt
       queenslab solve 8 --method ga --seed 3 --json
     """
-    from ..heuristics import find_conflict
+    from ..heuristics import find_conflict, solve
 
     progress = Progress(not as_json, f"solve {n} ({method})")
     t0 = time.perf_counter()
     error = None
     try:
-        placement = run_method(n, method, seed=seed, max_steps=max_steps, restarts=restarts,
-                               improve=improve, progress=progress)
+        placement = solve(n, method, seed=seed, max_steps=max_steps, restarts=restarts,
+                          improve=improve, progress=progress)
     except Incomplete as e:
         placement, error = None, str(e)
     finally:
@@ -168,8 +103,3 @@ def solve_cmd(n, method, seed, max_steps, restarts, improve, out, as_json):
     elif n > PRINT_MAX_N:
         click.echo(f"(placements are printed for n <= {PRINT_MAX_N}; give --out F.npy or F.txt to keep it)", err=True)
     return 0
-
-
-def register(cli, experiment) -> None:
-    """Add ``solve`` to the top-level group (no experiments)."""
-    cli.add_command(solve_cmd)

@@ -1,6 +1,6 @@
 """Commands of document 003: orbits, the PO group's table, signatures and the orbit search.
 
-``register(cli, experiment)`` adds
+The commands:
 
 * ``queenslab orbits N`` -- fundamental solutions with their orbit sizes (``--burnside``
   adds Burnside's count from the fixed-point counts, cross-checked natively);
@@ -16,18 +16,14 @@ imported inside the commands.
 
 from __future__ import annotations
 
-import datetime
-import os
-import platform
-import subprocess
 import time
 
 import click
 
-from ..clitools import Progress, emit_json, json_option, make_problem, placement_arg, variant_options
 from ..errors import QueensError, TooLarge
-
-__all__ = ["register", "environment"]
+from ..provenance import environment
+from .app import cli, emit_json, experiment
+from .options import Progress, json_option, placement_arg, problem_options
 
 
 def _one(p) -> list[int]:
@@ -38,48 +34,6 @@ def _text(p) -> str:
     return " ".join(str(int(c) + 1) for c in p)
 
 
-def environment() -> dict:
-    """What an experiment's output records so that a number can be traced."""
-    from .. import __version__
-
-    def version(mod):
-        try:
-            return __import__(mod).__version__
-        except Exception:  # pragma: no cover - optional module missing
-            return None
-
-    commit = "unknown"
-    try:
-        here = os.path.dirname(os.path.abspath(__file__))
-        out = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], cwd=here, capture_output=True, text=True, timeout=5
-        )
-        if out.returncode == 0:
-            commit = out.stdout.strip()
-            dirty = subprocess.run(
-                ["git", "status", "--porcelain", "--untracked-files=no"], cwd=here,
-                capture_output=True, text=True, timeout=5,
-            )
-            if dirty.returncode == 0 and dirty.stdout.strip():
-                commit += "+dirty"
-    except (OSError, subprocess.SubprocessError):  # pragma: no cover - no git
-        pass
-    from ..native.engine import default_threads
-
-    return {
-        "package": __version__,
-        "commit": commit,
-        "python": platform.python_version(),
-        "numpy": version("numpy"),
-        "numba": version("numba"),
-        "sympy": version("sympy"),
-        "threads": default_threads(),
-        "machine": f"{platform.machine()} {platform.processor() or ''}".strip(),
-        "system": platform.platform(),
-        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-    }
-
-
 def _check_n(n: int, lo: int = 1) -> None:
     if n < lo:
         raise QueensError(f"N must be at least {lo}, got {n}")
@@ -88,7 +42,14 @@ def _check_n(n: int, lo: int = 1) -> None:
 # ----------------------------------------------------------------------------- orbits
 
 
-def _orbits_cmd(n, limit, burnside, force, toroidal, knight, block, fix, as_json):
+@cli.command("orbits")
+@problem_options
+@click.option("--limit", type=click.IntRange(min=0), default=None, metavar="K", help="At most K orbits.")
+@click.option("--burnside", is_flag=True,
+              help="Also count the orbits by Burnside's lemma (fixed points of each element) and cross-check.")
+@click.option("--force", is_flag=True, help="Allow n above the practical limit.")
+@json_option
+def orbits_cmd(problem, limit, burnside, force, as_json):
     """List the fundamental solutions (one per orbit) with their orbit sizes.
 
     The representative of each orbit is its lexicographically least member; they come in
@@ -107,8 +68,7 @@ def _orbits_cmd(n, limit, burnside, force, toroidal, knight, block, fix, as_json
     from ..native import engine
     from ..symmetry.orbits import burnside as burnside_count, fundamental_solutions
 
-    _check_n(n)
-    problem = make_problem(n, toroidal, knight, block, fix)
+    n = problem.n
     if n > engine.PRACTICAL_LIMIT and limit is None and not force:
         raise TooLarge(
             f"listing every orbit for n = {n} is beyond the practical limit n <= {engine.PRACTICAL_LIMIT}; "
@@ -176,7 +136,14 @@ def _orbits_cmd(n, limit, burnside, force, toroidal, knight, block, fix, as_json
 # ----------------------------------------------------------------------------- symmetry group
 
 
-def _table_cmd(as_json):
+@cli.group("symmetry")
+def symmetry_group() -> None:
+    """The permutation operation group PO = D4 (Zhang and Zhang)."""
+
+
+@symmetry_group.command("table")
+@json_option
+def table_cmd(as_json):
     """Print the multiplication table of the permutation operation group PO (Table 1).
 
     Row po_i, column po_j holds the operation "apply po_i, then po_j", the reading of
@@ -215,7 +182,10 @@ def _table_cmd(as_json):
     return 0
 
 
-def _orbit_cmd(placement, as_json):
+@symmetry_group.command("orbit")
+@click.argument("placement", nargs=-1)
+@json_option
+def orbit_cmd(placement, as_json):
     """Show the orbit of PLACEMENT under PO: images, stabiliser, canonical form, signature.
 
     PLACEMENT lists the 1-based column of each row: '2 4 1 3', 2,4,1,3 or 2413. It need not
@@ -289,7 +259,15 @@ def _certify(n: int) -> dict:
     }
 
 
-def _signature_cmd(max_n, min_n, criterion, certify_to, as_json):
+@experiment.command("signature")
+@click.option("--max-n", "max_n", type=int, required=True, metavar="N", help="Largest board size.")
+@click.option("--min-n", "min_n", type=int, default=4, show_default=True, metavar="M", help="Smallest board size.")
+@click.option("--criterion", type=click.Choice(["document", "oriented", "both"]), default="document",
+              show_default=True, help="How signatures are compared.")
+@click.option("--certify-to", "certify_to", type=int, default=None, metavar="P",
+              help="Then check n = max-n+1 .. P through the ambiguous solutions only.")
+@json_option
+def signature_cmd(max_n, min_n, criterion, certify_to, as_json):
     """Are orbit signatures unique? Document 003 claims no two orbits share one.
 
     For every n from --min-n to --max-n, every orbit of the standard problem is taken
@@ -380,7 +358,15 @@ def _signature_cmd(max_n, min_n, criterion, certify_to, as_json):
     return 1 if any_collision else 0
 
 
-def _orbit_search_cmd(n, strategy, key, force, as_json):
+@experiment.command("orbit-search")
+@click.argument("n", type=int)
+@click.option("--strategy", type=click.Choice(["bfs", "dfs"]), default="bfs", show_default=True,
+              help="Order in which step 2 extends the orbits.")
+@click.option("--key", type=click.Choice(["signature", "canonical"]), default="signature", show_default=True,
+              help="How a new orbit is recognised.")
+@click.option("--force", is_flag=True, help="Allow n above the search's practical limit.")
+@json_option
+def orbit_search_cmd(n, strategy, key, force, as_json):
     """Run document 003's orbit-based search for N queens and report its coverage.
 
     Step 1 applies Inc at every pair of gaps to every solution of N-1 queens; step 2
@@ -485,58 +471,3 @@ def _orbit_search_cmd(n, strategy, key, force, as_json):
         click.echo("not reached: " + "; ".join(" ".join(map(str, m)) for m in shown)
                    + (f"; ... ({len(missing) - len(shown)} more)" if len(missing) > len(shown) else ""))
     return 0
-
-
-# ----------------------------------------------------------------------------- registration
-
-
-def register(cli: click.Group, experiment: click.Group) -> None:
-    """Add ``orbits`` and ``symmetry`` to ``cli``; ``signature`` and ``orbit-search`` to ``experiment``."""
-
-    @cli.command("orbits", help=_orbits_cmd.__doc__)
-    @click.argument("n", type=int)
-    @click.option("--limit", type=click.IntRange(min=0), default=None, metavar="K", help="At most K orbits.")
-    @click.option("--burnside", is_flag=True,
-                  help="Also count the orbits by Burnside's lemma (fixed points of each element) and cross-check.")
-    @click.option("--force", is_flag=True, help="Allow n above the practical limit.")
-    @variant_options
-    @json_option
-    def orbits_cmd(n, limit, burnside, force, toroidal, knight, block, fix, as_json):
-        return _orbits_cmd(n, limit, burnside, force, toroidal, knight, block, fix, as_json)
-
-    @cli.group("symmetry")
-    def symmetry_group() -> None:
-        """The permutation operation group PO = D4 (document 003)."""
-
-    @symmetry_group.command("table", help=_table_cmd.__doc__)
-    @json_option
-    def table_cmd(as_json):
-        return _table_cmd(as_json)
-
-    @symmetry_group.command("orbit", help=_orbit_cmd.__doc__)
-    @click.argument("placement", nargs=-1)
-    @json_option
-    def orbit_cmd(placement, as_json):
-        return _orbit_cmd(placement, as_json)
-
-    @experiment.command("signature", help=_signature_cmd.__doc__)
-    @click.option("--max-n", "max_n", type=int, required=True, metavar="N", help="Largest board size.")
-    @click.option("--min-n", "min_n", type=int, default=4, show_default=True, metavar="M", help="Smallest board size.")
-    @click.option("--criterion", type=click.Choice(["document", "oriented", "both"]), default="document",
-                  show_default=True, help="How signatures are compared.")
-    @click.option("--certify-to", "certify_to", type=int, default=None, metavar="P",
-                  help="Then check n = max-n+1 .. P through the ambiguous solutions only.")
-    @json_option
-    def signature_cmd(max_n, min_n, criterion, certify_to, as_json):
-        return _signature_cmd(max_n, min_n, criterion, certify_to, as_json)
-
-    @experiment.command("orbit-search", help=_orbit_search_cmd.__doc__)
-    @click.argument("n", type=int)
-    @click.option("--strategy", type=click.Choice(["bfs", "dfs"]), default="bfs", show_default=True,
-                  help="Order in which step 2 extends the orbits.")
-    @click.option("--key", type=click.Choice(["signature", "canonical"]), default="signature", show_default=True,
-                  help="How a new orbit is recognised.")
-    @click.option("--force", is_flag=True, help="Allow n above the search's practical limit.")
-    @json_option
-    def orbit_search_cmd(n, strategy, key, force, as_json):
-        return _orbit_search_cmd(n, strategy, key, force, as_json)

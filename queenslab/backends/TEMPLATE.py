@@ -1,0 +1,70 @@
+"""A template for a new backend: copy this file, fill in the three marked places, and add
+the class to ``BACKENDS`` in :mod:`queenslab.backends.registry`. That is all: the command
+line then offers ``--backend mysolver`` with the options declared below, ``crosscheck``
+runs it beside the others, and the test suite's registry checks cover it.
+
+What the base class already does for you (see :mod:`queenslab.backends.interface`):
+checking the problem, refusing options you did not declare, validating the declared
+ones (types, bounds, choices), timing the count, and deriving ``count`` (which raises
+``Incomplete`` on an incomplete count) and ``solve`` (the first solution).
+
+The meaning is the same for every backend:
+
+* ``_counts`` returns a :class:`CountResult`: ``count`` solutions and, when ``unique``,
+  ``unique`` = the number of orbits under ``problem.symmetries()``; if a limit stopped the
+  search, ``complete=False`` (the numbers are then lower bounds).
+* ``_solutions`` yields 0-based tuples (``p[r]`` is the column of row ``r``'s queen), at
+  most ``limit`` of them (None means all; 0 never reaches you).
+* Every backend accepts every :class:`Problem`, or raises ``UnsupportedProblem`` naming
+  the feature it lacks. Read the variant from its compiled form
+  (:func:`queenslab.compiled.compile_problem`), never from the flags.
+* Import optional packages inside the methods and raise ``MissingDependency`` naming the
+  pip extra when one is missing, so that registering the backend costs nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from ..compiled import compile_problem
+from ..errors import MissingDependency
+from ..problem import Problem
+from .interface import LIMIT, Backend, CountResult, Option
+
+
+class TemplateBackend(Backend):
+    # (1) the registry name, one line for --help, and the options (shared ones such as
+    # LIMIT, TIME_LIMIT, THREADS, SEED come from the interface module)
+    name = "template"
+    summary = "one line saying what this backend is"
+    options = (
+        Option("strategy", "choice", "how the solver searches", default="fast", choices=("fast", "thorough")),
+        LIMIT,
+    )
+
+    # (2) counting
+    def _counts(self, problem: Problem, unique: bool, **opts: Any) -> CountResult:
+        solver = _solver_package()
+        compiled = compile_problem(problem)
+        found, complete = solver.count(compiled, limit=opts.get("limit"))  # type: ignore[attr-defined]
+        orbits = None
+        if unique:
+            orbits, done = solver.count_orbits(compiled, compiled.group)  # type: ignore[attr-defined]
+            complete = complete and done
+        return CountResult(found, orbits, method=opts.get("strategy", "fast"), complete=complete)
+
+    # (3) enumeration
+    def _solutions(self, problem: Problem, limit: int | None, **opts: Any) -> Iterator[tuple[int, ...]]:
+        solver = _solver_package()
+        for k, placement in enumerate(solver.enumerate(compile_problem(problem))):  # type: ignore[attr-defined]
+            if limit is not None and k >= limit:
+                return
+            yield tuple(placement)
+
+
+def _solver_package() -> object:
+    try:
+        import mysolver  # type: ignore[import-not-found]
+    except ImportError:
+        raise MissingDependency('the template backend needs mysolver: pip install "queenslab[mysolver]"') from None
+    return mysolver

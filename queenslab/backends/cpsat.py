@@ -1,0 +1,40 @@
+"""OR-Tools CP-SAT as a backend (registry name ``cpsat``); the model is
+:mod:`queenslab.models.cpsat`."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from ..problem import Problem
+from .interface import LIMIT, SEED, SOLVE, TIME_LIMIT, Backend, CountResult, Option
+
+
+class CpsatBackend(Backend):
+    name = "cpsat"
+    summary = "OR-Tools CP-SAT models (integer or Boolean), lex-leader constraints for orbits"
+    options = (
+        Option("formulation", "choice", "CP-SAT model: integer q[r] or Boolean x[r][c]",
+               default="integer", choices=("integer", "boolean")),
+        TIME_LIMIT,
+        SEED,
+        Option("workers", "int", "parallel CP-SAT workers for one solution (counting uses one)",
+               minimum=1, applies_to=frozenset({SOLVE}), metavar="W"),
+        LIMIT,
+        Option("model", "object", "an edited model from queenslab.models.cpsat.build"),
+    )
+
+    def _counts(self, problem: Problem, unique: bool, **opts: Any) -> CountResult:
+        from ..models import cpsat
+
+        return cpsat.counts(problem, unique=unique, **opts)
+
+    def _solutions(self, problem: Problem, limit: int | None, **opts: Any) -> Iterator[tuple[int, ...]]:
+        from ..models import cpsat
+
+        return cpsat.solutions(problem, limit=limit, **opts)
+
+    def _solve(self, problem: Problem, **opts: Any) -> tuple[int, ...] | None:
+        from ..models import cpsat
+
+        return cpsat.solve(problem, **opts)
+

@@ -1,0 +1,235 @@
+"""The contract every backend of queenslab implements, its options and its result type.
+
+A backend answers three questions with the same meaning everywhere:
+
+* ``counts(problem, *, unique=False, **opts)`` -- a :class:`CountResult`: the number of
+  solutions and, with ``unique=True``, the number of orbits under
+  ``problem.symmetries()``; a run stopped by a limit says ``complete=False``;
+* ``solutions(problem, *, limit=None, **opts)`` -- an iterator of 0-based tuples;
+* ``solve(problem, **opts)`` -- one solution, or None when there is none.
+
+A backend class implements two methods, :meth:`Backend._counts` and
+:meth:`Backend._solutions` (and :meth:`Backend._solve` where it has a faster way than
+taking the first solution). The base class does the rest once for every backend: it
+checks the problem, refuses options the backend does not declare (they are never
+silently ignored), validates each option's value against its :class:`Option`, times the
+count, and derives :meth:`Backend.count`, which raises
+:class:`~queenslab.errors.Incomplete` instead of returning a lower bound as if it were
+the answer.
+
+Each backend declares its options as a tuple of :class:`Option`, with their types,
+defaults and help; the command line builds its flags and help from these declarations
+(``queenslab count --help``). Options shared by several backends (``limit``,
+``time_limit``, ``threads``, ``seed``) are the module-level constants below, so they
+mean the same thing everywhere.
+"""
+
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, Iterator
+
+from .. import validate
+from ..errors import QueensError, UnknownOption
+from ..problem import Problem
+from ..result import CountResult
+
+__all__ = [
+    "Backend",
+    "CountResult",
+    "Option",
+    "LIMIT",
+    "TIME_LIMIT",
+    "THREADS",
+    "SEED",
+    "PROGRESS",
+    "COUNTS",
+    "SOLUTIONS",
+    "SOLVE",
+]
+
+#: The three questions, as the names an :class:`Option` applies to.
+COUNTS, SOLUTIONS, SOLVE = "counts", "solutions", "solve"
+_ALL = frozenset({COUNTS, SOLUTIONS, SOLVE})
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a backend: its name, type, default and help.
+
+    Parameters
+    ----------
+    name : str
+        Keyword name in Python (``time_limit``); the command line spells it
+        ``--time-limit``.
+    kind : {"int", "float", "str", "flag", "choice", "object"}
+        ``int`` / ``float`` take ``minimum`` (and ``open_minimum`` for a strict bound);
+        ``choice`` takes ``choices``; ``object`` (a model, a callback) is for Python
+        only and has no command-line flag.
+    help : str
+        One sentence for people.
+    default : object
+        What the backend uses when the option is not given (shown in help).
+    applies_to : frozenset of str
+        Which of ``counts``, ``solutions``, ``solve`` take it.
+    metavar : str, optional
+        The value's name in command-line help.
+    """
+
+    name: str
+    kind: str
+    help: str
+    default: Any = None
+    minimum: float | None = None
+    open_minimum: bool = False
+    choices: tuple[str, ...] = ()
+    applies_to: frozenset[str] = _ALL
+    metavar: str | None = None
+
+    @property
+    def flag(self) -> str:
+        """The command-line spelling, e.g. ``--time-limit``."""
+        return "--" + self.name.replace("_", "-")
+
+    @property
+    def on_command_line(self) -> bool:
+        return self.kind != "object"
+
+    def check(self, value: Any) -> Any:
+        """``value`` validated (and normalised) for this option, or a :class:`QueensError`."""
+        if value is None:
+            return None
+        if self.kind == "int":
+            return validate.whole_number(value, self.name, minimum=int(self.minimum or 0))
+        if self.kind == "float":
+            return validate.positive_seconds(value, self.name)
+        if self.kind == "flag":
+            return validate.flag(value, self.name)
+        if self.kind == "choice":
+            return validate.choice(getattr(value, "value", value), self.choices, self.name)
+        if self.kind == "str" and not isinstance(value, str):
+            raise QueensError(f"{self.name} must be a string, got {value!r}")
+        return value
+
+
+#: Stop a count after this many solutions; the count is then reported as incomplete.
+LIMIT = Option(
+    "limit", "int", "stop after K solutions (the count is then incomplete, a lower bound)",
+    minimum=1, applies_to=frozenset({COUNTS}), metavar="K",
+)
+#: Stop after this many seconds; a count is then reported as incomplete.
+TIME_LIMIT = Option(
+    "time_limit", "float", "stop after S seconds (a count is then incomplete, a lower bound)",
+    open_minimum=True, metavar="S",
+)
+#: Threads to count on (the result does not depend on it).
+THREADS = Option(
+    "threads", "int", "threads (default: every core)", minimum=1, applies_to=frozenset({COUNTS}), metavar="T"
+)
+#: Random seed of a solver.
+SEED = Option("seed", "int", "random seed of the solver", default=0, minimum=0, metavar="S")
+#: A callback ``progress(done, total)`` after each finished task (Python only).
+PROGRESS = Option(
+    "progress", "object", "callable progress(done, total) after each finished task",
+    applies_to=frozenset({COUNTS}),
+)
+
+
+class Backend(ABC):
+    """Abstract base class of a queenslab backend (see the module docstring).
+
+    Subclasses set :attr:`name`, :attr:`summary` and :attr:`options`, and implement
+    :meth:`_counts` and :meth:`_solutions` (optionally :meth:`_solve`). Optional
+    packages are imported inside those methods, so that registering a backend costs
+    nothing at start-up; a missing one raises
+    :class:`~queenslab.errors.MissingDependency` naming the pip extra.
+    """
+
+    #: Registry name (``--backend NAME``).
+    name: ClassVar[str] = ""
+    #: One line for ``--help`` and the docs.
+    summary: ClassVar[str] = ""
+    #: The options this backend takes besides the signatures' arguments.
+    options: ClassVar[tuple[Option, ...]] = ()
+
+    # ------------------------------------------------------------------ derived
+    def option(self, name: str) -> Option | None:
+        """The declared option called ``name``, or None."""
+        return next((o for o in self.options if o.name == name), None)
+
+    def check_options(self, opts: dict[str, Any], question: str = COUNTS) -> dict[str, Any]:
+        """Validate ``opts`` for one question; returns them normalised (None values dropped).
+
+        Raises
+        ------
+        UnknownOption
+            For an option this backend does not declare for ``question``.
+        QueensError
+            For a value its :class:`Option` refuses.
+        """
+        takes = {o.name: o for o in self.options if question in o.applies_to}
+        unknown = sorted(set(opts) - set(takes))
+        if unknown:
+            allowed = ", ".join(sorted(takes)) or "none"
+            raise UnknownOption(
+                f"backend {self.name!r} does not take option(s) {', '.join(unknown)} for "
+                f"{question}; it accepts: {allowed}"
+            )
+        out = {k: takes[k].check(v) for k, v in opts.items()}
+        return {k: v for k, v in out.items() if v is not None}
+
+    @staticmethod
+    def _check_problem(problem: Problem) -> None:
+        if not isinstance(problem, Problem):
+            raise QueensError(f"expected a queenslab Problem, got {type(problem).__name__}")
+
+    def counts(self, problem: Problem, *, unique: bool = False, **opts: Any) -> CountResult:
+        """The number of solutions (and with ``unique`` of orbits) as a :class:`CountResult`."""
+        self._check_problem(problem)
+        unique = validate.flag(unique, "unique")
+        opts = self.check_options(opts, COUNTS)
+        t0 = time.perf_counter()
+        result = self._counts(problem, unique, **opts)
+        seconds = time.perf_counter() - t0
+        return replace(result, backend=result.backend or self.name, seconds=seconds)
+
+    def count(self, problem: Problem, *, unique: bool = False, **opts: Any) -> int:
+        """The number of solutions (``unique=True``: of orbits).
+
+        Raises
+        ------
+        Incomplete
+            When a limit stopped the count (``found`` holds the lower bound).
+        """
+        return self.counts(problem, unique=unique, **opts).value(unique)
+
+    def solutions(self, problem: Problem, *, limit: int | None = None, **opts: Any) -> Iterator[tuple[int, ...]]:
+        """Iterate over solutions (at most ``limit``), as 0-based tuples."""
+        self._check_problem(problem)
+        limit = validate.optional_whole_number(limit, "limit")
+        opts = self.check_options(opts, SOLUTIONS)
+        if limit == 0:
+            return iter(())
+        return self._solutions(problem, limit, **opts)
+
+    def solve(self, problem: Problem, **opts: Any) -> tuple[int, ...] | None:
+        """One solution as a 0-based tuple, or None when the problem has none."""
+        self._check_problem(problem)
+        return self._solve(problem, **self.check_options(opts, SOLVE))
+
+    # ------------------------------------------------------------ to implement
+    @abstractmethod
+    def _counts(self, problem: Problem, unique: bool, **opts: Any) -> CountResult:
+        """Count; ``opts`` are declared and validated. Set ``complete=False`` when a
+        limit stopped the search."""
+
+    @abstractmethod
+    def _solutions(self, problem: Problem, limit: int | None, **opts: Any) -> Iterator[tuple[int, ...]]:
+        """Iterate over at most ``limit`` (None: all, never 0) solutions."""
+
+    def _solve(self, problem: Problem, **opts: Any) -> tuple[int, ...] | None:
+        """One solution: by default the first of :meth:`_solutions`."""
+        return next(iter(self._solutions(problem, 1, **opts)), None)
+

@@ -1,0 +1,98 @@
+"""The backend registry and the facade: ``solve``, ``count``, ``counts``, ``solutions``.
+
+The registry is the single place that names backends: one entry per backend class, the
+first entry the default. The command line derives its ``--backend`` choices and the
+backends' option flags from it. Backend modules are light (they import their solver
+packages on first use), so the registry imports them directly.
+
+Examples
+--------
+>>> from queenslab import Problem
+>>> count(Problem(8))
+92
+>>> count(Problem(8), unique=True, backend="native")
+12
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..errors import QueensError
+from ..problem import Problem
+from ..result import CountResult
+from .cpsat import CpsatBackend
+from .interface import Backend, Option
+from .native import NativeBackend
+from .sat import GanakBackend, SatBackend
+
+__all__ = ["BACKENDS", "get_backend", "backend_options", "solve", "count", "counts", "solutions"]
+
+#: name -> backend class; the first entry is the default backend.
+BACKENDS: dict[str, type[Backend]] = {
+    cls.name: cls for cls in (NativeBackend, CpsatBackend, SatBackend, GanakBackend)
+}
+
+_instances: dict[str, Backend] = {}
+
+
+def get_backend(name: str | None = None) -> Backend:
+    """Return the backend registered as ``name`` (default: the first registered).
+
+    Raises
+    ------
+    QueensError
+        If no backend has that name; the message lists the registered ones.
+    """
+    if name is None:
+        name = next(iter(BACKENDS))
+    if name not in BACKENDS:
+        raise QueensError(f"unknown backend {name!r}; choose one of: {', '.join(BACKENDS)}")
+    if name not in _instances:
+        _instances[name] = BACKENDS[name]()
+    return _instances[name]
+
+
+def backend_options(question: str) -> dict[str, tuple[Option, list[str]]]:
+    """Every command-line option some backend takes for ``question``, with the backends
+    taking it (Python-only options such as an edited ``model`` are left out).
+
+    One name means one option everywhere: two backends declaring different options
+    under the same name are refused (a test checks the registry).
+
+    Returns
+    -------
+    dict
+        option name -> (the :class:`Option`, names of the backends taking it).
+    """
+    out: dict[str, tuple[Option, list[str]]] = {}
+    for name, cls in BACKENDS.items():
+        for opt in cls.options:
+            if question not in opt.applies_to or not opt.on_command_line:
+                continue
+            if opt.name in out and out[opt.name][0] != opt:
+                raise QueensError(f"backends declare two different options named {opt.name!r}")
+            out.setdefault(opt.name, (opt, []))[1].append(name)
+    return out
+
+
+def solve(problem: Problem, *, backend: str | None = None, **opts) -> tuple[int, ...] | None:
+    """One solution of ``problem`` (0-based tuple), or None when it has none."""
+    return get_backend(backend).solve(problem, **opts)
+
+
+def count(problem: Problem, *, unique: bool = False, backend: str | None = None, **opts) -> int:
+    """Number of solutions (``unique=True``: orbits under ``problem.symmetries()``)."""
+    return get_backend(backend).count(problem, unique=unique, **opts)
+
+
+def counts(problem: Problem, *, unique: bool = False, backend: str | None = None, **opts) -> CountResult:
+    """Total and (with ``unique``) orbit count in one :class:`CountResult`."""
+    return get_backend(backend).counts(problem, unique=unique, **opts)
+
+
+def solutions(
+    problem: Problem, *, limit: int | None = None, backend: str | None = None, **opts
+) -> Iterator[tuple[int, ...]]:
+    """Iterate over solutions (the native backend: in lexicographic order)."""
+    return get_backend(backend).solutions(problem, limit=limit, **opts)

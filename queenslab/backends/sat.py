@@ -1,0 +1,61 @@
+"""CNF models as backends: SAT enumeration with pysat (``sat``) and exact #SAT with
+Ganak (``ganak``); the model is :mod:`queenslab.models.cnf`."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from ..models.cnf import DEFAULT_SOLVER, Encoding
+from ..problem import Problem
+from .interface import LIMIT, Backend, CountResult, Option
+
+#: The cardinality encoding of both CNF backends.
+ENCODING = Option(
+    "encoding", "choice", "cardinality encoding of the CNF model",
+    default="pairwise", choices=tuple(e.value for e in Encoding), metavar="E",
+)
+#: An edited CNF model (Python only).
+MODEL = Option("model", "object", "an edited model from queenslab.models.cnf.build")
+
+
+class SatBackend(Backend):
+    name = "sat"
+    summary = "pysat: SAT enumeration of the CNF model, blocking each solution found"
+    options = (
+        ENCODING,
+        Option("solver", "str", "the pysat solver", default=DEFAULT_SOLVER, metavar="NAME"),
+        LIMIT,
+        MODEL,
+    )
+
+    def _counts(self, problem: Problem, unique: bool, **opts: Any) -> CountResult:
+        from ..models import cnf
+
+        return cnf.counts(problem, unique=unique, **opts)
+
+    def _solutions(self, problem: Problem, limit: int | None, **opts: Any) -> Iterator[tuple[int, ...]]:
+        from ..models import cnf
+
+        return cnf.solutions(problem, limit=limit, **opts)
+
+
+class GanakBackend(Backend):
+    name = "ganak"
+    summary = "Ganak: exact projected #SAT of the CNF model (extra queenslab[count])"
+    options = (
+        ENCODING,
+        MODEL,
+    )
+
+    def _counts(self, problem: Problem, unique: bool, **opts: Any) -> CountResult:
+        from ..models import cnf
+
+        count = cnf.ganak_count(problem, **opts)
+        orbits = cnf.ganak_count(problem, unique=True, **opts) if unique else None
+        return CountResult(count, orbits, None, self.name, opts.get("encoding", ENCODING.default))
+
+    def _solutions(self, problem: Problem, limit: int | None, **opts: Any) -> Iterator[tuple[int, ...]]:
+        # Ganak counts; the solutions of the same CNF model come from the SAT solver.
+        from ..models import cnf
+
+        return cnf.solutions(problem, limit=limit, **opts)

@@ -1,0 +1,74 @@
+"""The root of the command line: the ``queenslab`` group, the ``experiment`` group and
+the entry point that turns errors into ``error: ...`` (or a JSON error) and exit codes.
+
+Exit codes: 0 success, 1 a negative answer (not a solution, counts disagree, a count
+stopped by a limit), 2 bad input, 130 interrupted. With ``--json`` an error is printed as
+``{"error": "...", "kind": "..."}`` on standard output as well.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from .. import __version__
+from ..errors import QueensError
+
+__all__ = ["cli", "experiment", "main", "run", "emit_json"]
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="queenslab")
+def cli() -> None:
+    """queenslab: count, enumerate, rank, check and draw n-queens solutions and variants.
+
+    Rows and columns on the command line are 1-based. Every command takes --json and then
+    prints one JSON object with documented keys.
+    """
+
+
+@cli.group("experiment")
+def experiment() -> None:
+    """Reproducible experiments from the literature (see the experiments page of the docs)."""
+
+
+def emit_json(obj: dict) -> None:
+    """Print one JSON object on standard output."""
+    click.echo(json.dumps(obj))
+
+
+def _error(message: str, kind: str, as_json: bool) -> int:
+    if as_json:
+        emit_json({"error": message, "kind": kind})
+    click.echo(f"error: {message}", err=True)
+    return 2
+
+
+def _wants_json(args: list[str]) -> bool:
+    return "--json" in args[: args.index("--")] if "--" in args else "--json" in args
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 ok, 1 negative answer, 2 bad input)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    as_json = _wants_json(args)
+    try:
+        rv = cli.main(args=args, prog_name="queenslab", standalone_mode=False)
+    except click.exceptions.UsageError as e:
+        name = e.ctx.command_path if e.ctx is not None and e.ctx.parent is not None else None
+        hint = f" (see '{name} --help')" if name else ""
+        return _error(f"{e.format_message()}{hint}", "UsageError", as_json)
+    except QueensError as e:
+        return _error(str(e), type(e).__name__, as_json)
+    except (KeyboardInterrupt, click.exceptions.Abort):
+        click.echo("interrupted", err=True)
+        return 130
+    except click.exceptions.Exit as e:
+        return e.exit_code
+    return rv if isinstance(rv, int) else 0
+
+
+def run() -> None:  # console-script entry point
+    sys.exit(main())

@@ -1,0 +1,190 @@
+"""``count``, ``crosscheck`` and ``export``: one problem on one or several backends."""
+
+from __future__ import annotations
+
+import click
+
+from ..backends import crosscheck, get_backend
+from ..backends.interface import COUNTS
+from ..data import compare
+from ..problem import Problem
+from .app import cli, emit_json
+from .options import Progress, backend_option, json_option, problem_options, solver_options
+
+
+@cli.command("count")
+@problem_options
+@click.option("--unique", is_flag=True, help="Also count fundamental solutions (orbits under the problem's symmetries).")
+@backend_option
+@solver_options(COUNTS)
+@json_option
+def count_cmd(problem: Problem, unique: bool, backend: str, backend_opts: dict, as_json: bool) -> int:
+    """Count the solutions of N queens (or a variant).
+
+    Compares with the known values (OEIS A000170 / A002562) for the standard problem and
+    exits 1 if they disagree, or if a limit stopped the count (it is then a lower bound).
+    The options in brackets belong to the backends named there; another backend refuses
+    them.
+
+    \b
+    JSON keys: n, count, unique (null without --unique), backend, method, threads,
+    seconds, complete, known, known_unique, agrees (null when nothing is known),
+    nodes, problem.
+
+    \b
+    Examples:
+      queenslab count 12 --unique
+      queenslab count 8 --toroidal --block 1,1 --json
+      queenslab count 9 --unique --backend cpsat --formulation boolean
+      queenslab count 8 --backend sat --encoding seqcounter
+    """
+    be = get_backend(backend)
+    progress = Progress(not as_json, f"count {problem.n}")
+    if be.option("progress") is not None:
+        backend_opts["progress"] = progress
+    try:
+        res = be.counts(problem, unique=unique, **backend_opts)
+    finally:
+        progress.close()
+    known = compare(problem, res.count, res.unique if unique else None, complete=res.complete)
+    if as_json:
+        emit_json(
+            {
+                "n": problem.n,
+                "count": res.count,
+                "unique": res.unique if unique else None,
+                "backend": res.backend,
+                "method": res.method,
+                "threads": res.threads,
+                "seconds": round(res.seconds or 0.0, 6),
+                "complete": res.complete,
+                "known": known.count,
+                "known_unique": known.unique if unique else None,
+                "agrees": known.agrees,
+                "nodes": res.nodes,
+                "problem": problem.to_dict(one_based=True),
+            }
+        )
+    else:
+        pre = "" if res.complete else "at least "
+        line = f"{pre}{res.count} solution{'' if res.count == 1 else 's'} of {problem.describe()}"
+        if unique:
+            line += f" ({pre}{res.unique} unique)"
+        click.echo(line)
+        detail = f"backend {res.backend}" + (f" ({res.method})" if res.method else "") + f", {res.seconds:.3f} s"
+        if not res.complete:
+            detail += "; stopped by a limit: not a final count"
+        elif known.agrees is not None:
+            detail += f"; known value {known.count}" + (f" / {known.unique} unique" if unique else "")
+            detail += ": agrees" if known.agrees else ": DISAGREES"
+        click.echo(detail)
+    if known.agrees is False:
+        click.echo("error: the count disagrees with the known value", err=True)
+        return 1
+    return 0 if res.complete else 1
+
+
+@cli.command("crosscheck")
+@problem_options
+@click.option("--backends", default=None, metavar="B,B,...",
+              help="Comma-separated backends (default: all; a missing optional one is reported, not fatal).")
+@click.option("--no-unique", is_flag=True, help="Compare counts only (skip the symmetry-reduced counts).")
+@json_option
+def crosscheck_cmd(problem: Problem, backends: str | None, no_unique: bool, as_json: bool) -> int:
+    """Count one problem on several backends, side by side; exit 1 if they disagree.
+
+    \b
+    JSON keys: n, problem, unique (whether orbits were compared), agree, rows (each:
+    backend, count, unique, seconds, complete, error).
+
+    \b
+    Examples:
+      queenslab crosscheck 8
+      queenslab crosscheck 7 --toroidal --knight --block 1,1 --backends native,sat
+    """
+    names = None if backends is None else [b.strip() for b in backends.split(",") if b.strip()]
+    res = crosscheck(problem, names, unique=not no_unique, strict=names is not None)
+    if as_json:
+        emit_json(
+            {
+                "n": problem.n,
+                "problem": problem.to_dict(one_based=True),
+                "unique": not no_unique,
+                "agree": res.agree,
+                "rows": [
+                    {"backend": r.backend, "count": r.count, "unique": r.unique, "seconds": round(r.seconds, 6),
+                     "complete": r.complete, "error": r.error}
+                    for r in res.rows
+                ],
+            }
+        )
+    else:
+        click.echo(f"{problem.describe()}")
+        click.echo(f"{'backend':<10} {'count':>14} {'unique':>12} {'seconds':>9}")
+        for r in res.rows:
+            if r.error:
+                click.echo(f"{r.backend:<10} {'-':>14} {'-':>12} {'-':>9}  {r.error}")
+            else:
+                u = "-" if r.unique is None else str(r.unique)
+                click.echo(f"{r.backend:<10} {r.count:>14} {u:>12} {r.seconds:>9.3f}")
+        click.echo("all backends agree" if res.agree else "BACKENDS DISAGREE")
+    return 0 if res.agree else 1
+
+
+@cli.command("export")
+@click.argument("kind", type=click.Choice(["cnf", "cpsat"]))
+@problem_options
+@click.option("--encoding", default="pairwise", show_default=True, metavar="E", help="cnf: cardinality encoding.")
+@click.option("--formulation", type=click.Choice(["integer", "boolean"]), default="integer", show_default=True,
+              help="cpsat: model formulation.")
+@click.option("--symmetry", type=click.Choice(["none", "lex-leader"]), default="none", show_default=True,
+              help="Add lex-leader symmetry-breaking constraints.")
+@click.option("--out", type=click.Path(dir_okay=False, writable=True), default=None, metavar="F",
+              help="Write to file F instead of standard output.")
+@json_option
+def export_cmd(kind: str, problem: Problem, encoding: str, formulation: str, symmetry: str,
+               out: str | None, as_json: bool) -> int:
+    """Export the model: DIMACS CNF with a cell-variable map, or CP-SAT's text proto.
+
+    \b
+    JSON keys: kind, n, problem, symmetry, encoding (null for cpsat), formulation (null
+    for cnf), variables and clauses (null for cpsat), out, text (null with --out).
+
+    \b
+    Examples:
+      queenslab export cnf 8 --out q8.cnf
+      queenslab export cpsat 8 --symmetry lex-leader
+    """
+    sym = None if symmetry == "none" else symmetry
+    if kind == "cnf":
+        from ..models.cnf import to_dimacs
+
+        text = to_dimacs(problem, encoding=encoding, symmetry=sym)
+    else:
+        from ..models.cpsat import export_text
+
+        text = export_text(problem, formulation=formulation, symmetry=sym)
+    if out:
+        with open(out, "w") as fh:
+            fh.write(text)
+    if as_json:
+        header = next((line for line in text.splitlines() if line.startswith("p cnf")), None)
+        emit_json(
+            {
+                "kind": kind,
+                "n": problem.n,
+                "problem": problem.to_dict(one_based=True),
+                "symmetry": symmetry,
+                "encoding": encoding if kind == "cnf" else None,
+                "formulation": formulation if kind == "cpsat" else None,
+                "variables": int(header.split()[2]) if header else None,
+                "clauses": int(header.split()[3]) if header else None,
+                "out": out,
+                "text": None if out else text,
+            }
+        )
+    elif not out:
+        click.echo(text, nl=False)
+    else:
+        click.echo(f"wrote {kind} model of {problem.describe()} to {out}", err=True)
+    return 0

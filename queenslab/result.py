@@ -1,0 +1,64 @@
+"""The result of a count, shared by the engine, the models and the backends."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import Incomplete, QueensError
+
+__all__ = ["CountResult"]
+
+
+@dataclass(frozen=True)
+class CountResult:
+    """The outcome of a count (the same names as the command line's ``--json``).
+
+    Attributes
+    ----------
+    count : int
+        Number of solutions (with ``complete=False``, a lower bound).
+    unique : int or None
+        Number of orbits under ``problem.symmetries()`` (None if not asked for).
+    nodes : int or None
+        Search nodes (queens placed) when the backend reports them.
+    backend : str
+        Name of the backend that counted.
+    method : str
+        How it counted (native: ``"symmetric"`` or ``"general"``; cpsat: the
+        formulation; sat: encoding and solver).
+    complete : bool
+        False when a limit stopped the search: ``count`` (or ``unique``) is then only a
+        lower bound, never a final count.
+    threads : int or None
+        Threads the backend counted on, where it chooses them.
+    seconds : float or None
+        Wall-clock time of the count.
+    """
+
+    count: int
+    unique: int | None = None
+    nodes: int | None = None
+    backend: str = ""
+    method: str = ""
+    complete: bool = True
+    threads: int | None = None
+    seconds: float | None = None
+
+    def value(self, unique: bool = False) -> int:
+        """``unique`` or ``count``; raises :class:`Incomplete` when a limit stopped the count.
+
+        Examples
+        --------
+        >>> CountResult(92, 12).value(), CountResult(92, 12).value(unique=True)
+        (92, 12)
+        """
+        found = self.unique if unique else self.count
+        if found is None:
+            raise QueensError("this result holds no orbit count: count with unique=True")
+        if not self.complete:
+            raise Incomplete(
+                f"{self.backend or 'the backend'} stopped after {found} "
+                f"{'orbits' if unique else 'solutions'}; the count is at least {found}",
+                found,
+            )
+        return found
