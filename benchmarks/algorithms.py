@@ -1,10 +1,10 @@
-"""Reproduce document 004's Tables 2 and 4 for queenslab's seed algorithms.
+"""Reproduce the Wirth-variants paper's Tables 2 and 4 for queenslab's seed algorithms.
 
-Document 004 ("The N queens problem - new variants of the Wirth algorithm") times
+"The N queens problem - new variants of the Wirth algorithm" times
 five counting algorithms in Java (Table 2) and gives the ratio of the basic
 backtracking time to each other algorithm's (Table 4). This script measures our
 numba versions of them (:mod:`queenslab.native.seeds`) in one run, plus the plain
-backtracking of documents 000/001, a bitmask backtracker and, as the last column,
+backtracking of the ranking and backtracking papers, a bitmask backtracker and, as the last column,
 the package's symmetric engine counting fundamental solutions on one thread.
 
 Every count is checked against OEIS A000170 (the engine's against A002562); a
@@ -121,11 +121,11 @@ def main(argv: list[str] | None = None) -> int:
         + [("n/a" if times[n][c] is None else f"{times[n]['basic'] / times[n][c]:.3f}") for c in columns]
         for n in sizes
     ]
-    print("## Times in ms (document 004, Table 2)")
+    print("## Times in ms (the Wirth-variants paper, Table 2)")
     print()
     print(_table(header, ms_rows))
     print()
-    print("## Ratio time(basic) / time(algorithm) (document 004, Table 4)")
+    print("## Ratio time(basic) / time(algorithm) (the Wirth-variants paper, Table 4)")
     print()
     print(_table(header, ratio_rows))
     print()

@@ -1,5 +1,5 @@
-"""Large boards: time to one verified solution by every method, the issue-6 targets,
-success rates over seeds, and document 000's n -> n+1 extension pattern.
+"""Large boards: time to one verified solution by every method, the large-n targets,
+success rates over seeds, and N. Gupta's n -> n+1 extension pattern.
 
 Prints, in one run:
 
@@ -12,14 +12,14 @@ Prints, in one run:
   and the time counts every seed. A method stops going up in n after a run that takes
   longer than ``--cap`` seconds (the worker is killed at the cap plus one second), runs
   out of memory (``--mem-limit`` GB of RSS) or reaches the method's size limit.
-* **Performance targets** of issue 6, each measured in a fresh process: construct +
+* **Performance targets** of the large-n work, each measured in a fresh process: construct +
   verify at n = 10**7 (< 2 s), its peak RSS (< 1 GB), min-conflicts at 10**6 (< 10 s) and
-  at 10**4 (< 0.5 s; document 002's run took 20 h 40 min) -- plus, for context,
-  document 002's own method at n = 10**4, and the numba compile time of a first process
+  at 10**4 (< 0.5 s; the self-correcting Queens program's run took 20 h 40 min) -- plus, for context,
+  the self-correcting Queens program's own method at n = 10**4, and the numba compile time of a first process
   (empty cache) against the load time with a warm cache.
 * **Table B** -- success rate over seeds 0 .. K-1 of the randomised methods at small n,
   within each method's default budget, with median times.
-* **Table C** -- document 000's n -> n+1 extension pattern (section 2.1): for which n
+* **Table C** -- N. Gupta's n -> n+1 extension pattern (section 2.1): for which n
   the board it builds is a solution (``find_conflict``), by ``n mod 6``; the closed form
   is checked against repeated :func:`~queenslab.heuristics.extend` steps.
 
@@ -362,9 +362,9 @@ def targets(repeat: int, quick: bool) -> dict:
     if not quick:
         d = fresh(TARGET_SNIPPET, "selfcorrect", 10**4, 1)
         out["selfcorrect_1e4"] = d
-        print(f"- for context, document 002's own method (`self_correct`, seed 0, its default budget) at "
+        print(f"- for context, the self-correcting Queens program's own method (`self_correct`, seed 0, its default budget) at "
               f"n = 10,000: {fmt_s(d['total'][0])} s, {d['tries'][0]} tr{'y' if d['tries'][0] == 1 else 'ies'}, "
-              f"{d['iterations'][0]:,} moves (document 002's C program: 20 h 40 min).")
+              f"{d['iterations'][0]:,} moves (the self-correcting Queens program's C program: 20 h 40 min).")
         with tempfile.TemporaryDirectory(prefix="large_n_numba_") as cache:
             cold = fresh(COMPILE_SNIPPET, env=dict(os.environ, NUMBA_CACHE_DIR=cache))
         warm = fresh(COMPILE_SNIPPET)
@@ -442,7 +442,7 @@ def table_c(max_n: int) -> dict:
     big = [n0 + k for n0 in (1000, 10**6) for k in range(6)]
     big_ok = {n: find_conflict(extension_pattern(n)) is None for n in big}
     rule_ok_big = all(big_ok[n] == extension_pattern_works(n) for n in big)
-    print(f"\n## Table C: document 000's n -> n+1 extension pattern, n = 4..{max_n}\n")
+    print(f"\n## Table C: N. Gupta's n -> n+1 extension pattern, n = 4..{max_n}\n")
     print("| n mod 6 | a solution for | not a solution for | first conflict at the smallest failing n |")
     print("|---:|---|---|---|")
     for r in range(6):

@@ -1,7 +1,7 @@
-"""Ranking: ours (subtree counting, with and without the index) against document 000's
+"""Ranking: ours (subtree counting, with and without the index) against N. Gupta's
 own methods, on the same (n, rank) queries, measured in one run.
 
-Baselines, as document 000 describes them:
+Baselines, as N. Gupta's ranking paper describes them:
 
 * **store all, then scan** -- generate every solution in lexicographic order (with the
   native enumerator, the fastest generator we have), store them, and look the rank up

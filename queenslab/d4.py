@@ -1,6 +1,6 @@
-"""The symmetry group of the square: D4, and document 003's permutation operation group PO.
+"""The symmetry group of the square: D4, and Zhang and Zhang's permutation operation group PO.
 
-Document 003 (Zhang & Zhang, *An Algebraic Method for the N-Queens Problem Based on
+Zhang and Zhang (Zhang & Zhang, *An Algebraic Method for the N-Queens Problem Based on
 Permutation Operation Group*) builds the eight symmetries of the board from three basic
 operations on a permutation ``p`` of length n (0-based here; the document is 1-based):
 

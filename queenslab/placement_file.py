@@ -4,7 +4,7 @@
 reads with :func:`read_placement`. Both sides are 1-based on disk (like the command line)
 and 0-based in Python. A ``.npy`` file holds a 1-D integer array; any other file is text:
 columns by row separated by commas and/or white space, optionally inside brackets
-(``2, 4, 1, 3`` — document 002 prints its 10,000-queen solution this way).
+(``2, 4, 1, 3`` — the self-correcting Queens program (ronybc) prints its 10,000-queen solution this way).
 """
 
 from __future__ import annotations

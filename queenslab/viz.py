@@ -1,5 +1,5 @@
 """Pictures of boards: a 1-bit PNG with one pixel (or ``scale`` x ``scale`` pixels) per
-cell, white queens on black, for boards up to 20,000 x 20,000 pixels (document 002 draws
+cell, white queens on black, for boards up to 20,000 x 20,000 pixels (the self-correcting Queens program (ronybc) draws
 its 10,000 queens this way).
 
 The image is built as packed bits with numpy (no per-cell Python loop), so a 20,000-queen

@@ -361,7 +361,8 @@ def test_cli_solve_prints_and_verifies(run):
     for method in ("minconflicts", "selfcorrect", "ga", "aco", "sat", "cpsat", "construct"):
         code, out, _ = run("solve", 6, "--method", method, "--json")
         data = json.loads(out)
-        assert code == 0 and set(data) == {"n", "method", "seed", "seconds", "verified", "solution", "out"}
+        assert code == 0 and set(data) == {"n", "method", "seed", "seconds", "verified", "solution", "out", "error"}
+        assert data["error"] is None
         assert data["verified"] is True and data["method"] == method and data["out"] is None
         assert pairwise_ok([c - 1 for c in data["solution"]]) and sorted(data["solution"]) == list(range(1, 7))
         assert (data["seed"] is None) == (method in ("sat", "construct"))
@@ -374,7 +375,7 @@ def test_cli_solve_seeds_files_and_large_n(run, tmp_path):
     f = tmp_path / "q.npy"
     code, out, err = run("solve", 5000, "--method", "minconflicts", "--out", f, "--json")
     data = json.loads(out)
-    assert code == 0 and "solution" not in data and data["out"] == str(f)
+    assert code == 0 and data["solution"] is None and data["out"] == str(f)
     arr = np.load(f)
     assert arr.min() == 1 and verify(arr - 1)
     t = tmp_path / "q.txt"

@@ -50,6 +50,11 @@ def solve_cmd(n, method, seed, max_steps, restarts, improve, out, as_json):
     randomised method that runs out of steps.
 
     \b
+    JSON keys: n, method, seed (null for a deterministic method), seconds, verified,
+    solution (1-based; null for N > 1000 or when there is none), out, error (null on
+    success).
+
+    \b
     Examples:
       queenslab solve 8
       queenslab solve 1000000 --method minconflicts --seed 1 --out q.npy
@@ -88,10 +93,8 @@ def solve_cmd(n, method, seed, max_steps, restarts, improve, out, as_json):
         return 1
     if out:
         fmt = write_placement(placement, out)
-    result.update(verified=True)
-    if n <= PRINT_MAX_N:
-        result["solution"] = [int(c) + 1 for c in placement]
-    result["out"] = out
+    result.update(verified=True, solution=[int(c) + 1 for c in placement] if n <= PRINT_MAX_N else None,
+                  out=out, error=None)
     if as_json:
         emit_json(result)
         return 0

@@ -167,7 +167,7 @@ def show_cmd(placement, from_file, png, scale, variant, as_json):
     exits 0 for a solution, 1 otherwise.
 
     Text boards are drawn up to n = 100. A PNG takes any board up to 20,000 x 20,000
-    (like document 002's picture of 10,000 queens); large placements come from a file.
+    (like the self-correcting Queens program's picture of 10,000 queens); large placements come from a file.
 
     \b
     JSON keys: n, problem (null for a large board checked without variant flags),

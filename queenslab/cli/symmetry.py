@@ -1,10 +1,10 @@
-"""Commands of document 003: orbits, the PO group's table, signatures and the orbit search.
+"""Commands of Zhang and Zhang: orbits, the PO group's table, signatures and the orbit search.
 
 The commands:
 
 * ``queenslab orbits N`` -- fundamental solutions with their orbit sizes (``--burnside``
   adds Burnside's count from the fixed-point counts, cross-checked natively);
-* ``queenslab symmetry table`` -- the multiplication table of PO (document 003, Table 1);
+* ``queenslab symmetry table`` -- the multiplication table of PO (Zhang and Zhang, Table 1);
 * ``queenslab symmetry orbit PLACEMENT`` -- one placement's images, stabiliser, canonical
   form and orbit signature;
 * ``queenslab experiment signature --max-n N`` -- are orbit signatures unique?
@@ -58,6 +58,10 @@ def orbits_cmd(problem, limit, burnside, force, as_json):
     A002562 / A000170 and the command exits 1 if they disagree.
 
     \b
+    JSON keys: n, orbits (each: solution, size), count, solutions, complete, group, known_unique,
+    agrees, problem, burnside (null without --burnside).
+
+    \b
     Examples:
       queenslab orbits 8
       queenslab orbits 10 --limit 5 --json
@@ -103,6 +107,7 @@ def orbits_cmd(problem, limit, burnside, force, as_json):
             "known_unique": known_u,
             "agrees": agree,
             "problem": problem.to_dict(one_based=True),
+            "burnside": None,
         }
         if b is not None:
             out["burnside"] = {
@@ -147,7 +152,12 @@ def table_cmd(as_json):
     """Print the multiplication table of the permutation operation group PO (Table 1).
 
     Row po_i, column po_j holds the operation "apply po_i, then po_j", the reading of
-    document 003's Table 1.
+    Table 1 of Zhang and Zhang's "An Algebraic Method for the N-Queens Problem Based on
+    Permutation Operation Group".
+
+    \b
+    JSON keys: table, reading, elements (each: name, definition, geometry,
+    document_geometry, flags, inverse).
     """
     from ..d4 import PO, multiplication_table
 
@@ -172,7 +182,7 @@ def table_cmd(as_json):
             }
         )
         return 0
-    click.echo(f"Table 1 of document 003 ({reading})")
+    click.echo(f"Table 1 of Zhang and Zhang ({reading})")
     click.echo("      " + " ".join(f"{g.po:>4}" for g in PO))
     for g, row in zip(PO, table):
         click.echo(f"{g.po:>4}  " + " ".join(f"{h.po:>4}" for h in row))
@@ -190,6 +200,10 @@ def orbit_cmd(placement, as_json):
 
     PLACEMENT lists the 1-based column of each row: '2 4 1 3', 2,4,1,3 or 2413. It need not
     be a solution.
+
+    \b
+    JSON keys: n, placement, solution, images, orbit, size, stabilizer, canonical,
+    raw_signature, signature.
 
     \b
     Examples:
@@ -268,16 +282,19 @@ def _certify(n: int) -> dict:
               help="Then check n = max-n+1 .. P through the ambiguous solutions only.")
 @json_option
 def signature_cmd(max_n, min_n, criterion, certify_to, as_json):
-    """Are orbit signatures unique? Document 003 claims no two orbits share one.
+    """Are orbit signatures unique? Zhang and Zhang claims no two orbits share one.
 
     For every n from --min-n to --max-n, every orbit of the standard problem is taken
-    once and its signature computed (document 003, Sequential-Reverse criterion;
+    once and its signature computed (Zhang and Zhang, Sequential-Reverse criterion;
     --criterion oriented for the stricter variant, both for both). Reports the number of
     orbits, of distinct signatures, and every collision. Exits 1 if there is a collision.
 
     --certify-to P goes on from --max-n + 1 to P without enumerating the orbits: only
     orbits whose Sig_x and Sig_y are both alternating can share a document signature
     (docs/symmetry.md), and those solutions are few and found directly.
+
+    \b
+    JSON keys: experiment, min_n, max_n, rows, certified, unique, environment.
 
     \b
     Examples:
@@ -367,7 +384,7 @@ def signature_cmd(max_n, min_n, criterion, certify_to, as_json):
 @click.option("--force", is_flag=True, help="Allow n above the search's practical limit.")
 @json_option
 def orbit_search_cmd(n, strategy, key, force, as_json):
-    """Run document 003's orbit-based search for N queens and report its coverage.
+    """Run Zhang and Zhang's orbit-based search for N queens and report its coverage.
 
     Step 1 applies Inc at every pair of gaps to every solution of N-1 queens; step 2
     applies Mov to every queen of every solution on each orbit found (breadth-first or
@@ -378,6 +395,10 @@ def orbit_search_cmd(n, strategy, key, force, as_json):
     solution in lexicographic order.
 
     Exits 0 whether or not every orbit is reached (the coverage is the result).
+
+    \b
+    JSON keys: experiment, n, strategy, key, step1_solutions, step1_orbits, found, orbits,
+    complete, coverage, trajectory, missing, seconds, environment.
 
     \b
     Examples:
@@ -445,7 +466,7 @@ def orbit_search_cmd(n, strategy, key, force, as_json):
         return 0
     click.echo(
         f"orbit search for {n} queens ({strategy}, orbits recognised by {key}); "
-        "operations in document 003's notation: Inc(Row, Col), Mov(OldRow, OldCol, NewRow, NewCol), "
+        "operations in Zhang and Zhang's notation: Inc(Row, Col), Mov(OldRow, OldCol, NewRow, NewCol), "
         "Row = value, Col = position, 1-based"
     )
     click.echo(f"step 1: Inc on the {res.step1_solutions} solutions of {n - 1} queens found {len(res.step1)} orbits")

@@ -4,7 +4,7 @@
 * ``A002562`` -- the number of fundamental solutions (orbits under the dihedral
   group D4 of the square), n = 1..27.
 
-Both are taken from the OEIS. Document 000's table misprints n = 22, 25, 26; the
+Both are taken from the OEIS. N. Gupta's table misprints n = 22, 25, 26; the
 values here are the OEIS ones. The test-suite checks the native engine against them
 for n <= 16.
 """

@@ -1,4 +1,4 @@
-"""One solution in O(n) by explicit construction, the O(n) verifier, and document 000's
+"""One solution in O(n) by explicit construction, the O(n) verifier, and N. Gupta's
 n -> n+1 extension pattern.
 
 * :func:`construct` -- the classical explicit solution for every n >= 4 (the case
@@ -8,7 +8,7 @@ n -> n+1 extension pattern.
   (first and second queen on every column and diagonal) that names the first attacking
   pair, in the row order of :func:`queenslab.solution.conflicts`.
 * :func:`extend` / :func:`extension_pattern` -- the "novel method" surveyed in
-  document 000 (section 2.1): from the 4x4 solution, add a row on top (odd n) or after
+  N. Gupta's ranking paper (section 2.1): from the 4x4 solution, add a row on top (odd n) or after
   the first n/2 rows (even n) and a column on the right, with the new queen at their
   crossing. It yields a solution exactly when ``n mod 6`` is 0, 1, 4 or 5
   (:func:`extension_pattern_works`): its boards are the classical "evens then odds"
@@ -243,12 +243,12 @@ def construct(n) -> np.ndarray | None:
 
 # ----------------------------------------------------------------------------- n -> n+1 pattern
 
-#: Document 000, Fig. 4: the first 4x4 solution (rows top to bottom: 3 1 4 2), 0-based.
+#: N. Gupta's ranking paper, Fig. 4: the first 4x4 solution (rows top to bottom: 3 1 4 2), 0-based.
 PATTERN_BASE = (2, 0, 3, 1)
 
 
 def extend(placement) -> np.ndarray:
-    """One step of document 000's n -> n+1 pattern (section 2.1.1).
+    """One step of N. Gupta's n -> n+1 pattern (section 2.1.1).
 
     The new board has a new column on the right and a new row: on top when n+1 is odd
     (Figs. 5 and 7), after the first (n+1)/2 rows when n+1 is even (Fig. 6); the new
@@ -279,7 +279,7 @@ def extend(placement) -> np.ndarray:
 
 
 def extension_pattern(n) -> np.ndarray:
-    """The n x n board of document 000's pattern, in O(n) (closed form).
+    """The n x n board of N. Gupta's pattern, in O(n) (closed form).
 
     Equal to applying :func:`extend` to the 4x4 solution ``3 1 4 2`` n - 4 times: the
     odd numbers below n+1 in decreasing order, then the even ones in decreasing order

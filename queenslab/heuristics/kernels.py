@@ -277,7 +277,7 @@ def min_conflicts(n, greedy_tries, max_steps, candidates, rng, p, d1, d2, work, 
 
 @njit(cache=True, nogil=True)
 def _front_scan(q, k):
-    """Document 002's ``check_front``: is queen k attacked by a queen in front (0..k-1)?"""
+    """the self-correcting Queens program's ``check_front``: is queen k attacked by a queen in front (0..k-1)?"""
     a = q[k]
     b = a - k
     c = a + k
@@ -291,14 +291,14 @@ def _front_scan(q, k):
 
 @njit(cache=True, nogil=True)
 def self_correct_start(n, rng, q):
-    """Document 002's random start: every queen on line ``random() % (n - 1)`` (n >= 2)."""
+    """the self-correcting Queens program's random start: every queen on line ``random() % (n - 1)`` (n >= 2)."""
     for k in range(n):
         q[k] = below(rng, n - 1) if n > 1 else 0
 
 
 @njit(cache=True, nogil=True)
 def self_correct(n, limit, counted, q, t, lines, out):
-    """One try of document 002's self-correcting search from the start in ``q``,
+    """One try of the self-correcting Queens program's self-correcting search from the start in ``q``,
     iteratively; True on success (``q`` then holds the solution).
 
     Queen k, given the play, checks only the queens in front (0..k-1);
@@ -438,7 +438,7 @@ def ga_init(n, rng, pop):
 
 @njit(cache=True, nogil=True)
 def genetic(n, generations, pc, pm, improve, rng, pop, mid, fit, order, rows, d1, d2, out):
-    """Run up to ``generations`` generations of document 000's genetic algorithm.
+    """Run up to ``generations`` generations of N. Gupta's genetic algorithm.
 
     Fitness is ``n(n-1)/2 - attacking pairs`` (a solution has the maximum). A generation:
     evaluate; stop if a candidate is a solution; roulette-wheel selection of an
@@ -517,7 +517,7 @@ def genetic(n, generations, pc, pm, improve, rng, pop, mid, fit, order, rows, d1
 @njit(cache=True, nogil=True)
 def ant_colony(n, iterations, ants, alpha, beta, q, evaporation, tau_min, rng,
                tau_src, tau, eta, weight, tour, used, lines, out):
-    """Run up to ``iterations`` iterations of document 000's ant colony optimisation.
+    """Run up to ``iterations`` iterations of N. Gupta's ant colony optimisation.
 
     Search space: n columns of the n*n cells (labels ``r * n + c``); an ant walks from a
     source through the columns left to right, choosing one cell in each, never a label

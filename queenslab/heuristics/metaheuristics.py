@@ -1,4 +1,4 @@
-"""The metaheuristics surveyed in document 000, for comparative experiments at small n.
+"""The metaheuristics surveyed in N. Gupta's ranking paper, for comparative experiments at small n.
 
 * :func:`genetic` -- the genetic algorithm of section 2.2 (after Aghazadeh Heris and
   Asgari Oskoei): candidates are vectors of n lines (the queen of column k on line
@@ -82,7 +82,7 @@ def genetic(
     progress: Callable[[int, int], None] | None = None,
     return_stats: bool = False,
 ):
-    """One solution by document 000's genetic algorithm (roulette wheel, one-point crossover, mutation).
+    """One solution by N. Gupta's genetic algorithm (roulette wheel, one-point crossover, mutation).
 
     Parameters
     ----------
@@ -186,7 +186,7 @@ def ant_colony(
     progress: Callable[[int, int], None] | None = None,
     return_stats: bool = False,
 ):
-    """One solution by document 000's ant colony optimisation on the n x n^2 search graph.
+    """One solution by N. Gupta's ant colony optimisation on the n x n^2 search graph.
 
     Parameters
     ----------

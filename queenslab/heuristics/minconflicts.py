@@ -14,7 +14,7 @@ make the effect of a swap an O(1) computation. One try:
 3. After ``max_steps`` steps without a solution the try is abandoned; up to ``restarts``
    further tries follow (the random stream continues, so each try differs).
 
-This follows the minimal-conflict heuristic surveyed in document 000 (section 2.2) and the
+This follows the minimal-conflict heuristic surveyed in N. Gupta's ranking paper (section 2.2) and the
 swap-based local search of Sosic and Gu for permutations.
 """
 

@@ -1,4 +1,4 @@
-"""Document 002's self-correcting search ("intelligent queens"), iterative and jitted.
+"""the self-correcting Queens program's self-correcting search ("intelligent queens"), iterative and jitted.
 
 The original (Rony B Chandran, ``n-queens.c``) places one queen per line at a random
 position and lets them correct themselves. Queen k, given the play:
@@ -18,7 +18,7 @@ the search is complete (a backtracking search whose value order starts at the ra
 positions), so it always succeeds for n >= 4.
 
 Here the recursion is a loop with an explicit stack (no recursion limit for large n),
-and queen k's position is the column of row k (document 002 prints the same numbers,
+and queen k's position is the column of row k (the self-correcting Queens program (ronybc) prints the same numbers,
 "27368514"). The random start reproduces the original's ``random() % (n - 1)`` (the last
 position is never drawn; every queen visits all positions anyway). ``check="scan"`` is
 the original O(k) look at the queens in front; ``check="counts"`` (default) answers the
@@ -52,7 +52,7 @@ def self_correct(
     progress: Callable[[int, int], None] | None = None,
     return_stats: bool = False,
 ):
-    """One solution by document 002's self-correcting random search.
+    """One solution by the self-correcting Queens program's self-correcting random search.
 
     Parameters
     ----------

@@ -2,7 +2,7 @@
 
 Two formulations (:class:`Formulation`):
 
-* ``integer`` -- the CSP of document 000: ``q[r]`` in ``0..n-1`` is the column of row
+* ``integer`` -- the CSP of N. Gupta's ranking paper: ``q[r]`` in ``0..n-1`` is the column of row
   ``r``'s queen; ``AllDifferent`` on ``q``, ``q[r] + r`` and ``q[r] - r`` (on a torus the
   sums and differences are taken modulo n through ``AddModuloEquality``); knight moves
   as ``q[r2] - q[r1] != d`` for the forbidden column offsets; blocked cells as

@@ -2,8 +2,8 @@
 
 Each public kernel ``count_<name>(n)`` returns the number of solutions of the
 standard n-queens problem as an int64. They exist to compare the data structures
-of document 004 ("The N queens problem - new variants of the Wirth algorithm")
-and of documents 000/001 (plain recursive backtracking) under one compiler, so
+of "The N queens problem - new variants of the Wirth algorithm"
+and of the ranking and backtracking papers (plain recursive backtracking) under one compiler, so
 every kernel keeps the structure its source describes and nothing more.
 
 Control flow
@@ -14,9 +14,9 @@ loaded it from the cache (numba 0.68). So every kernel walks the search tree wit
 the same explicit stack instead: ``nxt[r]`` is the loop variable of the frame of
 row ``r`` (the next candidate to try), ``r += 1`` is the recursive call and
 ``r -= 1`` is the return. Only the per-row data structures differ between kernels,
-which is what document 004 compares.
+which is what "The N queens problem - new variants of the Wirth algorithm" compares.
 
-Mirror halving (document 004, section 3 "Symmetry")
+Mirror halving ("The N queens problem - new variants of the Wirth algorithm", section 3 "Symmetry")
 ---------------------------------------------------
 Every document-004 kernel and the bitmask one place the first-row queen only in
 the left half (``c < n // 2``) and double that count; for odd ``n`` the middle
@@ -42,14 +42,14 @@ __all__ = [
 
 
 # ---------------------------------------------------------------------------
-# Plain recursive backtracking (documents 000/001): an n x n 0/1 board, a cell is
+# Plain recursive backtracking (the ranking and backtracking papers): an n x n 0/1 board, a cell is
 # safe if no queen is found by scanning its row, its column and both diagonals.
 # ---------------------------------------------------------------------------
 
 
 @njit(cache=True, nogil=True)
 def _is_safe_board(board, n, row, col):
-    # Scan the row and the column (document 001, IsSafe).
+    # Scan the row and the column (Gupta, Deept and Dobhal's backtracking report, IsSafe).
     for i in range(n):
         if board[row, i] != 0 or board[i, col] != 0:
             return False
@@ -96,7 +96,7 @@ def count_plain(n):
 
 
 # ---------------------------------------------------------------------------
-# Document 004, section 2: basic backtracking (Wirth) with CheckNode.
+# "The N queens problem - new variants of the Wirth algorithm", section 2: basic backtracking (Wirth) with CheckNode.
 # ---------------------------------------------------------------------------
 
 
@@ -161,7 +161,7 @@ def _check_diagonals(queens, row, col):
 
 
 # ---------------------------------------------------------------------------
-# Document 004, section 4: backtracking ver. 1. A 2-D boolean array
+# "The N queens problem - new variants of the Wirth algorithm", section 4: backtracking ver. 1. A 2-D boolean array
 # columns[row][col] (True = column still free); the line of a row is a copy of
 # its parent's line with the parent's column cleared. CheckNode for diagonals.
 # ---------------------------------------------------------------------------
@@ -206,7 +206,7 @@ def count_backtracking_v1(n):
 
 
 # ---------------------------------------------------------------------------
-# Document 004, section 5: backtracking ver. 2. free[row][0:n-row] lists the
+# "The N queens problem - new variants of the Wirth algorithm", section 5: backtracking ver. 2. free[row][0:n-row] lists the
 # columns still free in that row; the child's list is the parent's list without
 # the chosen column (size decremented). The loop runs over free columns only.
 # ---------------------------------------------------------------------------
@@ -255,7 +255,7 @@ def count_backtracking_v2(n):
 
 
 # ---------------------------------------------------------------------------
-# Document 004, section 6: by filtering ver. 1. 2-D boolean arrays for columns
+# "The N queens problem - new variants of the Wirth algorithm", section 6: by filtering ver. 1. 2-D boolean arrays for columns
 # (n) and both diagonal families (2n - 1 each), one line per row, copied from the
 # parent's line with the parent's queen marked. No CheckNode.
 # ---------------------------------------------------------------------------
@@ -305,7 +305,7 @@ def count_filtering_v1(n):
 
 
 # ---------------------------------------------------------------------------
-# Document 004, section 7: by filtering ver. 2. 1-D boolean arrays for columns
+# "The N queens problem - new variants of the Wirth algorithm", section 7: by filtering ver. 2. 1-D boolean arrays for columns
 # and both diagonal families, cleared before descending and set back on return.
 # ---------------------------------------------------------------------------
 
@@ -353,7 +353,7 @@ def count_filtering_v2(n):
 
 
 # ---------------------------------------------------------------------------
-# Bit operations (Jeff Somers, cited in document 004's conclusions): int64 masks
+# Bit operations (Jeff Somers, cited in the Wirth-variants paper's conclusions): int64 masks
 # of used columns and of the two diagonal families shifted by one per row.
 # ---------------------------------------------------------------------------
 

@@ -1,14 +1,14 @@
 """The counting algorithms of the seed documents, as numba kernels, for comparison.
 
-This module holds one counter per algorithm of document 004 ("The N queens problem
+This module holds one counter per algorithm of "The N queens problem - new variants of the Wirth algorithm" ("The N queens problem
 - new variants of the Wirth algorithm"), plus the plain recursive backtracking of
-documents 000/001 and a bitmask backtracker (bit operations, as in Jeff Somers'
-work cited in document 004's "Conclusions"). They are not the package's engine
+the ranking and backtracking papers and a bitmask backtracker (bit operations, as in Jeff Somers'
+work cited in the Wirth-variants paper's "Conclusions"). They are not the package's engine
 (see :mod:`queenslab.native.engine`): they exist to measure how the data
-structures compared in document 004 behave under one compiler
+structures compared in "The N queens problem - new variants of the Wirth algorithm" behave under one compiler
 (``benchmarks/algorithms.py`` reproduces its Tables 2 and 4).
 
-Document 004's sections and the matching :class:`SeedAlgorithm` members:
+the Wirth-variants paper's sections and the matching :class:`SeedAlgorithm` members:
 
 * "2 Backtracking and check function" -- ``BASIC`` (Wirth, CheckNode);
 * "3 Symmetry" -- the mirror halving every algorithm below except ``PLAIN`` uses
@@ -67,7 +67,7 @@ class SeedAlgorithm(enum.Enum):
 
 
 _DESCRIPTIONS = {
-    SeedAlgorithm.PLAIN: "plain backtracking (docs 000/001): 0/1 board, scan row, column and diagonals; no halving",
+    SeedAlgorithm.PLAIN: "plain backtracking (the ranking and backtracking papers): 0/1 board, scan row, column and diagonals; no halving",
     SeedAlgorithm.BASIC: "basic backtracking (Wirth): CheckNode compares with every pre-set queen",
     SeedAlgorithm.BACKTRACKING_V1: "backtracking ver. 1: per-row copied boolean column filter, CheckNode for diagonals",
     SeedAlgorithm.BACKTRACKING_V2: "backtracking ver. 2: per-row list of free columns, CheckNode for diagonals",
@@ -123,7 +123,7 @@ def count_with(algorithm: SeedAlgorithm | str, n: int) -> int:
     -----
     The first call of each algorithm compiles its kernel (or loads it from numba's
     cache). The kernels are single-threaded and release the GIL. All but ``"plain"``
-    search only half of the first row (document 004, section 3 "Symmetry").
+    search only half of the first row ("The N queens problem - new variants of the Wirth algorithm", section 3 "Symmetry").
 
     Examples
     --------

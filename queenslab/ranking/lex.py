@@ -98,7 +98,7 @@ def rank(problem: Problem, placement, *, index="auto", threads: int | None = Non
 
     Examples
     --------
-    >>> rank(Problem(10), "2 8 10 4 1 5 9 6 3 7", index=None)  # document 000's example
+    >>> rank(Problem(10), "2 8 10 4 1 5 9 6 3 7", index=None)  # N. Gupta's example
     99
     >>> unrank(Problem(10), 99, index=None)
     (1, 7, 9, 3, 0, 4, 8, 5, 2, 6)

@@ -1,6 +1,6 @@
 """Permutation ranks: the index of a placement among all n! permutations (Lehmer code).
 
-Document 000 maps a solution to its position in the lexicographic list of all ``n!``
+N. Gupta's ranking paper maps a solution to its position in the lexicographic list of all ``n!``
 permutations of ``1..n``; this module does that exactly, for any n (Python integers),
 in both directions, through the Lehmer code: ``rank = sum_i L[i] * (n-1-i)!`` where
 ``L[i]`` counts the later entries smaller than ``p[i]``.
@@ -98,7 +98,7 @@ def permutation_rank(p: Sequence[int]) -> int:
 
     Examples
     --------
-    >>> permutation_rank([2, 0, 3, 1])  # document 000's (3,1,4,2): the 14th permutation
+    >>> permutation_rank([2, 0, 3, 1])  # N. Gupta's (3,1,4,2): the 14th permutation
     13
     >>> permutation_unrank(4, 13)
     (2, 0, 3, 1)

@@ -1,4 +1,4 @@
-"""Document 003's orbit operators Inc, Del and Mov, and its orbit-based search.
+"""Zhang and Zhang's orbit operators Inc, Del and Mov, and its orbit-based search.
 
 Positions
 ---------
@@ -580,7 +580,7 @@ def search_orbits(
     force: bool = False,
     progress: Callable[[int, int], None] | None = None,
 ) -> OrbitSearch:
-    """Document 003's orbit-based search for the orbits of the n-queens solutions.
+    """Zhang and Zhang's orbit-based search for the orbits of the n-queens solutions.
 
     Step 1 applies ``Inc`` at every pair of gaps of every solution of order ``n - 1``;
     step 2 applies ``Mov`` to every queen of every solution on every orbit found, towards

@@ -118,7 +118,7 @@ def canonical(placement: Sequence[int], group: Group = None) -> tuple[int, ...]:
 
     Examples
     --------
-    >>> canonical((7, 1, 3, 0, 6, 4, 2, 5))     # document 003: 8 2 4 1 7 5 3 6 is on orbit 1
+    >>> canonical((7, 1, 3, 0, 6, 4, 2, 5))     # Zhang and Zhang: 8 2 4 1 7 5 3 6 is on orbit 1
     (0, 4, 7, 5, 2, 6, 1, 3)
     """
     p = as_permutation(placement)

@@ -1,4 +1,4 @@
-"""Document 003's orbit signature: Length-Area triples of adjacent-queen triangles.
+"""Zhang and Zhang's orbit signature: Length-Area triples of adjacent-queen triangles.
 
 Every three queens in adjacent rows form a triangle; so do every three queens in adjacent
 columns. A triangle ``a, b, c`` is described by the *Length-Area triple* (formulas (2)-(4)
