@@ -59,7 +59,7 @@ def _fail(message: str) -> None:
 
 def _table(header: list[str], rows: list[list[str]]) -> str:
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
-    fmt = lambda cells: "| " + " | ".join(c.rjust(w) for c, w in zip(cells, widths)) + " |"  # noqa: E731
+    fmt = lambda cells: "| " + " | ".join(c.rjust(w) for c, w in zip(cells, widths)) + " |"
     sep = "|" + "|".join("-" * (w + 1) + ":" for w in widths) + "|"
     return "\n".join([fmt(header), sep, *(fmt(r) for r in rows)])
 
@@ -113,12 +113,10 @@ def main(argv: list[str] | None = None) -> int:
 
     header = ["n", *columns]
     ms_rows = [
-        [str(n)] + [("n/a" if times[n][c] is None else f"{times[n][c] * 1e3:.3f}") for c in columns]
-        for n in sizes
+        [str(n)] + [("n/a" if times[n][c] is None else f"{times[n][c] * 1e3:.3f}") for c in columns] for n in sizes
     ]
     ratio_rows = [
-        [str(n)]
-        + [("n/a" if times[n][c] is None else f"{times[n]['basic'] / times[n][c]:.3f}") for c in columns]
+        [str(n)] + [("n/a" if times[n][c] is None else f"{times[n]['basic'] / times[n][c]:.3f}") for c in columns]
         for n in sizes
     ]
     print("## Times in ms (the Wirth-variants paper, Table 2)")

@@ -12,8 +12,8 @@ import os
 import platform
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 __all__ = ["REPO_ROOT", "run_metadata", "print_metadata", "best_time"]
 
@@ -60,9 +60,8 @@ def _cpu_model() -> str:
         with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as fh:
             for line in fh:
                 key, _, value = line.partition(":")
-                if key.strip() in ("model name", "Processor", "cpu model", "Hardware"):
-                    if value.strip():
-                        return value.strip()
+                if key.strip() in ("model name", "Processor", "cpu model", "Hardware") and value.strip():
+                    return value.strip()
     except OSError:
         pass
     return platform.processor() or "unknown"
@@ -73,7 +72,7 @@ def _default_threads() -> int:
         import numba
 
         return int(numba.get_num_threads())
-    except Exception:  # noqa: BLE001 - metadata must never fail
+    except Exception:
         return os.cpu_count() or 1
 
 

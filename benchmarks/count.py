@@ -22,9 +22,8 @@ import sys
 import time
 
 import numpy as np
-from numba import njit
-
 from common import best_time, print_metadata, run_metadata
+from numba import njit
 
 from queenslab.data import known_total
 from queenslab.native import engine
@@ -97,13 +96,17 @@ def main() -> None:
     mirror_halved(6)
     engine.count(Problem(6), threads=1)
     print()
-    print("| n | mirror-halved (s) | engine 1 thread (s) | engine %d threads (s) | baseline / engine(1) | engine(1) / engine(%d) | nodes baseline / engine |" % (threads, threads))
+    print(
+        f"| n | mirror-halved (s) | engine 1 thread (s) | engine {threads} threads (s) | baseline / engine(1) | engine(1) / engine({threads}) | nodes baseline / engine |"
+    )
     print("|---|---|---|---|---|---|---|")
     for n in args.ns:
         base_count, base_nodes = mirror_halved(n)
         res = engine.count_both(Problem(n), threads=1)
         if not (base_count == res.count == known_total(n)):
-            raise SystemExit(f"count mismatch at n={n}: baseline {base_count}, engine {res.count}, known {known_total(n)}")
+            raise SystemExit(
+                f"count mismatch at n={n}: baseline {base_count}, engine {res.count}, known {known_total(n)}"
+            )
         t_base = best_time(lambda: mirror_halved(n), args.repeat, warmup=False)
         t_one = best_time(lambda: engine.count(Problem(n), threads=1), args.repeat, warmup=False)
         t_all = best_time(lambda: engine.count(Problem(n), threads=threads), args.repeat, warmup=False)
@@ -113,8 +116,10 @@ def main() -> None:
             flush=True,
         )
     print()
-    print(f"fresh process `queenslab count 8` (numba cache warm), best of {max(3, args.repeat)}: "
-          f"{fresh_process_seconds(max(3, args.repeat)):.2f} s")
+    print(
+        f"fresh process `queenslab count 8` (numba cache warm), best of {max(3, args.repeat)}: "
+        f"{fresh_process_seconds(max(3, args.repeat)):.2f} s"
+    )
 
 
 if __name__ == "__main__":

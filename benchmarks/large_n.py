@@ -40,7 +40,6 @@ import tempfile
 import time
 
 import numpy as np
-
 from common import print_metadata, run_metadata
 
 #: Columns of Table A: name -> (method of ``queenslab solve``, extra options).
@@ -104,8 +103,12 @@ def time_to_solution(name: str, n: int, cap: float) -> dict:
             seed += 1
             elapsed = time.perf_counter() - t0
             if name not in RESTARTED or elapsed > cap:
-                return {"status": "cap" if elapsed > cap else "error", "seconds": elapsed, "seeds": seed,
-                        "message": str(e)}
+                return {
+                    "status": "cap" if elapsed > cap else "error",
+                    "seconds": elapsed,
+                    "seeds": seed,
+                    "message": str(e),
+                }
             continue
         if p is None:
             return {"status": "error", "message": f"no solution returned for n = {n}"}
@@ -132,9 +135,13 @@ def worker(name: str, cap: float, repeat: int) -> None:
         if res["status"] == "ok" and res["seconds"] < 1.0 and repeat > 1:
             runs = [res] + [time_to_solution(name, n, cap) for _ in range(repeat - 1)]
             if all(r["status"] == "ok" for r in runs):
-                res = dict(res, first_seconds=res["seconds"], seconds=statistics.median(r["seconds"] for r in runs),
-                           verify_seconds=statistics.median(r["verify_seconds"] for r in runs),
-                           runs=len(runs))
+                res = dict(
+                    res,
+                    first_seconds=res["seconds"],
+                    seconds=statistics.median(r["seconds"] for r in runs),
+                    verify_seconds=statistics.median(r["verify_seconds"] for r in runs),
+                    runs=len(runs),
+                )
         proto.write(json.dumps(dict(res, n=n)) + "\n")
         proto.flush()
 
@@ -157,9 +164,10 @@ class Worker:
     def __init__(self, name: str, cap: float, repeat: int, mem_limit_mb: float):
         self.name, self.cap, self.mem_limit_mb = name, cap, mem_limit_mb
         self.proc = subprocess.Popen(
-            [sys.executable, os.path.abspath(__file__), "--worker", name, "--cap", str(cap),
-             "--repeat", str(repeat)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0,
+            [sys.executable, os.path.abspath(__file__), "--worker", name, "--cap", str(cap), "--repeat", str(repeat)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            bufsize=0,
         )
         self.buf = b""
         hello = self._read(timeout=600.0)
@@ -237,16 +245,20 @@ def table_a(ns, names, cap: float, repeat: int, mem_limit_gb: float) -> dict:
             w.close()
     print(f"\n## Table A: seconds to one verified solution (cap {cap:g} s per run)\n")
     runs = f"the median of {repeat} runs" if repeat > 1 else "one run"
-    print(f"Solve + O(n) verification in one warmed-up worker process per method; a cell under 1 s is "
-          f"{runs}. A randomised method starts at seed 0 and restarts with the next seed "
-          f"when its default budget runs out; the time counts every seed.\n")
+    print(
+        f"Solve + O(n) verification in one warmed-up worker process per method; a cell under 1 s is "
+        f"{runs}. A randomised method starts at seed 0 and restarts with the next seed "
+        f"when its default budget runs out; the time counts every seed.\n"
+    )
     print("| n | " + " | ".join(names) + " |")
     print("|---:|" + "---:|" * len(names))
     for n in ns:
         print(f"| {n:,} | " + " | ".join(cell(results[m].get(n), cap, mem_limit_gb) for m in names) + " |")
     print()
-    print("Warm-up (first calls at n = 5 and 6 in the worker, verified; numba kernels loaded from the cache or compiled, "
-          "solvers imported), s: " + ", ".join(f"{m} {fmt_s(t) if t is not None else '?'}" for m, t in warmups.items()))
+    print(
+        "Warm-up (first calls at n = 5 and 6 in the worker, verified; numba kernels loaded from the cache or compiled, "
+        "solvers imported), s: " + ", ".join(f"{m} {fmt_s(t) if t is not None else '?'}" for m, t in warmups.items())
+    )
     notes = []
     for m in names:
         for n, res in results[m].items():
@@ -257,8 +269,10 @@ def table_a(ns, names, cap: float, repeat: int, mem_limit_gb: float) -> dict:
     c7 = results.get("construct", {}).get(10**7)
     if c7 and c7["status"] == "ok":
         first = f"; first run {fmt_s(c7['first_seconds'])} s" if "first_seconds" in c7 else ""
-        notes.append(f"construct n = 10,000,000: of {fmt_s(c7['seconds'])} s, verification (find_conflict) "
-                     f"{fmt_s(c7['verify_seconds'])} s{first}")
+        notes.append(
+            f"construct n = 10,000,000: of {fmt_s(c7['seconds'])} s, verification (find_conflict) "
+            f"{fmt_s(c7['verify_seconds'])} s{first}"
+        )
     for note in notes:
         print(f"- {note}")
     return {"results": {m: {str(n): r for n, r in d.items()} for m, d in results.items()}, "warmup": warmups}
@@ -322,8 +336,9 @@ print(json.dumps(out))
 
 
 def fresh(snippet: str, *args, env=None, timeout: float = 900.0) -> dict:
-    out = subprocess.run([sys.executable, "-c", snippet, *map(str, args)], capture_output=True, text=True,
-                         env=env, timeout=timeout)
+    out = subprocess.run(
+        [sys.executable, "-c", snippet, *map(str, args)], capture_output=True, text=True, env=env, timeout=timeout
+    )
     if out.returncode != 0:
         raise SystemExit(f"fresh process {args} failed:\n{out.stderr}")
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -343,28 +358,39 @@ def targets(repeat: int, quick: bool) -> dict:
     print("|---|---:|---:|---:|---:|---:|---|")
     for label, limit, times, lim, _ in rows:
         worst = max(times)
-        print(f"| {label} | {limit} | {fmt_s(times[0])} s | {fmt_s(statistics.median(times))} s | {fmt_s(worst)} s "
-              f"| {len(times)} | {'PASS' if worst < lim else 'FAIL'} |")
+        print(
+            f"| {label} | {limit} | {fmt_s(times[0])} s | {fmt_s(statistics.median(times))} s | {fmt_s(worst)} s "
+            f"| {len(times)} | {'PASS' if worst < lim else 'FAIL'} |"
+        )
     peak = c["peak_mb"]
-    print(f"| peak RSS of that process (construct + verify, n = 10,000,000) | < 1 GB | | | {peak:.0f} MB | "
-          f"{len(c['total'])} | {'PASS' if peak < 1024 else 'FAIL'} |")
+    print(
+        f"| peak RSS of that process (construct + verify, n = 10,000,000) | < 1 GB | | | {peak:.0f} MB | "
+        f"{len(c['total'])} | {'PASS' if peak < 1024 else 'FAIL'} |"
+    )
     print()
-    print(f"- construct n = 10,000,000: construct {fmt_s(statistics.median(c['solve']))} s + verify "
-          f"{fmt_s(statistics.median(c['verify']))} s (medians); the whole fresh process (imports, warm-up, "
-          f"{len(c['total'])} run{'s' if len(c['total']) > 1 else ''}) {fmt_s(c['process_seconds'])} s; peak RSS after imports and warm-up "
-          f"{c['baseline_peak_mb']:.0f} MB, so the 10**7 board adds {peak - c['baseline_peak_mb']:.0f} MB.")
-    print(f"- min-conflicts n = 1,000,000: solve {fmt_s(statistics.median(m6['solve']))} s + verify "
-          f"{fmt_s(statistics.median(m6['verify']))} s (medians); tries per seed {m6['tries']}; "
-          f"peak RSS {m6['peak_mb']:.0f} MB.")
-    print(f"- min-conflicts n = 10,000: times {', '.join(fmt_s(t) for t in m4['total'])} s; "
-          f"tries per seed {m4['tries']}.")
+    print(
+        f"- construct n = 10,000,000: construct {fmt_s(statistics.median(c['solve']))} s + verify "
+        f"{fmt_s(statistics.median(c['verify']))} s (medians); the whole fresh process (imports, warm-up, "
+        f"{len(c['total'])} run{'s' if len(c['total']) > 1 else ''}) {fmt_s(c['process_seconds'])} s; peak RSS after imports and warm-up "
+        f"{c['baseline_peak_mb']:.0f} MB, so the 10**7 board adds {peak - c['baseline_peak_mb']:.0f} MB."
+    )
+    print(
+        f"- min-conflicts n = 1,000,000: solve {fmt_s(statistics.median(m6['solve']))} s + verify "
+        f"{fmt_s(statistics.median(m6['verify']))} s (medians); tries per seed {m6['tries']}; "
+        f"peak RSS {m6['peak_mb']:.0f} MB."
+    )
+    print(
+        f"- min-conflicts n = 10,000: times {', '.join(fmt_s(t) for t in m4['total'])} s; tries per seed {m4['tries']}."
+    )
     out = {"construct_1e7": c, "minconflicts_1e6": m6, "minconflicts_1e4": m4}
     if not quick:
         d = fresh(TARGET_SNIPPET, "selfcorrect", 10**4, 1)
         out["selfcorrect_1e4"] = d
-        print(f"- for context, the self-correcting Queens program's own method (`self_correct`, seed 0, its default budget) at "
-              f"n = 10,000: {fmt_s(d['total'][0])} s, {d['tries'][0]} tr{'y' if d['tries'][0] == 1 else 'ies'}, "
-              f"{d['iterations'][0]:,} moves (the self-correcting Queens program's C program: 20 h 40 min).")
+        print(
+            f"- for context, the self-correcting Queens program's own method (`self_correct`, seed 0, its default budget) at "
+            f"n = 10,000: {fmt_s(d['total'][0])} s, {d['tries'][0]} tr{'y' if d['tries'][0] == 1 else 'ies'}, "
+            f"{d['iterations'][0]:,} moves (the self-correcting Queens program's C program: 20 h 40 min)."
+        )
         with tempfile.TemporaryDirectory(prefix="large_n_numba_") as cache:
             cold = fresh(COMPILE_SNIPPET, env=dict(os.environ, NUMBA_CACHE_DIR=cache))
         warm = fresh(COMPILE_SNIPPET)
@@ -404,18 +430,27 @@ def table_b(ns, seeds: int) -> dict:
                 times.append(time.perf_counter() - t0)
                 solved.append(ok)
             good = [t for t, ok in zip(times, solved) if ok]
-            rows.append({"method": m, "n": n, "seeds": seeds, "solved": sum(solved),
-                         "median_all": statistics.median(times),
-                         "median_solved": statistics.median(good) if good else None,
-                         "max": max(times)})
+            rows.append(
+                {
+                    "method": m,
+                    "n": n,
+                    "seeds": seeds,
+                    "solved": sum(solved),
+                    "median_all": statistics.median(times),
+                    "median_solved": statistics.median(good) if good else None,
+                    "max": max(times),
+                }
+            )
             print(f"  {m} n={n}: {sum(solved)}/{seeds}", file=sys.stderr, flush=True)
     print(f"\n## Table B: success over seeds 0..{seeds - 1} within the default budget\n")
     print("| method | budget | n | solved | rate | median s (all runs) | median s (solved runs) | max s |")
     print("|---|---|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         ms = fmt_s(r["median_solved"]) if r["median_solved"] is not None else "—"
-        print(f"| {r['method']} | {BUDGETS[r['method']]} | {r['n']} | {r['solved']}/{r['seeds']} | "
-              f"{r['solved'] / r['seeds']:.0%} | {fmt_s(r['median_all'])} | {ms} | {fmt_s(r['max'])} |")
+        print(
+            f"| {r['method']} | {BUDGETS[r['method']]} | {r['n']} | {r['solved']}/{r['seeds']} | "
+            f"{r['solved'] / r['seeds']:.0%} | {fmt_s(r['median_all'])} | {ms} | {fmt_s(r['max'])} |"
+        )
     return {"rows": rows}
 
 
@@ -453,17 +488,27 @@ def table_c(max_n: int) -> dict:
         print(f"| {r} | {', '.join(map(str, yes)) or '—'} | {', '.join(map(str, no)) or '—'} | {first} |")
     works_res = sorted({n % 6 for n in per_n if per_n[n]["works"]})
     print()
-    print(f"- a solution exactly when n mod 6 is in {works_res} "
-          f"({sum(v['works'] for v in per_n.values())} of {len(per_n)} boards)")
-    print(f"- the closed form extension_pattern(n) equals {max_n - 4} repeated extend() steps from 3 1 4 2: "
-          f"{'yes' if closed_form_ok else 'NO'}; find_conflict agrees with extension_pattern_works for every n: "
-          f"{'yes' if rule_ok else 'NO'}")
-    print(f"- also checked (closed form, find_conflict) at n = {', '.join(f'{n:,}' for n in big)}: "
-          f"solutions for {', '.join(f'{n:,}' for n in big if big_ok[n])}; rule agrees: "
-          f"{'yes' if rule_ok_big else 'NO'}")
-    return {"per_n": {str(n): v for n, v in per_n.items()}, "residues": works_res,
-            "closed_form_equals_extend": closed_form_ok, "rule_agrees": rule_ok and rule_ok_big,
-            "large": {str(n): v for n, v in big_ok.items()}}
+    print(
+        f"- a solution exactly when n mod 6 is in {works_res} "
+        f"({sum(v['works'] for v in per_n.values())} of {len(per_n)} boards)"
+    )
+    print(
+        f"- the closed form extension_pattern(n) equals {max_n - 4} repeated extend() steps from 3 1 4 2: "
+        f"{'yes' if closed_form_ok else 'NO'}; find_conflict agrees with extension_pattern_works for every n: "
+        f"{'yes' if rule_ok else 'NO'}"
+    )
+    print(
+        f"- also checked (closed form, find_conflict) at n = {', '.join(f'{n:,}' for n in big)}: "
+        f"solutions for {', '.join(f'{n:,}' for n in big if big_ok[n])}; rule agrees: "
+        f"{'yes' if rule_ok_big else 'NO'}"
+    )
+    return {
+        "per_n": {str(n): v for n, v in per_n.items()},
+        "residues": works_res,
+        "closed_form_equals_extend": closed_form_ok,
+        "rule_agrees": rule_ok and rule_ok_big,
+        "large": {str(n): v for n, v in big_ok.items()},
+    }
 
 
 # ----------------------------------------------------------------------------- main
@@ -472,13 +517,20 @@ def table_c(max_n: int) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--ns", type=int, nargs="+", default=None, help="board sizes of Table A")
-    ap.add_argument("--methods", nargs="+", default=None, choices=list(METHODS), metavar="M",
-                    help=f"columns of Table A (default all: {', '.join(METHODS)})")
+    ap.add_argument(
+        "--methods",
+        nargs="+",
+        default=None,
+        choices=list(METHODS),
+        metavar="M",
+        help=f"columns of Table A (default all: {', '.join(METHODS)})",
+    )
     ap.add_argument("--cap", type=float, default=20.0, help="seconds per run before a method stops (default 20)")
     ap.add_argument("--mem-limit", type=float, default=4.0, help="GB of RSS before a worker is killed (default 4)")
     ap.add_argument("--seeds", type=int, default=20, help="seeds per cell of Table B (default 20)")
-    ap.add_argument("--repeat", type=int, default=3,
-                    help="runs (median) of a Table A cell under 1 s and of each target (default 3)")
+    ap.add_argument(
+        "--repeat", type=int, default=3, help="runs (median) of a Table A cell under 1 s and of each target (default 3)"
+    )
     ap.add_argument("--pattern-max", type=int, default=60, help="largest n of Table C (default 60)")
     ap.add_argument("--json", metavar="FILE", default=None, help="also write every result as JSON to FILE")
     ap.add_argument("--quick", action="store_true", help="small sizes, 2 s cap, 3 seeds: a smoke test (< 1 min)")
@@ -492,8 +544,13 @@ def main() -> None:
     ns = args.ns or (QUICK_NS if args.quick else FULL_NS)
     names = args.methods or list(METHODS)
     meta = run_metadata()
-    meta.update(cap_seconds=args.cap, seeds=args.seeds, repeat=args.repeat, load_average=os.getloadavg()[0],
-                memory_gb=round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1))
+    meta.update(
+        cap_seconds=args.cap,
+        seeds=args.seeds,
+        repeat=args.repeat,
+        load_average=os.getloadavg()[0],
+        memory_gb=round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1),
+    )
     print_metadata(meta)
     t_all = time.perf_counter()
     report = {"meta": meta}

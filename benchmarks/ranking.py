@@ -27,16 +27,15 @@ import tempfile
 import time
 
 import numpy as np
-from numba import njit
-
 from common import REPO_ROOT, print_metadata, run_metadata
+from numba import njit
 
 from queenslab.data import known_total
 from queenslab.native import engine
 from queenslab.problem import Problem
 from queenslab.ranking.index import build_index, find_index
-from queenslab.solution import is_solution
 from queenslab.ranking.lex import rank, unrank
+from queenslab.solution import is_solution
 
 
 @njit(cache=True)
@@ -69,7 +68,7 @@ def permutation_walk_unrank(n, r):
         while p[j] <= p[i]:
             j -= 1
         p[i], p[j] = p[j], p[i]
-        p[i + 1:] = p[i + 1:][::-1].copy()
+        p[i + 1 :] = p[i + 1 :][::-1].copy()
 
 
 def store_all_unrank_rank(problem, r):
@@ -123,9 +122,13 @@ def main() -> None:
     tmp = tempfile.mkdtemp()
     print()
     print("Seconds for one query: ours = unrank, rank (each; the targets are per query) and with an index the")
-    print("pair unrank + rank; the baselines (the document's methods) do both at once; ratios = baseline / (unrank + rank).")
+    print(
+        "pair unrank + rank; the baselines (the document's methods) do both at once; ratios = baseline / (unrank + rank)."
+    )
     print()
-    print("| n | rank (1-based) | unrank, no index | rank, no index | both, index | store all + scan | walk permutations | store / ours | perms / ours |")
+    print(
+        "| n | rank (1-based) | unrank, no index | rank, no index | both, index | store all + scan | walk permutations | store / ours | perms / ours |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     for n in args.ns:
         p = Problem(n)
@@ -147,10 +150,12 @@ def main() -> None:
             if n <= args.max_perm_n:
                 s3, perm = timed(permutation_walk_unrank, n, r)
                 assert tuple(s3) == s
-            fmt = lambda x: "-" if x is None else f"{x:.4f}"  # noqa: E731
-            ratio = lambda x: "-" if x is None else f"{x / ours:.1f}"  # noqa: E731
-            print(f"| {n} | {r + 1} | {t_u:.4f} | {t_r:.4f} | {t_ix:.4f} | {fmt(store)} | {fmt(perm)} | {ratio(store)} | {ratio(perm)} |",
-                  flush=True)
+            fmt = lambda x: "-" if x is None else f"{x:.4f}"
+            ratio = lambda x: "-" if x is None else f"{x / ours:.1f}"
+            print(
+                f"| {n} | {r + 1} | {t_u:.4f} | {t_r:.4f} | {t_ix:.4f} | {fmt(store)} | {fmt(perm)} | {ratio(store)} | {ratio(perm)} |",
+                flush=True,
+            )
         idx.close()
     if args.build:
         print()
@@ -159,11 +164,18 @@ def main() -> None:
         print("| n | depth | prefixes | size (MB) | seconds | peak memory (MB) |")
         print("|---|---|---|---|---|---|")
         for n in args.build:
-            out = subprocess.run([sys.executable, "-c", BUILD_SNIPPET, str(n), "auto", tmp],
-                                 capture_output=True, text=True, check=True, cwd=REPO_ROOT)
+            out = subprocess.run(
+                [sys.executable, "-c", BUILD_SNIPPET, str(n), "auto", tmp],
+                capture_output=True,
+                text=True,
+                check=True,
+                cwd=REPO_ROOT,
+            )
             b = json.loads(out.stdout)
-            print(f"| {n} | {b['depth']} | {b['rows']} | {b['bytes'] / 1e6:.1f} | {b['seconds']:.1f} | {b['peak_mb']:.0f} |",
-                  flush=True)
+            print(
+                f"| {n} | {b['depth']} | {b['rows']} | {b['bytes'] / 1e6:.1f} | {b['seconds']:.1f} | {b['peak_mb']:.0f} |",
+                flush=True,
+            )
         print()
         print("Queries on those indexes (this process; unrank then rank, worst of the ranks shown):")
         print()

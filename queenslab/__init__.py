@@ -16,7 +16,18 @@ from importlib.metadata import PackageNotFoundError as _PackageNotFoundError
 from importlib.metadata import version as _version
 from typing import Any
 
-from .backends import Backend, Crosscheck, CrosscheckRow, Option, count, counts, crosscheck, get_backend, solutions, solve
+from .backends import (
+    Backend,
+    Crosscheck,
+    CrosscheckRow,
+    Option,
+    count,
+    counts,
+    crosscheck,
+    get_backend,
+    solutions,
+    solve,
+)
 from .compiled import Compiled, Conflict, compile_problem
 from .d4 import D4, D4Element
 from .errors import (

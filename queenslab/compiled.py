@@ -33,8 +33,8 @@ Examples
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 
@@ -113,7 +113,7 @@ class Compiled:
         out = [Conflict("blocked", (cell,)) for cell in cells if cell in blocked]
         out += [Conflict("fixed", ((r, c),)) for r, c in problem.fixed if placement[r] != c]
         for i, a in enumerate(cells):
-            for b in cells[i + 1:]:
+            for b in cells[i + 1 :]:
                 how = problem.attack(a, b)
                 if how:
                     out.append(Conflict(how, (a, b)))

@@ -77,8 +77,8 @@ from __future__ import annotations
 
 import operator
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from .errors import InvalidPlacement, QueensError
 
@@ -309,7 +309,7 @@ class D4Element:
         """Same as :meth:`apply`: ``po6(p)`` reads like the document."""
         return self.apply(placement)
 
-    def __mul__(self, other: "D4Element") -> "D4Element":
+    def __mul__(self, other: D4Element) -> D4Element:
         # Compose by evaluating on a 3x3 board's corner and edge cells: the images of
         # (0, 0) and (0, 1) determine an element of D4 uniquely.
         if not isinstance(other, D4Element):
@@ -321,7 +321,7 @@ class D4Element:
                 return g
         raise AssertionError("D4 is closed under composition")  # pragma: no cover
 
-    def then(self, other: "D4Element") -> "D4Element":
+    def then(self, other: D4Element) -> D4Element:
         """The element applying ``self`` first and then ``other`` (``other * self``).
 
         This is the reading of the document's Table 1: row ``po_i``, column ``po_j`` holds
@@ -336,7 +336,7 @@ class D4Element:
             raise QueensError(f"then() composes two D4 elements, got {type(other).__name__}")
         return other * self
 
-    def inverse(self) -> "D4Element":
+    def inverse(self) -> D4Element:
         """The element ``h`` with ``self * h == IDENTITY``."""
         for g in D4:
             if self * g == IDENTITY:
@@ -350,9 +350,7 @@ class D4Element:
 IDENTITY = D4Element()
 
 #: The eight elements, identity first (order of the flags; the native engine's order).
-D4: tuple[D4Element, ...] = tuple(
-    sorted((D4Element(*k) for k in _NAMES), key=lambda g: (g != IDENTITY, g.flags))
-)
+D4: tuple[D4Element, ...] = tuple(sorted((D4Element(*k) for k in _NAMES), key=lambda g: (g != IDENTITY, g.flags)))
 
 #: The document's permutation operation group, in its order ``po1 .. po8``.
 PO: tuple[D4Element, ...] = tuple(D4Element(*flags) for flags, _, _ in _PO_ORDER)
@@ -380,10 +378,7 @@ def element(name: str) -> D4Element:
     key = str(name).strip().lower()
     key = re.sub(r"^po_?([1-8])$", r"po\1", key)
     if key not in _BY_NAME:
-        raise QueensError(
-            f"unknown symmetry {name!r}: use po1..po8 or one of "
-            + ", ".join(g.name for g in PO)
-        )
+        raise QueensError(f"unknown symmetry {name!r}: use po1..po8 or one of " + ", ".join(g.name for g in PO))
     return _BY_NAME[key]
 
 

@@ -97,8 +97,7 @@ def read_placement(path) -> np.ndarray:
         raise InvalidPlacement(f"cannot read placement file {path}: {e.strerror or e}") from None
     if arr.ndim != 1 or arr.size == 0 or arr.dtype.kind not in "iu":
         raise InvalidPlacement(
-            f"{path}: a placement is a non-empty 1-D array of integer columns, got shape "
-            f"{arr.shape} of {arr.dtype}"
+            f"{path}: a placement is a non-empty 1-D array of integer columns, got shape {arr.shape} of {arr.dtype}"
         )
     arr = arr.astype(np.int64) - 1
     n = arr.size

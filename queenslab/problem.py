@@ -17,11 +17,12 @@ import functools
 import hashlib
 import json
 import operator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
-from .errors import InvalidProblem
 from .d4 import D4, D4Element
+from .errors import InvalidProblem
 
 __all__ = ["Problem", "Cell", "attacks", "leaps", "leap_offsets", "FORMAT_VERSION"]
 
@@ -31,6 +32,7 @@ FORMAT_VERSION = 1
 _FIELDS = ("n", "toroidal", "knight", "blocked", "fixed")
 
 Cell = tuple[int, int]
+
 
 def _as_int(value, what: str) -> int:
     try:
@@ -49,9 +51,7 @@ def _cells(cells: Iterable, n: int, what: str) -> tuple[Cell, ...]:
         try:
             r, c = cell
         except (TypeError, ValueError):
-            raise InvalidProblem(
-                f"{what} must hold (row, column) pairs, got {cell!r}"
-            ) from None
+            raise InvalidProblem(f"{what} must hold (row, column) pairs, got {cell!r}") from None
         r, c = _as_int(r, f"a row in {what}"), _as_int(c, f"a column in {what}")
         if not (0 <= r < n and 0 <= c < n):
             raise InvalidProblem(
@@ -89,9 +89,7 @@ def leap_offsets(base: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ..
     return tuple(sorted(out))
 
 
-def attacks(
-    n: int, a: Cell, b: Cell, *, toroidal: bool = False, knight: bool = False
-) -> str | None:
+def attacks(n: int, a: Cell, b: Cell, *, toroidal: bool = False, knight: bool = False) -> str | None:
     """Say how a queen on cell ``a`` attacks cell ``b``, or return None.
 
     This is the one definition of the variants' move rules; the compiled form of a
@@ -201,11 +199,10 @@ class Problem:
         if both:
             r, c = min(both)
             raise InvalidProblem(
-                f"cell ({r}, {c}) is both blocked and holds a fixed queen; "
-                "a fixed queen must stand on a free cell"
+                f"cell ({r}, {c}) is both blocked and holds a fixed queen; a fixed queen must stand on a free cell"
             )
         for i, a in enumerate(fixed):
-            for b in fixed[i + 1:]:
+            for b in fixed[i + 1 :]:
                 how = self.attack(a, b)
                 if how:
                     raise InvalidProblem(
@@ -238,9 +235,7 @@ class Problem:
         n = self.n
         out = []
         for g in D4:
-            if {g.cell(n, *x) for x in blocked} == blocked and {
-                g.cell(n, *x) for x in fixed
-            } == fixed:
+            if {g.cell(n, *x) for x in blocked} == blocked and {g.cell(n, *x) for x in fixed} == fixed:
                 out.append(g)
         return tuple(out)
 
@@ -294,7 +289,7 @@ class Problem:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Problem":
+    def from_dict(cls, data: dict[str, Any]) -> Problem:
         """Rebuild a problem from :meth:`to_dict`'s form (validated like the constructor).
 
         Missing fields take their defaults (``n`` is required); ``base`` says whether
@@ -315,8 +310,7 @@ class Problem:
         version = data.get("version", FORMAT_VERSION)
         if version != FORMAT_VERSION:
             raise InvalidProblem(
-                f"problem format version {version!r} is not supported; this queenslab reads "
-                f"version {FORMAT_VERSION}"
+                f"problem format version {version!r} is not supported; this queenslab reads version {FORMAT_VERSION}"
             )
         unknown = sorted(set(data) - set(_FIELDS) - {"version", "base"})
         if unknown:
@@ -332,9 +326,7 @@ class Problem:
 
         def cells(key: str) -> list[tuple[Any, Any]]:
             value = data.get(key) or []
-            if isinstance(value, (str, bytes)) or not all(
-                isinstance(x, (list, tuple)) and len(x) == 2 for x in value
-            ):
+            if isinstance(value, (str, bytes)) or not all(isinstance(x, (list, tuple)) and len(x) == 2 for x in value):
                 raise InvalidProblem(f"'{key}' is a list of [row, column] pairs, got {value!r}")
             return [(r - base, c - base) for r, c in value]
 

@@ -6,7 +6,8 @@ import datetime
 import os
 import platform
 import subprocess
-from importlib.metadata import PackageNotFoundError, version as _dist_version
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _dist_version
 
 from . import validate
 
@@ -22,6 +23,7 @@ def _package_version() -> str:
 
 def environment() -> dict:
     """What an experiment's output records so that a number can be traced."""
+
     def version(mod):
         try:
             return __import__(mod).__version__
@@ -37,8 +39,11 @@ def environment() -> dict:
         if out.returncode == 0:
             commit = out.stdout.strip()
             dirty = subprocess.run(
-                ["git", "status", "--porcelain", "--untracked-files=no"], cwd=here,
-                capture_output=True, text=True, timeout=5,
+                ["git", "status", "--porcelain", "--untracked-files=no"],
+                cwd=here,
+                capture_output=True,
+                text=True,
+                timeout=5,
             )
             if dirty.returncode == 0 and dirty.stdout.strip():
                 commit += "+dirty"

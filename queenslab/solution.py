@@ -9,12 +9,12 @@ commas, brackets, and digit strings such as ``"27368514"`` for n <= 9.
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
-from .errors import InvalidPlacement
 from .compiled import Conflict, compile_problem
+from .errors import InvalidPlacement
 from .problem import Problem
 
 __all__ = [
@@ -89,9 +89,7 @@ def parse_placement(text: str, n: int | None = None) -> tuple[int, ...]:
         raise InvalidPlacement(f"expected {n} columns (one per row), got {len(cols)}")
     for r, c in enumerate(cols):
         if not 1 <= c <= size:
-            raise InvalidPlacement(
-                f"row {r + 1}: column {c} is off the board; columns are 1..{size}"
-            )
+            raise InvalidPlacement(f"row {r + 1}: column {c} is off the board; columns are 1..{size}")
     return tuple(c - 1 for c in cols)
 
 
@@ -132,9 +130,7 @@ def _as_placement(problem: Problem, placement) -> tuple[int, ...]:
         raise InvalidPlacement(f"expected {problem.n} columns (one per row), got {len(p)}")
     for r, c in enumerate(p):
         if not 0 <= c < problem.n:
-            raise InvalidPlacement(
-                f"row {r}: column {c} is off the board; 0-based columns are 0..{problem.n - 1}"
-            )
+            raise InvalidPlacement(f"row {r}: column {c} is off the board; 0-based columns are 0..{problem.n - 1}")
     return p
 
 

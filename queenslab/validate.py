@@ -98,7 +98,11 @@ def positive_seconds(value, what: str = "time_limit") -> float | None:
     """
     if value is None:
         return None
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)) or not value > 0:
+    if (
+        isinstance(value, (bool, np.bool_))
+        or not isinstance(value, (int, float, np.integer, np.floating))
+        or not value > 0
+    ):
         raise QueensError(f"{what} must be a positive number of seconds, got {value!r}")
     return float(value)
 

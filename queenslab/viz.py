@@ -9,12 +9,12 @@ it is imported only when a picture is written.
 
 from __future__ import annotations
 
-from .validate import whole_number
 from pathlib import Path
 
 import numpy as np
 
 from .errors import InvalidPlacement, MissingDependency, TooLarge
+from .validate import whole_number
 
 __all__ = ["MAX_PNG_SIDE", "png_bits", "write_png"]
 

@@ -49,9 +49,7 @@ def is_solution(problem, p):
         return False
     if any(p[r] != c for r, c in problem.fixed):
         return False
-    return not any(
-        attacked(n, a, b, problem.toroidal, problem.knight) for a, b in itertools.combinations(cells, 2)
-    )
+    return not any(attacked(n, a, b, problem.toroidal, problem.knight) for a, b in itertools.combinations(cells, 2))
 
 
 def all_solutions(problem):
@@ -79,9 +77,7 @@ def symmetry_count(problem):
     """Number of square symmetries mapping blocked and fixed cells onto themselves."""
     n = problem.n
     bl, fx = _board(n, problem.blocked), _board(n, problem.fixed)
-    return sum(
-        1 for t in _transforms() if np.array_equal(t(bl), bl) and np.array_equal(t(fx), fx)
-    )
+    return sum(1 for t in _transforms() if np.array_equal(t(bl), bl) and np.array_equal(t(fx), fx))
 
 
 def orbit_count(problem, sols=None):

@@ -32,7 +32,6 @@ def symmetric_problems(draw, min_n=4, max_n=7):
     """Problems whose blocked cells are a union of orbits under a random symmetry,
     so that ``problem.symmetries()`` is a proper, non-trivial subgroup more often."""
     import numpy as np
-
     from naive import _transforms
 
     n = draw(st.integers(min_n, max_n))

@@ -1,15 +1,15 @@
 """The backend contract: one validation for every backend, the registry, count derived
 from counts, every backend against the brute-force oracle."""
 
+import naive
 import pytest
 from hypothesis import given, settings
+from strategies import problems
 
-import naive
 from queenslab import Problem, get_backend
 from queenslab.backends import BACKENDS, backend_options
 from queenslab.backends.interface import COUNTS, SOLUTIONS, SOLVE, Backend
 from queenslab.errors import Incomplete, QueensError, UnknownOption
-from strategies import problems
 
 ENUMERATING = [name for name in BACKENDS if name != "ganak"]
 

@@ -4,10 +4,10 @@ import json
 import subprocess
 import sys
 
+import naive
 import numpy as np
 import pytest
 
-import naive
 from queenslab.cli import main
 from queenslab.data import known_total, known_unique
 from queenslab.problem import Problem
@@ -26,7 +26,11 @@ def test_count_text_and_json(capsys):
     data = json.loads(out)
     assert code == 0
     assert {k: data[k] for k in ("n", "count", "unique", "backend", "known")} == {
-        "n": 12, "count": known_total(12), "unique": known_unique(12), "backend": "native", "known": known_total(12),
+        "n": 12,
+        "count": known_total(12),
+        "unique": known_unique(12),
+        "backend": "native",
+        "known": known_total(12),
     }
     assert isinstance(data["seconds"], float) and data["threads"] == 1
 
@@ -48,13 +52,17 @@ def test_solutions_formats(capsys, tmp_path):
     code, out, _ = run(capsys, "solutions", "6", "--format", "digits")
     assert out.split() == ["".join(str(c + 1) for c in s) for s in naive.all_solutions(Problem(6))]
     code, out, _ = run(capsys, "solutions", "5", "--format", "json", "--limit", "2")
-    assert [json.loads(x) for x in out.splitlines()] == [[c + 1 for c in s] for s in naive.all_solutions(Problem(5))[:2]]
+    assert [json.loads(x) for x in out.splitlines()] == [
+        [c + 1 for c in s] for s in naive.all_solutions(Problem(5))[:2]
+    ]
     code, out, _ = run(capsys, "solutions", "6", "--json")
     assert json.loads(out)["solutions"] == [[c + 1 for c in s] for s in naive.all_solutions(Problem(6))]
     f = tmp_path / "s.npy"
     code, out, err = run(capsys, "solutions", "8", "--format", "npy", "--out", str(f))
     arr = np.load(f)
-    assert code == 0 and arr.shape == (92, 8) and [tuple(r) for r in (arr - 1).tolist()] == naive.all_solutions(Problem(8))
+    assert (
+        code == 0 and arr.shape == (92, 8) and [tuple(r) for r in (arr - 1).tolist()] == naive.all_solutions(Problem(8))
+    )
     code, out, err = run(capsys, "solutions", "8", "--format", "npy", "--out", str(f), "--offset", "90", "--limit", "5")
     assert np.load(f).shape == (2, 8)
     t = tmp_path / "s.txt"

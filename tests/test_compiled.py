@@ -5,12 +5,12 @@ import json
 import numpy as np
 import pytest
 from hypothesis import given
-
 from naive import attacked, symmetry_count
+from strategies import problems
+
 from queenslab.compiled import compile_problem
 from queenslab.errors import InvalidProblem
 from queenslab.problem import Problem
-from strategies import problems
 
 
 def _attacked_by_tables(c, a, b):

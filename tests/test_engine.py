@@ -2,16 +2,16 @@
 
 import itertools
 
+import naive
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from strategies import problems, symmetric_problems
 
-import naive
 from queenslab.data import known_total, known_unique
 from queenslab.errors import InvalidPlacement, QueensError, TooLarge, UnsupportedProblem
 from queenslab.native import engine
 from queenslab.problem import Problem
-from strategies import problems, symmetric_problems
 
 # Independent sources for variants (OEIS): toroidal queens A051906, superqueens A051223.
 A051906 = {1: 1, 2: 0, 3: 0, 4: 0, 5: 10, 6: 0, 7: 28, 8: 0, 9: 0, 10: 0, 11: 88, 12: 0, 13: 4524}
@@ -149,7 +149,11 @@ def test_thread_count_does_not_change_results(threads):
     a = engine.count_both(Problem(12), threads=threads)
     b = engine.count_both(Problem(11, toroidal=True, knight=False, blocked=[(0, 5)]), threads=threads)
     ref_b = engine.count_both(Problem(11, toroidal=True, blocked=[(0, 5)]), threads=1)
-    assert (a.count, a.unique, a.nodes) == (known_total(12), known_unique(12), engine.count_both(Problem(12), threads=1).nodes)
+    assert (a.count, a.unique, a.nodes) == (
+        known_total(12),
+        known_unique(12),
+        engine.count_both(Problem(12), threads=1).nodes,
+    )
     assert (b.count, b.unique) == (ref_b.count, ref_b.unique)
 
 
@@ -206,7 +210,9 @@ def test_bad_arguments():
 @given(symmetric_problems(max_n=7))
 def test_fundamental_solutions_are_the_orbit_minima_with_their_sizes(p):
     sols = naive.all_solutions(p)
-    got = [(tuple(s), int(k)) for a, b in engine.fundamental_batches(p, batch=2) for s, k in zip(a.tolist(), b.tolist())]
+    got = [
+        (tuple(s), int(k)) for a, b in engine.fundamental_batches(p, batch=2) for s, k in zip(a.tolist(), b.tolist())
+    ]
     reps = [s for s, _ in got]
     assert reps == sorted(reps) and len(reps) == naive.orbit_count(p, sols)
     assert sum(k for _, k in got) == len(sols)

@@ -9,12 +9,12 @@ for move with a direct transliteration of document 002's recursive C function.
 import itertools
 import json
 
-import click
+import naive
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
-import naive
 from queenslab import cli as cli_module
 from queenslab.errors import Incomplete, InvalidPlacement, InvalidProblem, QueensError, TooLarge, UnsupportedProblem
 from queenslab.heuristics import (
@@ -32,7 +32,6 @@ from queenslab.heuristics import (
 )
 from queenslab.heuristics import kernels as K
 from queenslab.problem import Problem
-
 
 # ----------------------------------------------------------------------------- independent references
 
@@ -277,7 +276,9 @@ def test_self_correct_moves_exactly_like_document_002():
 def test_self_correct_never_loops_without_a_solution_and_limits():
     for n in (2, 3):  # the kernel itself, no limit: a complete search that ends "in trouble"
         q = np.zeros(n, np.int64)
-        assert not K.self_correct(n, 0, True, q, np.empty(n, np.int64), np.empty(5 * n, np.int32), np.zeros(1, np.int64))
+        assert not K.self_correct(
+            n, 0, True, q, np.empty(n, np.int64), np.empty(5 * n, np.int32), np.zeros(1, np.int64)
+        )
     with pytest.raises(Incomplete):
         self_correct(40, seed=0, limit=5, restarts=2)
     p, stats = self_correct(100, seed=9, return_stats=True)
@@ -476,5 +477,7 @@ def test_cli_show_json_names_the_conflict(capsys, tmp_path):
     assert data["solution"] is False and data["placement"] == [2, 4, 1, 5, 4]
     first = first_pair([1, 3, 0, 4, 3])
     assert f"({first[0] + 1}," in data["conflict"] and f"({first[1] + 1}," in data["conflict"]
-    assert cli_module.main(["show", "2", "4", "1", "3", "--png", str(tmp_path / "s.png"), "--scale", "5", "--json"]) == 0
+    assert (
+        cli_module.main(["show", "2", "4", "1", "3", "--png", str(tmp_path / "s.png"), "--scale", "5", "--json"]) == 0
+    )
     assert json.loads(capsys.readouterr().out)["pixels"] == [20, 20]

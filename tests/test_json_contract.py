@@ -4,70 +4,128 @@ the flags or the backend, and an error under --json is a JSON object with exit 2
 import json
 
 import pytest
-
 from clirun import run_cli
 
-COUNT = {"n", "count", "unique", "backend", "method", "threads", "seconds", "complete", "known",
-         "known_unique", "agrees", "nodes", "problem"}
+COUNT = {
+    "n",
+    "count",
+    "unique",
+    "backend",
+    "method",
+    "threads",
+    "seconds",
+    "complete",
+    "known",
+    "known_unique",
+    "agrees",
+    "nodes",
+    "problem",
+}
 PROBLEM = {"version", "base", "n", "toroidal", "knight", "blocked", "fixed"}
 
 #: command -> (its keys, several invocations that must all print exactly those keys)
 CONTRACT = {
-    "count": (COUNT, [
-        ["count", 6],
-        ["count", 6, "--unique"],
-        ["count", 6, "--toroidal", "--block", "1,1"],
-        ["count", 6, "--unique", "--backend", "cpsat", "--formulation", "boolean"],
-        ["count", 7, "--backend", "sat", "--limit", 3],
-    ]),
-    "crosscheck": ({"n", "problem", "unique", "agree", "rows"}, [
-        ["crosscheck", 6, "--backends", "native,sat"],
-        ["crosscheck", 5, "--toroidal", "--no-unique", "--backends", "native,cpsat"],
-    ]),
-    "export": ({"kind", "n", "problem", "symmetry", "encoding", "formulation", "variables", "clauses", "out", "text"}, [
-        ["export", "cnf", 4],
-        ["export", "cpsat", 4, "--symmetry", "lex-leader"],
-    ]),
-    "solutions": ({"n", "problem", "offset", "limit", "count", "format", "out", "solutions"}, [
-        ["solutions", 6],
-        ["solutions", 8, "--offset", 3, "--limit", 2, "--knight"],
-    ]),
-    "check": ({"n", "problem", "placement", "solution", "conflicts"}, [
-        ["check", "2413"],
-        ["check", "1234", "--toroidal"],
-    ]),
-    "show": ({"n", "problem", "placement", "solution", "conflict", "board", "png", "pixels"}, [
-        ["show", "2413"],
-        ["show", "1234", "--block", "1,1"],
-    ]),
-    "rank": ({"n", "problem", "placement", "rank", "seconds", "index"}, [
-        ["rank", 6, "2 4 6 1 3 5", "--no-index"],
-        ["rank", 8, "1 5 8 6 3 7 2 4"],
-    ]),
-    "unrank": ({"n", "problem", "rank", "solution", "seconds", "index"}, [
-        ["unrank", 8, 1, "--no-index"],
-        ["unrank", 7, 3, "--toroidal"],
-    ]),
-    "sample": ({"n", "problem", "seed", "samples", "index"}, [
-        ["sample", 8, 2],
-        ["sample", 8, 0, "--seed", 4, "--no-index"],
-    ]),
-    "orbits": ({"n", "orbits", "count", "solutions", "complete", "group", "known_unique", "agrees", "problem", "burnside"}, [
-        ["orbits", 6],
-        ["orbits", 6, "--burnside"],
-        ["orbits", 7, "--fix", "1,1", "--limit", 1],
-    ]),
+    "count": (
+        COUNT,
+        [
+            ["count", 6],
+            ["count", 6, "--unique"],
+            ["count", 6, "--toroidal", "--block", "1,1"],
+            ["count", 6, "--unique", "--backend", "cpsat", "--formulation", "boolean"],
+            ["count", 7, "--backend", "sat", "--limit", 3],
+        ],
+    ),
+    "crosscheck": (
+        {"n", "problem", "unique", "agree", "rows"},
+        [
+            ["crosscheck", 6, "--backends", "native,sat"],
+            ["crosscheck", 5, "--toroidal", "--no-unique", "--backends", "native,cpsat"],
+        ],
+    ),
+    "export": (
+        {"kind", "n", "problem", "symmetry", "encoding", "formulation", "variables", "clauses", "out", "text"},
+        [
+            ["export", "cnf", 4],
+            ["export", "cpsat", 4, "--symmetry", "lex-leader"],
+        ],
+    ),
+    "solutions": (
+        {"n", "problem", "offset", "limit", "count", "format", "out", "solutions"},
+        [
+            ["solutions", 6],
+            ["solutions", 8, "--offset", 3, "--limit", 2, "--knight"],
+        ],
+    ),
+    "check": (
+        {"n", "problem", "placement", "solution", "conflicts"},
+        [
+            ["check", "2413"],
+            ["check", "1234", "--toroidal"],
+        ],
+    ),
+    "show": (
+        {"n", "problem", "placement", "solution", "conflict", "board", "png", "pixels"},
+        [
+            ["show", "2413"],
+            ["show", "1234", "--block", "1,1"],
+        ],
+    ),
+    "rank": (
+        {"n", "problem", "placement", "rank", "seconds", "index"},
+        [
+            ["rank", 6, "2 4 6 1 3 5", "--no-index"],
+            ["rank", 8, "1 5 8 6 3 7 2 4"],
+        ],
+    ),
+    "unrank": (
+        {"n", "problem", "rank", "solution", "seconds", "index"},
+        [
+            ["unrank", 8, 1, "--no-index"],
+            ["unrank", 7, 3, "--toroidal"],
+        ],
+    ),
+    "sample": (
+        {"n", "problem", "seed", "samples", "index"},
+        [
+            ["sample", 8, 2],
+            ["sample", 8, 0, "--seed", 4, "--no-index"],
+        ],
+    ),
+    "orbits": (
+        {"n", "orbits", "count", "solutions", "complete", "group", "known_unique", "agrees", "problem", "burnside"},
+        [
+            ["orbits", 6],
+            ["orbits", 6, "--burnside"],
+            ["orbits", 7, "--fix", "1,1", "--limit", 1],
+        ],
+    ),
     "symmetry table": ({"table", "reading", "elements"}, [["symmetry", "table"]]),
-    "symmetry orbit": ({"n", "placement", "solution", "images", "orbit", "size", "stabilizer", "canonical",
-                        "raw_signature", "signature"}, [
-        ["symmetry", "orbit", "2413"],
-        ["symmetry", "orbit", "1234"],
-    ]),
-    "solve": ({"n", "method", "seed", "seconds", "verified", "solution", "out", "error"}, [
-        ["solve", 8],
-        ["solve", 8, "--method", "minconflicts", "--seed", 2],
-        ["solve", 3],
-    ]),
+    "symmetry orbit": (
+        {
+            "n",
+            "placement",
+            "solution",
+            "images",
+            "orbit",
+            "size",
+            "stabilizer",
+            "canonical",
+            "raw_signature",
+            "signature",
+        },
+        [
+            ["symmetry", "orbit", "2413"],
+            ["symmetry", "orbit", "1234"],
+        ],
+    ),
+    "solve": (
+        {"n", "method", "seed", "seconds", "verified", "solution", "out", "error"},
+        [
+            ["solve", 8],
+            ["solve", 8, "--method", "minconflicts", "--seed", 2],
+            ["solve", 3],
+        ],
+    ),
 }
 
 
@@ -88,7 +146,18 @@ def test_index_commands_keys(capsys, monkeypatch, tmp_path):
     monkeypatch.setenv("QUEENSLAB_INDEX_DIR", str(tmp_path))
     code, out, _ = run_cli(capsys, monkeypatch, "index", "build", 8, "--json")
     built = json.loads(out)
-    assert code == 0 and set(built) == {"path", "n", "depth", "total", "rows", "bytes", "problem", "built", "seconds", "status"}
+    assert code == 0 and set(built) == {
+        "path",
+        "n",
+        "depth",
+        "total",
+        "rows",
+        "bytes",
+        "problem",
+        "built",
+        "seconds",
+        "status",
+    }
     (tmp_path / "junk.sqlite").write_text("not a database")
     code, out, _ = run_cli(capsys, monkeypatch, "index", "info", "--json")
     info = json.loads(out)

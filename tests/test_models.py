@@ -2,17 +2,17 @@
 
 import sys
 
+import naive
 import pytest
 from hypothesis import given, settings
+from strategies import problems, symmetric_problems
 
-import naive
 from queenslab import backends
 from queenslab.data import known_total, known_unique
 from queenslab.errors import Incomplete, MissingDependency, QueensError, UnknownOption
 from queenslab.models import cnf, cpsat
 from queenslab.native import engine
 from queenslab.problem import Problem
-from strategies import problems, symmetric_problems
 
 SOLVER_BACKENDS = ["cpsat", "sat", "ganak"]
 
@@ -109,7 +109,7 @@ def test_limits_report_incomplete_never_final():
         cpsat.count(Problem(9), limit=7)
     assert e.value.found == 7
     assert cnf.counts(Problem(9), limit=7).complete is False
-    assert cnf.counts(Problem(6), limit=7) .complete is True  # 4 < 7: finished
+    assert cnf.counts(Problem(6), limit=7).complete is True  # 4 < 7: finished
     with pytest.raises(Incomplete):
         cnf.count(Problem(9), limit=3)
 
@@ -164,8 +164,8 @@ def test_dimacs_export_round_trip(tmp_path):
 
 def test_cpsat_export_is_a_text_proto():
     text = cpsat.export_text(Problem(5), symmetry="lex-leader")
-    from ortools.sat import cp_model_pb2
     from google.protobuf import text_format
+    from ortools.sat import cp_model_pb2
 
     proto = text_format.Parse(text, cp_model_pb2.CpModelProto())
     assert len(proto.variables) >= 5 and any(c.HasField("all_diff") for c in proto.constraints)

@@ -7,15 +7,15 @@ solutions (tests/naive.py) and OEIS A002562.
 """
 
 import json
-from functools import lru_cache
+from functools import cache
 
+import naive
 import numpy as np
 import pytest
+from clirun import run_cli
 from hypothesis import given
 from hypothesis import strategies as st
 
-import naive
-from clirun import run_cli
 from queenslab.data import known_unique
 from queenslab.errors import InvalidPlacement, QueensError, TooLarge
 from queenslab.problem import Problem
@@ -43,8 +43,6 @@ def one(t):
 
 def solution(p):
     return naive.is_solution(Problem(len(p)), tuple(p))
-
-
 
 
 # ---- the document's definitions, re-implemented literally on 1-based sequences (Row = element)
@@ -165,7 +163,7 @@ CASE_STUDY = [
 ]
 
 
-@lru_cache(maxsize=None)
+@cache
 def eight():
     sols = naive.all_solutions(Problem(8))
     reps = sorted({min(naive_images(s)) for s in sols})
@@ -350,7 +348,7 @@ def scalar_mov(p, r, new_row, new_col):
     return scalar_inc(q, shifted(new_row, r), shifted(new_col, c))
 
 
-@lru_cache(maxsize=None)
+@cache
 def naive_closure(n):
     """Orbits reached by the search, recomputed with scalar operations on solutions.
 

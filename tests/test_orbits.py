@@ -7,18 +7,19 @@ A000170 / A002562, and document 003's case study.
 import json
 from collections import Counter
 
+import naive
 import numpy as np
 import pytest
+from clirun import run_cli
 from hypothesis import given
 from hypothesis import strategies as st
+from strategies import symmetric_problems
 
-import naive
-from clirun import run_cli
+from queenslab.d4 import IDENTITY, element
 from queenslab.data import known_total, known_unique
 from queenslab.errors import InvalidPlacement, QueensError
 from queenslab.native import engine
 from queenslab.problem import Problem
-from queenslab.d4 import IDENTITY, element
 from queenslab.symmetry.orbits import (
     BurnsideCount,
     Fundamental,
@@ -30,7 +31,6 @@ from queenslab.symmetry.orbits import (
     orbit_size,
     stabilizer,
 )
-from strategies import symmetric_problems
 
 
 def naive_images(p):
@@ -40,8 +40,6 @@ def naive_images(p):
     for r, c in enumerate(p):
         b[r, c] = 1
     return [tuple(int(np.argmax(t(b)[r])) for r in range(n)) for t in naive._transforms()]
-
-
 
 
 # ----------------------------------------------------------------------------- orbit, canonical, stabiliser

@@ -2,16 +2,16 @@
 
 import itertools
 
+import naive
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from strategies import problems, symmetric_problems
 
-import naive
+from queenslab.d4 import D4, IDENTITY, D4Element
 from queenslab.errors import InvalidProblem, QueensError
 from queenslab.problem import Problem, attacks
-from queenslab.d4 import D4, IDENTITY, D4Element
-from strategies import problems, symmetric_problems
 
 
 @pytest.mark.parametrize(

@@ -5,12 +5,13 @@ import os
 import random
 import sqlite3
 
+import naive
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import problems
 
-import naive
 from queenslab.cli import main
 from queenslab.data import known_total
 from queenslab.errors import InvalidIndex, InvalidPlacement, QueensError
@@ -25,7 +26,6 @@ from queenslab.ranking.permutations import (
     permutation_unrank,
 )
 from queenslab.ranking.sampling import sample
-from strategies import problems
 
 VARIANTS = [
     Problem(7, toroidal=True),
@@ -296,6 +296,8 @@ def test_rank_cli_and_errors(capsys):
     assert "not a solution" in capsys.readouterr().err
     assert main(["sample", "8", "3", "--seed", "4", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert [s["solution"] for s in out["samples"]] == [[c + 1 for c in s] for s in sample(Problem(8), 3, seed=4, index=None)]
+    assert [s["solution"] for s in out["samples"]] == [
+        [c + 1 for c in s] for s in sample(Problem(8), 3, seed=4, index=None)
+    ]
     assert main(["solutions", "10", "--offset", "99", "--limit", "2"]) == 0
     assert capsys.readouterr().out.splitlines()[0] == "2 8 10 4 1 5 9 6 3 7"

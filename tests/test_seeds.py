@@ -45,8 +45,13 @@ def test_brute_force_counts(algorithm):
 
 def test_members_and_descriptions():
     assert [a.value for a in SeedAlgorithm] == [
-        "plain", "basic", "backtracking-v1", "backtracking-v2",
-        "filtering-v1", "filtering-v2", "bitwise",
+        "plain",
+        "basic",
+        "backtracking-v1",
+        "backtracking-v2",
+        "filtering-v1",
+        "filtering-v2",
+        "bitwise",
     ]
     for a in SeedAlgorithm:
         assert a.description and "\n" not in a.description

@@ -10,13 +10,13 @@ import json
 import random
 from collections import defaultdict
 
+import naive
 import numpy as np
 import pytest
+from clirun import run_cli
 from hypothesis import given
 from hypothesis import strategies as st
 
-import naive
-from clirun import run_cli
 from queenslab.data import known_unique
 from queenslab.errors import InvalidPlacement, QueensError
 from queenslab.native import engine
@@ -48,34 +48,48 @@ def naive_images(p):
     return {tuple(int(np.argmax(t(b)[r])) for r in range(n)) for t in naive._transforms()}
 
 
-
-
 # Table 2 of document 003, as printed: permutation (1-based) and signature {Sig_x, Sig_y}.
 TABLE_2 = [
-    ((1, 6, 8, 3, 7, 4, 2, 5),
-     "{{(26, 3, 5), (5, 7, 26), (26, 9, 17), (17, 7, 10), (10, 1, 5), (5, 5, 10)}, "
-     "{(37, 9, 10), (10, 5, 5), (5, 0, 5), (5, 8, 37), (37, 9, 10), (10, 5, 5)}}"),
-    ((1, 7, 4, 6, 8, 2, 5, 3),
-     "{{(37, 9, 10), (10, 5, 5), (5, 0, 5), (5, 8, 37), (37, 9, 10), (10, 5, 5)}, "
-     "{(26, 3, 5), (5, 7, 26), (26, 9, 17), (17, 7, 10), (10, 1, 5), (5, 5, 10)}}"),
-    ((6, 4, 7, 1, 3, 5, 2, 8),
-     "{{(5, 5, 10), (10, 9, 37), (37, 8, 5), (5, 0, 5), (5, 5, 10), (10, 9, 37)}, "
-     "{(10, 5, 5), (5, 1, 10), (10, 7, 17), (17, 9, 26), (26, 7, 5), (5, 3, 26)}}"),
-    ((8, 3, 1, 6, 2, 5, 7, 4),
-     "{{(26, 3, 5), (5, 7, 26), (26, 9, 17), (17, 7, 10), (10, 1, 5), (5, 5, 10)}, "
-     "{(5, 5, 10), (10, 9, 37), (37, 8, 5), (5, 0, 5), (5, 5, 10), (10, 9, 37)}}"),
-    ((5, 2, 4, 7, 3, 8, 6, 1),
-     "{{(10, 5, 5), (5, 1, 10), (10, 7, 17), (17, 9, 26), (26, 7, 5), (5, 3, 26)}, "
-     "{(37, 9, 10), (10, 5, 5), (5, 0, 5), (5, 8, 37), (37, 9, 10), (10, 5, 5)}}"),
-    ((8, 2, 5, 3, 1, 7, 4, 6),
-     "{{(37, 9, 10), (10, 5, 5), (5, 0, 5), (5, 8, 37), (37, 9, 10), (10, 5, 5)}, "
-     "{(10, 5, 5), (5, 1, 10), (10, 7, 17), (17, 9, 26), (26, 7, 5), (5, 3, 26)}}"),
-    ((4, 7, 5, 2, 6, 1, 3, 8),
-     "{{(10, 5, 5), (5, 1, 10), (10, 7, 17), (17, 9, 26), (26, 7, 5), (5, 3, 26)}, "
-     "{(5, 5, 10), (10, 9, 37), (37, 8, 5), (5, 0, 5), (5, 5, 10), (10, 9, 37)}}"),
-    ((3, 5, 2, 8, 6, 4, 7, 1),
-     "{{(5, 5, 10), (10, 9, 37), (37, 8, 5), (5, 0, 5), (5, 5, 10), (10, 9, 37)}, "
-     "{(26, 3, 5), (5, 7, 26), (26, 9, 17), (17, 7, 10), (10, 1, 5), (5, 5, 10)}}"),
+    (
+        (1, 6, 8, 3, 7, 4, 2, 5),
+        "{{(26, 3, 5), (5, 7, 26), (26, 9, 17), (17, 7, 10), (10, 1, 5), (5, 5, 10)}, "
+        "{(37, 9, 10), (10, 5, 5), (5, 0, 5), (5, 8, 37), (37, 9, 10), (10, 5, 5)}}",
+    ),
+    (
+        (1, 7, 4, 6, 8, 2, 5, 3),
+        "{{(37, 9, 10), (10, 5, 5), (5, 0, 5), (5, 8, 37), (37, 9, 10), (10, 5, 5)}, "
+        "{(26, 3, 5), (5, 7, 26), (26, 9, 17), (17, 7, 10), (10, 1, 5), (5, 5, 10)}}",
+    ),
+    (
+        (6, 4, 7, 1, 3, 5, 2, 8),
+        "{{(5, 5, 10), (10, 9, 37), (37, 8, 5), (5, 0, 5), (5, 5, 10), (10, 9, 37)}, "
+        "{(10, 5, 5), (5, 1, 10), (10, 7, 17), (17, 9, 26), (26, 7, 5), (5, 3, 26)}}",
+    ),
+    (
+        (8, 3, 1, 6, 2, 5, 7, 4),
+        "{{(26, 3, 5), (5, 7, 26), (26, 9, 17), (17, 7, 10), (10, 1, 5), (5, 5, 10)}, "
+        "{(5, 5, 10), (10, 9, 37), (37, 8, 5), (5, 0, 5), (5, 5, 10), (10, 9, 37)}}",
+    ),
+    (
+        (5, 2, 4, 7, 3, 8, 6, 1),
+        "{{(10, 5, 5), (5, 1, 10), (10, 7, 17), (17, 9, 26), (26, 7, 5), (5, 3, 26)}, "
+        "{(37, 9, 10), (10, 5, 5), (5, 0, 5), (5, 8, 37), (37, 9, 10), (10, 5, 5)}}",
+    ),
+    (
+        (8, 2, 5, 3, 1, 7, 4, 6),
+        "{{(37, 9, 10), (10, 5, 5), (5, 0, 5), (5, 8, 37), (37, 9, 10), (10, 5, 5)}, "
+        "{(10, 5, 5), (5, 1, 10), (10, 7, 17), (17, 9, 26), (26, 7, 5), (5, 3, 26)}}",
+    ),
+    (
+        (4, 7, 5, 2, 6, 1, 3, 8),
+        "{{(10, 5, 5), (5, 1, 10), (10, 7, 17), (17, 9, 26), (26, 7, 5), (5, 3, 26)}, "
+        "{(5, 5, 10), (10, 9, 37), (37, 8, 5), (5, 0, 5), (5, 5, 10), (10, 9, 37)}}",
+    ),
+    (
+        (3, 5, 2, 8, 6, 4, 7, 1),
+        "{{(5, 5, 10), (10, 9, 37), (37, 8, 5), (5, 0, 5), (5, 5, 10), (10, 9, 37)}, "
+        "{(26, 3, 5), (5, 7, 26), (26, 9, 17), (17, 7, 10), (10, 1, 5), (5, 5, 10)}}",
+    ),
 ]
 
 
@@ -109,9 +123,7 @@ def test_formula_7_is_formulas_2_to_4_on_the_queens_coordinates(p):
     expect = tuple(triangle(pts[i], pts[i + 1], pts[i + 2]) for i in range(len(p) - 2))
     assert sig_x(p) == expect
     by_y = sorted(pts, key=lambda xy: xy[1])  # along y: the points ordered by their y
-    expect_y = tuple(
-        triangle(*[(y, x) for x, y in by_y[i : i + 3]]) for i in range(len(p) - 2)
-    )
+    expect_y = tuple(triangle(*[(y, x) for x, y in by_y[i : i + 3]]) for i in range(len(p) - 2))
     assert sig_y(p) == expect_y
 
 
@@ -147,11 +159,13 @@ def test_the_key_is_a_canonical_form_of_the_criterion(p, data):
     p = tuple(p)
     n = len(p)
     # q: an image of p, a permutation of the same size, or one of the nearby 3-cycles of p
-    q = data.draw(st.one_of(
-        st.sampled_from(sorted(naive_images(p))),
-        st.permutations(list(range(n))).map(tuple),
-        st.sampled_from([p] if n < 3 else [p[:i] + (p[i + 1], p[i + 2], p[i]) + p[i + 3:] for i in range(n - 2)]),
-    ))
+    q = data.draw(
+        st.one_of(
+            st.sampled_from(sorted(naive_images(p))),
+            st.permutations(list(range(n))).map(tuple),
+            st.sampled_from([p] if n < 3 else [p[:i] + (p[i + 1], p[i + 2], p[i]) + p[i + 3 :] for i in range(n - 2)]),
+        )
+    )
     a, b = raw_signature(p), raw_signature(q)
     assert (signature(p) == signature(q)) == signatures_equal(a, b) == literal_equal(a, b)
     assert (signature(p, "oriented") == signature(q, "oriented")) == signatures_equal(a, b, "oriented")
@@ -206,8 +220,10 @@ def test_lemma_document_equal_and_not_alternating_means_oriented_equal(n):
     groups = defaultdict(list)
     for p in itertools.permutations(range(n)):
         s = sig_x(p)
-        key = min(tuple(tuple(sorted((a, b))) + (area,) for a, area, b in s),
-                  tuple(tuple(sorted((a, b))) + (area,) for a, area, b in reversed(s)))
+        key = min(
+            tuple(tuple(sorted((a, b))) + (area,) for a, area, b in s),
+            tuple(tuple(sorted((a, b))) + (area,) for a, area, b in reversed(s)),
+        )
         groups[key].append(s)
     for seqs in groups.values():
         for s, t in itertools.combinations(seqs, 2):
@@ -230,8 +246,10 @@ def test_document_signature_on_all_permutations(n):
 @pytest.mark.parametrize("n", range(1, 9))
 def test_alternating_permutations_by_brute_force(n):
     expect = sorted(
-        p for p in itertools.permutations(range(n))
-        if n >= 3 and len({abs(p[i + 1] - p[i]) for i in range(0, n - 1, 2)}) == 1
+        p
+        for p in itertools.permutations(range(n))
+        if n >= 3
+        and len({abs(p[i + 1] - p[i]) for i in range(0, n - 1, 2)}) == 1
         and len({abs(p[i + 1] - p[i]) for i in range(1, n - 1, 2)}) == 1
         and abs(p[1] - p[0]) != abs(p[2] - p[1])
     )
@@ -245,9 +263,11 @@ def test_ambiguous_solutions():
     for n in range(5, 13):
         assert ambiguous_solutions(n) == []
     for n in range(1, 10):  # the same, by testing every solution
-        expect = [s for s in naive.all_solutions(Problem(n)) if is_ambiguous(s)] if n <= 8 else [
-            s for s in engine.solutions(Problem(n)) if is_ambiguous(s)
-        ]
+        expect = (
+            [s for s in naive.all_solutions(Problem(n)) if is_ambiguous(s)]
+            if n <= 8
+            else [s for s in engine.solutions(Problem(n)) if is_ambiguous(s)]
+        )
         assert ambiguous_solutions(n) == expect
 
 
@@ -296,8 +316,19 @@ def test_bad_input_raises_clear_errors():
 
 
 def test_signature_experiment_command(capsys, monkeypatch):
-    code, out, _ = run_cli(capsys, monkeypatch, "experiment", "signature", "--max-n", "9", "--criterion", "both",
-                           "--certify-to", "12", "--json")
+    code, out, _ = run_cli(
+        capsys,
+        monkeypatch,
+        "experiment",
+        "signature",
+        "--max-n",
+        "9",
+        "--criterion",
+        "both",
+        "--certify-to",
+        "12",
+        "--json",
+    )
     data = json.loads(out)
     assert code == 0 and data["unique"] is True
     rows = {(r["n"], r["criterion"]): r for r in data["rows"]}

@@ -1,10 +1,11 @@
 """Parsing, formatting and checking placements."""
 
+import naive
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from strategies import problems
 
-import naive
 from queenslab.errors import InvalidPlacement
 from queenslab.problem import Problem
 from queenslab.solution import (
@@ -15,7 +16,6 @@ from queenslab.solution import (
     parse_placement,
     why_not_solution,
 )
-from strategies import problems
 
 
 @given(st.integers(1, 30).flatmap(lambda n: st.permutations(range(n))))
@@ -80,7 +80,7 @@ def test_conflicts_for_variants():
     p = Problem(5, blocked=[(0, 0)], fixed=[(1, 3)])
     kinds = [c.kind for c in conflicts(p, (0, 2, 4, 1, 3))]
     assert "blocked" in kinds and "fixed" in kinds
-    assert [c.kind for c in conflicts(Problem(5, knight=True), (0, 2, 4, 1, 3))][0] == "knight"
+    assert next(c.kind for c in conflicts(Problem(5, knight=True), (0, 2, 4, 1, 3))) == "knight"
     assert is_solution(Problem(5), (0, 2, 4, 1, 3)) and not is_solution(Problem(5, knight=True), (0, 2, 4, 1, 3))
     assert not is_solution(Problem(4, toroidal=True), (1, 3, 0, 2))
 

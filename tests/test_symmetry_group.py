@@ -7,13 +7,13 @@ numpy array geometry and sympy, never from queenslab's output.
 import itertools
 import random
 
+import naive
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from strategies import symmetric_problems
 
-import naive
-from queenslab.errors import InvalidPlacement, QueensError
 from queenslab.d4 import (
     D4,
     IDENTITY,
@@ -29,7 +29,7 @@ from queenslab.d4 import (
     rev,
     sympy_cell_group,
 )
-from strategies import symmetric_problems
+from queenslab.errors import InvalidPlacement, QueensError
 
 
 def zero(t):
@@ -118,8 +118,14 @@ def test_po_order_names_and_lookup():
     assert [g.po for g in PO] == [f"po{i}" for i in range(1, 9)]
     assert PO[0] == IDENTITY and set(PO) == set(D4) and len(set(PO)) == 8
     assert [g.name for g in PO] == [
-        "identity", "reflect-main-diagonal", "reflect-anti-diagonal", "reflect-vertical-axis",
-        "reflect-horizontal-axis", "rotate-90", "rotate-180", "rotate-270",
+        "identity",
+        "reflect-main-diagonal",
+        "reflect-anti-diagonal",
+        "reflect-vertical-axis",
+        "reflect-horizontal-axis",
+        "rotate-90",
+        "rotate-180",
+        "rotate-270",
     ]
     for g in PO:
         assert element(g.po) is g or element(g.po) == g
@@ -183,16 +189,26 @@ def _board(n, p, reading):
 def test_geometric_names_in_both_readings():
     rng = random.Random(5)
     ours = {
-        "po1": lambda b: b, "po2": lambda b: b.T, "po3": lambda b: np.rot90(b, 2).T,
-        "po4": np.fliplr, "po5": np.flipud, "po6": lambda b: np.rot90(b, -1),
-        "po7": lambda b: np.rot90(b, 2), "po8": lambda b: np.rot90(b, 1),
+        "po1": lambda b: b,
+        "po2": lambda b: b.T,
+        "po3": lambda b: np.rot90(b, 2).T,
+        "po4": np.fliplr,
+        "po5": np.flipud,
+        "po6": lambda b: np.rot90(b, -1),
+        "po7": lambda b: np.rot90(b, 2),
+        "po8": lambda b: np.rot90(b, 1),
     }
     # The document's g_i, on its own board: rotations counterclockwise, po4 mirrors in the
     # horizontal centre line, po5 in the vertical one.
     theirs = {
-        "po1": lambda b: b, "po2": lambda b: b.T, "po3": lambda b: np.rot90(b, 2).T,
-        "po4": np.flipud, "po5": np.fliplr, "po6": lambda b: np.rot90(b, 1),
-        "po7": lambda b: np.rot90(b, 2), "po8": lambda b: np.rot90(b, -1),
+        "po1": lambda b: b,
+        "po2": lambda b: b.T,
+        "po3": lambda b: np.rot90(b, 2).T,
+        "po4": np.flipud,
+        "po5": np.fliplr,
+        "po6": lambda b: np.rot90(b, 1),
+        "po7": lambda b: np.rot90(b, 2),
+        "po8": lambda b: np.rot90(b, -1),
     }
     for _ in range(10):
         n = rng.randint(2, 9)

@@ -24,7 +24,8 @@ The meaning is the same for every backend:
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from ..compiled import compile_problem
 from ..errors import MissingDependency

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from ..problem import Problem
 from .interface import LIMIT, SEED, SOLVE, TIME_LIMIT, Backend, CountResult, Option
@@ -13,12 +14,23 @@ class CpsatBackend(Backend):
     name = "cpsat"
     summary = "OR-Tools CP-SAT models (integer or Boolean), lex-leader constraints for orbits"
     options = (
-        Option("formulation", "choice", "CP-SAT model: integer q[r] or Boolean x[r][c]",
-               default="integer", choices=("integer", "boolean")),
+        Option(
+            "formulation",
+            "choice",
+            "CP-SAT model: integer q[r] or Boolean x[r][c]",
+            default="integer",
+            choices=("integer", "boolean"),
+        ),
         TIME_LIMIT,
         SEED,
-        Option("workers", "int", "parallel CP-SAT workers for one solution (counting uses one)",
-               minimum=1, applies_to=frozenset({SOLVE}), metavar="W"),
+        Option(
+            "workers",
+            "int",
+            "parallel CP-SAT workers for one solution (counting uses one)",
+            minimum=1,
+            applies_to=frozenset({SOLVE}),
+            metavar="W",
+        ),
         LIMIT,
         Option("model", "object", "an edited model from queenslab.models.cpsat.build"),
     )
@@ -37,4 +49,3 @@ class CpsatBackend(Backend):
         from ..models import cpsat
 
         return cpsat.solve(problem, **opts)
-

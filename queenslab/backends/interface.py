@@ -28,8 +28,9 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar, Iterator
+from typing import Any, ClassVar
 
 from .. import validate
 from ..errors import QueensError, UnknownOption
@@ -116,13 +117,20 @@ class Option:
 
 #: Stop a count after this many solutions; the count is then reported as incomplete.
 LIMIT = Option(
-    "limit", "int", "stop after K solutions (the count is then incomplete, a lower bound)",
-    minimum=1, applies_to=frozenset({COUNTS}), metavar="K",
+    "limit",
+    "int",
+    "stop after K solutions (the count is then incomplete, a lower bound)",
+    minimum=1,
+    applies_to=frozenset({COUNTS}),
+    metavar="K",
 )
 #: Stop after this many seconds; a count is then reported as incomplete.
 TIME_LIMIT = Option(
-    "time_limit", "float", "stop after S seconds (a count is then incomplete, a lower bound)",
-    open_minimum=True, metavar="S",
+    "time_limit",
+    "float",
+    "stop after S seconds (a count is then incomplete, a lower bound)",
+    open_minimum=True,
+    metavar="S",
 )
 #: Threads to count on (the result does not depend on it).
 THREADS = Option(
@@ -132,7 +140,9 @@ THREADS = Option(
 SEED = Option("seed", "int", "random seed of the solver", default=0, minimum=0, metavar="S")
 #: A callback ``progress(done, total)`` after each finished task (Python only).
 PROGRESS = Option(
-    "progress", "object", "callable progress(done, total) after each finished task",
+    "progress",
+    "object",
+    "callable progress(done, total) after each finished task",
     applies_to=frozenset({COUNTS}),
 )
 
@@ -232,4 +242,3 @@ class Backend(ABC):
     def _solve(self, problem: Problem, **opts: Any) -> tuple[int, ...] | None:
         """One solution: by default the first of :meth:`_solutions`."""
         return next(iter(self._solutions(problem, 1, **opts)), None)
-

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from ..problem import Problem
 from .interface import COUNTS, PROGRESS, THREADS, Backend, CountResult, Option
@@ -14,13 +15,19 @@ class NativeBackend(Backend):
     options = (
         THREADS,
         Option(
-            "method", "choice", "search: symmetric (standard problem, total and unique in one pass) "
-            "or general (every variant)", default="auto", choices=("auto", "symmetric", "general"),
+            "method",
+            "choice",
+            "search: symmetric (standard problem, total and unique in one pass) or general (every variant)",
+            default="auto",
+            choices=("auto", "symmetric", "general"),
             applies_to=frozenset({COUNTS}),
         ),
         Option(
-            "force", "flag", "allow n above the practical limit of an exact count (n = 18)",
-            default=False, applies_to=frozenset({COUNTS}),
+            "force",
+            "flag",
+            "allow n above the practical limit of an exact count (n = 18)",
+            default=False,
+            applies_to=frozenset({COUNTS}),
         ),
         PROGRESS,
     )

@@ -16,7 +16,7 @@ Examples
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..errors import QueensError
 from ..problem import Problem
@@ -29,9 +29,7 @@ from .sat import GanakBackend, SatBackend
 __all__ = ["BACKENDS", "get_backend", "backend_options", "solve", "count", "counts", "solutions"]
 
 #: name -> backend class; the first entry is the default backend.
-BACKENDS: dict[str, type[Backend]] = {
-    cls.name: cls for cls in (NativeBackend, CpsatBackend, SatBackend, GanakBackend)
-}
+BACKENDS: dict[str, type[Backend]] = {cls.name: cls for cls in (NativeBackend, CpsatBackend, SatBackend, GanakBackend)}
 
 _instances: dict[str, Backend] = {}
 

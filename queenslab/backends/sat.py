@@ -3,7 +3,8 @@ Ganak (``ganak``); the model is :mod:`queenslab.models.cnf`."""
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from ..models.cnf import DEFAULT_SOLVER, Encoding
 from ..problem import Problem
@@ -11,8 +12,12 @@ from .interface import LIMIT, Backend, CountResult, Option
 
 #: The cardinality encoding of both CNF backends.
 ENCODING = Option(
-    "encoding", "choice", "cardinality encoding of the CNF model",
-    default="pairwise", choices=tuple(e.value for e in Encoding), metavar="E",
+    "encoding",
+    "choice",
+    "cardinality encoding of the CNF model",
+    default="pairwise",
+    choices=tuple(e.value for e in Encoding),
+    metavar="E",
 )
 #: An edited CNF model (Python only).
 MODEL = Option("model", "object", "an edited model from queenslab.models.cnf.build")

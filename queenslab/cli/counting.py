@@ -14,7 +14,9 @@ from .options import Progress, backend_option, json_option, problem_options, sol
 
 @cli.command("count")
 @problem_options
-@click.option("--unique", is_flag=True, help="Also count fundamental solutions (orbits under the problem's symmetries).")
+@click.option(
+    "--unique", is_flag=True, help="Also count fundamental solutions (orbits under the problem's symmetries)."
+)
 @backend_option
 @solver_options(COUNTS)
 @json_option
@@ -86,8 +88,12 @@ def count_cmd(problem: Problem, unique: bool, backend: str, backend_opts: dict, 
 
 @cli.command("crosscheck")
 @problem_options
-@click.option("--backends", default=None, metavar="B,B,...",
-              help="Comma-separated backends (default: all; a missing optional one is reported, not fatal).")
+@click.option(
+    "--backends",
+    default=None,
+    metavar="B,B,...",
+    help="Comma-separated backends (default: all; a missing optional one is reported, not fatal).",
+)
 @click.option("--no-unique", is_flag=True, help="Compare counts only (skip the symmetry-reduced counts).")
 @json_option
 def crosscheck_cmd(problem: Problem, backends: str | None, no_unique: bool, as_json: bool) -> int:
@@ -112,8 +118,14 @@ def crosscheck_cmd(problem: Problem, backends: str | None, no_unique: bool, as_j
                 "unique": not no_unique,
                 "agree": res.agree,
                 "rows": [
-                    {"backend": r.backend, "count": r.count, "unique": r.unique, "seconds": round(r.seconds, 6),
-                     "complete": r.complete, "error": r.error}
+                    {
+                        "backend": r.backend,
+                        "count": r.count,
+                        "unique": r.unique,
+                        "seconds": round(r.seconds, 6),
+                        "complete": r.complete,
+                        "error": r.error,
+                    }
                     for r in res.rows
                 ],
             }
@@ -135,15 +147,31 @@ def crosscheck_cmd(problem: Problem, backends: str | None, no_unique: bool, as_j
 @click.argument("kind", type=click.Choice(["cnf", "cpsat"]))
 @problem_options
 @click.option("--encoding", default="pairwise", show_default=True, metavar="E", help="cnf: cardinality encoding.")
-@click.option("--formulation", type=click.Choice(["integer", "boolean"]), default="integer", show_default=True,
-              help="cpsat: model formulation.")
-@click.option("--symmetry", type=click.Choice(["none", "lex-leader"]), default="none", show_default=True,
-              help="Add lex-leader symmetry-breaking constraints.")
-@click.option("--out", type=click.Path(dir_okay=False, writable=True), default=None, metavar="F",
-              help="Write to file F instead of standard output.")
+@click.option(
+    "--formulation",
+    type=click.Choice(["integer", "boolean"]),
+    default="integer",
+    show_default=True,
+    help="cpsat: model formulation.",
+)
+@click.option(
+    "--symmetry",
+    type=click.Choice(["none", "lex-leader"]),
+    default="none",
+    show_default=True,
+    help="Add lex-leader symmetry-breaking constraints.",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    metavar="F",
+    help="Write to file F instead of standard output.",
+)
 @json_option
-def export_cmd(kind: str, problem: Problem, encoding: str, formulation: str, symmetry: str,
-               out: str | None, as_json: bool) -> int:
+def export_cmd(
+    kind: str, problem: Problem, encoding: str, formulation: str, symmetry: str, out: str | None, as_json: bool
+) -> int:
     """Export the model: DIMACS CNF with a cell-variable map, or CP-SAT's text proto.
 
     \b

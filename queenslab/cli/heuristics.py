@@ -28,19 +28,44 @@ _SEEDED = ("minconflicts", "selfcorrect", "ga", "aco", "cpsat")
 
 @cli.command("solve")
 @click.argument("n", type=int)
-@click.option("--method", type=click.Choice(METHODS), default="construct", show_default=True,
-              help="construct (O(n), any n), minconflicts (large n), selfcorrect (ronybc's self-correcting search), "
-                   "ga / aco (the genetic and ant-colony methods surveyed by N. Gupta, small n), backtrack (native, lexicographically first), cpsat, sat.")
-@click.option("--seed", type=click.IntRange(min=0), default=None, metavar="S",
-              help="Random seed of minconflicts, selfcorrect, ga, aco, cpsat (default 0).")
-@click.option("--max-steps", "max_steps", type=click.IntRange(min=1), default=None, metavar="K",
-              help="minconflicts: steps per try; selfcorrect: moves per try (default n*n); "
-                   "ga: generations; aco: iterations.")
-@click.option("--restarts", type=click.IntRange(min=0), default=None, metavar="R",
-              help="minconflicts, selfcorrect: further tries after a try runs out of steps.")
+@click.option(
+    "--method",
+    type=click.Choice(METHODS),
+    default="construct",
+    show_default=True,
+    help="construct (O(n), any n), minconflicts (large n), selfcorrect (ronybc's self-correcting search), "
+    "ga / aco (the genetic and ant-colony methods surveyed by N. Gupta, small n), backtrack (native, lexicographically first), cpsat, sat.",
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="S",
+    help="Random seed of minconflicts, selfcorrect, ga, aco, cpsat (default 0).",
+)
+@click.option(
+    "--max-steps",
+    "max_steps",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="K",
+    help="minconflicts: steps per try; selfcorrect: moves per try (default n*n); ga: generations; aco: iterations.",
+)
+@click.option(
+    "--restarts",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="R",
+    help="minconflicts, selfcorrect: further tries after a try runs out of steps.",
+)
 @click.option("--improve", is_flag=True, help="ga: apply the minimal-conflict operator to every child.")
-@click.option("--out", type=click.Path(dir_okay=False, writable=True), default=None, metavar="F",
-              help="Write the placement (1-based) to F: F.npy (int64 array) or text '2, 4, 1, 3'.")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    metavar="F",
+    help="Write the placement (1-based) to F: F.npy (int64 array) or text '2, 4, 1, 3'.",
+)
 @json_option
 def solve_cmd(n, method, seed, max_steps, restarts, improve, out, as_json):
     """Find one solution of N-queens and verify it (O(n) check).
@@ -67,8 +92,9 @@ def solve_cmd(n, method, seed, max_steps, restarts, improve, out, as_json):
     t0 = time.perf_counter()
     error = None
     try:
-        placement = solve(n, method, seed=seed, max_steps=max_steps, restarts=restarts,
-                          improve=improve, progress=progress)
+        placement = solve(
+            n, method, seed=seed, max_steps=max_steps, restarts=restarts, improve=improve, progress=progress
+        )
     except Incomplete as e:
         placement, error = None, str(e)
     finally:
@@ -93,8 +119,9 @@ def solve_cmd(n, method, seed, max_steps, restarts, improve, out, as_json):
         return 1
     if out:
         fmt = write_placement(placement, out)
-    result.update(verified=True, solution=[int(c) + 1 for c in placement] if n <= PRINT_MAX_N else None,
-                  out=out, error=None)
+    result.update(
+        verified=True, solution=[int(c) + 1 for c in placement] if n <= PRINT_MAX_N else None, out=out, error=None
+    )
     if as_json:
         emit_json(result)
         return 0

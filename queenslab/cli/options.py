@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import functools
 import sys
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import click
 
@@ -81,10 +82,16 @@ def problem_options(fn: Callable | None = None, *, n_argument: bool = True) -> C
             return f(**kw)
 
         w: Callable = wrapper
-        w = click.option("--fix", "fix", multiple=True, metavar="R,C",
-                         help="A queen fixed on row R, column C (1-based; repeatable): n-queens completion.")(w)
-        w = click.option("--block", "block", multiple=True, metavar="R,C",
-                         help="No queen on row R, column C (1-based; repeatable).")(w)
+        w = click.option(
+            "--fix",
+            "fix",
+            multiple=True,
+            metavar="R,C",
+            help="A queen fixed on row R, column C (1-based; repeatable): n-queens completion.",
+        )(w)
+        w = click.option(
+            "--block", "block", multiple=True, metavar="R,C", help="No queen on row R, column C (1-based; repeatable)."
+        )(w)
         w = click.option("--knight", is_flag=True, help="Superqueens: queens also move like knights.")(w)
         w = click.option("--toroidal", is_flag=True, help="Moves wrap around the board edges.")(w)
         if n_argument:
@@ -103,8 +110,13 @@ def backend_option(fn: Callable) -> Callable:
     """``--backend B``, its choices from the registry (the first is the default)."""
     names = list(BACKENDS)
     lines = "; ".join(f"{name}: {cls.summary}" for name, cls in BACKENDS.items())
-    return click.option("--backend", type=click.Choice(names), default=names[0], show_default=True,
-                        help=f"Which backend answers. {lines}.")(fn)
+    return click.option(
+        "--backend",
+        type=click.Choice(names),
+        default=names[0],
+        show_default=True,
+        help=f"Which backend answers. {lines}.",
+    )(fn)
 
 
 def _click_type(opt: Option) -> Any:
@@ -138,8 +150,14 @@ def solver_options(question: str) -> Callable:
             if opt.kind == "flag":
                 w = click.option(opt.flag, name, is_flag=True, default=False, help=text)(w)
             else:
-                w = click.option(opt.flag, name, type=_click_type(opt), default=None,
-                                 metavar=opt.metavar or ("X" if opt.kind != "choice" else None), help=text)(w)
+                w = click.option(
+                    opt.flag,
+                    name,
+                    type=_click_type(opt),
+                    default=None,
+                    metavar=opt.metavar or ("X" if opt.kind != "choice" else None),
+                    help=text,
+                )(w)
         return w
 
     return decorate
@@ -157,8 +175,13 @@ def index_options(fn: Callable) -> Callable:
         return fn(**kw)
 
     w: Callable = click.option("--no-index", is_flag=True, help="Never use a persistent index.")(wrapper)
-    return click.option("--index", "index_path", default=None, metavar="PATH",
-                        help="Index directory or .sqlite file (default: $QUEENSLAB_INDEX_DIR or the user cache).")(w)
+    return click.option(
+        "--index",
+        "index_path",
+        default=None,
+        metavar="PATH",
+        help="Index directory or .sqlite file (default: $QUEENSLAB_INDEX_DIR or the user cache).",
+    )(w)
 
 
 class Progress:

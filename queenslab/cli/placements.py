@@ -23,10 +23,20 @@ from .options import json_option, placement_arg, problem_options
 @problem_options
 @click.option("--limit", type=click.IntRange(min=0), default=None, metavar="K", help="At most K solutions.")
 @click.option("--offset", type=click.IntRange(min=0), default=0, metavar="R", help="Skip the first R solutions.")
-@click.option("--format", "fmt", type=click.Choice(["spaces", "digits", "json", "npy"]), default="spaces",
-              help="spaces: '2 4 1 3'; digits: '2413' (n <= 9); json: one list per line; npy: a numpy file (needs --out).")
-@click.option("--out", type=click.Path(dir_okay=False, writable=True), default=None, metavar="F",
-              help="Write to file F instead of standard output.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["spaces", "digits", "json", "npy"]),
+    default="spaces",
+    help="spaces: '2 4 1 3'; digits: '2413' (n <= 9); json: one list per line; npy: a numpy file (needs --out).",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    metavar="F",
+    help="Write to file F instead of standard output.",
+)
 @json_option
 def solutions_cmd(problem, limit, offset, fmt, out, as_json):
     """Enumerate solutions in lexicographic order (1-based columns), streaming.
@@ -53,8 +63,18 @@ def solutions_cmd(problem, limit, offset, fmt, out, as_json):
         return solution_batches(problem, offset=offset, limit=limit)
 
     def report(count: int, sols) -> None:
-        emit_json({"n": n, "problem": problem.to_dict(one_based=True), "offset": offset, "limit": limit,
-                   "count": count, "format": fmt, "out": out, "solutions": sols})
+        emit_json(
+            {
+                "n": n,
+                "problem": problem.to_dict(one_based=True),
+                "offset": offset,
+                "limit": limit,
+                "count": count,
+                "format": fmt,
+                "out": out,
+                "solutions": sols,
+            }
+        )
 
     if fmt == "npy":
         import numpy as np
@@ -84,7 +104,7 @@ def solutions_cmd(problem, limit, offset, fmt, out, as_json):
         return 0
 
     written = 0
-    fh = open(out, "w") if out else sys.stdout
+    fh = open(out, "w") if out else sys.stdout  # noqa: SIM115 - closed below; stdout is not ours
     try:
         for arr in stream():
             written += len(arr)
@@ -153,12 +173,30 @@ TEXT_BOARD_MAX_N = 100
 
 @cli.command("show")
 @click.argument("placement", nargs=-1)
-@click.option("--from", "from_file", type=click.Path(dir_okay=False), default=None, metavar="F",
-              help="Read the placement from F: F.npy (1-based array, as `solve --out` writes) or text '2, 4, 1, 3'.")
-@click.option("--png", "png", type=click.Path(dir_okay=False, writable=True), default=None, metavar="OUT",
-              help="Write a PNG picture (white queens on black) instead of the text board; boards up to 20,000.")
-@click.option("--scale", type=click.IntRange(min=1), default=1, show_default=True, metavar="K",
-              help="--png: pixels per cell side (n * K <= 20,000).")
+@click.option(
+    "--from",
+    "from_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="F",
+    help="Read the placement from F: F.npy (1-based array, as `solve --out` writes) or text '2, 4, 1, 3'.",
+)
+@click.option(
+    "--png",
+    "png",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    metavar="OUT",
+    help="Write a PNG picture (white queens on black) instead of the text board; boards up to 20,000.",
+)
+@click.option(
+    "--scale",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    metavar="K",
+    help="--png: pixels per cell side (n * K <= 20,000).",
+)
 @problem_options(n_argument=False)
 @json_option
 def show_cmd(placement, from_file, png, scale, variant, as_json):

@@ -15,8 +15,9 @@ from ..solution import format_placement, parse_placement
 from .app import cli, emit_json
 from .options import Progress, index_options, json_option, placement_arg, problem_options
 
-_THREADS = click.option("--threads", type=click.IntRange(min=1), default=None, metavar="T",
-                        help="Threads (default: every core).")
+_THREADS = click.option(
+    "--threads", type=click.IntRange(min=1), default=None, metavar="T", help="Threads (default: every core)."
+)
 
 
 def _index_path(index) -> str | None:
@@ -46,8 +47,16 @@ def rank_cmd(problem: Problem, placement, index, threads, as_json) -> int:
     t0 = time.perf_counter()
     r = rank(problem, p, index=index, threads=threads)
     if as_json:
-        emit_json({"n": problem.n, "problem": problem.to_dict(one_based=True), "placement": [c + 1 for c in p],
-                   "rank": r + 1, "seconds": round(time.perf_counter() - t0, 6), "index": _index_path(index)})
+        emit_json(
+            {
+                "n": problem.n,
+                "problem": problem.to_dict(one_based=True),
+                "placement": [c + 1 for c in p],
+                "rank": r + 1,
+                "seconds": round(time.perf_counter() - t0, 6),
+                "index": _index_path(index),
+            }
+        )
     else:
         click.echo(r + 1)
     return 0
@@ -74,9 +83,16 @@ def unrank_cmd(problem: Problem, r: int, index, threads, as_json) -> int:
     t0 = time.perf_counter()
     s = unrank(problem, r - 1, index=index, threads=threads)
     if as_json:
-        emit_json({"n": problem.n, "problem": problem.to_dict(one_based=True), "rank": r,
-                   "solution": [c + 1 for c in s], "seconds": round(time.perf_counter() - t0, 6),
-                   "index": _index_path(index)})
+        emit_json(
+            {
+                "n": problem.n,
+                "problem": problem.to_dict(one_based=True),
+                "rank": r,
+                "solution": [c + 1 for c in s],
+                "seconds": round(time.perf_counter() - t0, 6),
+                "index": _index_path(index),
+            }
+        )
     else:
         click.echo(format_placement(s))
     return 0
@@ -104,9 +120,15 @@ def sample_cmd(problem: Problem, k: int, seed: int, index, as_json) -> int:
     ranks = sample_ranks(problem, k, seed=seed, index=index)
     sols = [unrank(problem, r, index=index) for r in ranks]
     if as_json:
-        emit_json({"n": problem.n, "problem": problem.to_dict(one_based=True), "seed": seed,
-                   "samples": [{"rank": r + 1, "solution": [c + 1 for c in s]} for r, s in zip(ranks, sols)],
-                   "index": _index_path(index)})
+        emit_json(
+            {
+                "n": problem.n,
+                "problem": problem.to_dict(one_based=True),
+                "seed": seed,
+                "samples": [{"rank": r + 1, "solution": [c + 1 for c in s]} for r, s in zip(ranks, sols)],
+                "index": _index_path(index),
+            }
+        )
     else:
         for s in sols:
             click.echo(format_placement(s))
@@ -120,10 +142,20 @@ def index_group() -> None:
 
 @index_group.command("build")
 @problem_options
-@click.option("--depth", type=click.IntRange(min=1), default=None, metavar="D",
-              help="Prefix depth (default max(2, n // 2 - 4): 4 for n=16, 5 for 18, 6 for 20).")
-@click.option("--index", "index_path", default=None, metavar="PATH",
-              help="Index directory, or a .sqlite file (default: $QUEENSLAB_INDEX_DIR or the user cache).")
+@click.option(
+    "--depth",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="D",
+    help="Prefix depth (default max(2, n // 2 - 4): 4 for n=16, 5 for 18, 6 for 20).",
+)
+@click.option(
+    "--index",
+    "index_path",
+    default=None,
+    metavar="PATH",
+    help="Index directory, or a .sqlite file (default: $QUEENSLAB_INDEX_DIR or the user cache).",
+)
 @_THREADS
 @click.option("--rebuild", is_flag=True, help="Discard an existing (partial or corrupt) file and start afresh.")
 @json_option
@@ -162,8 +194,13 @@ def index_build_cmd(problem: Problem, depth, index_path, threads, rebuild, as_js
 
 
 @index_group.command("info")
-@click.option("--index", "index_path", default=None, metavar="DIR",
-              help="Index directory (default: $QUEENSLAB_INDEX_DIR or the user cache).")
+@click.option(
+    "--index",
+    "index_path",
+    default=None,
+    metavar="DIR",
+    help="Index directory (default: $QUEENSLAB_INDEX_DIR or the user cache).",
+)
 @json_option
 def index_info_cmd(index_path, as_json) -> int:
     """List the indexes: n, depth, status, size on disk, total.

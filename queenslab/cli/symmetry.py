@@ -45,8 +45,11 @@ def _check_n(n: int, lo: int = 1) -> None:
 @cli.command("orbits")
 @problem_options
 @click.option("--limit", type=click.IntRange(min=0), default=None, metavar="K", help="At most K orbits.")
-@click.option("--burnside", is_flag=True,
-              help="Also count the orbits by Burnside's lemma (fixed points of each element) and cross-check.")
+@click.option(
+    "--burnside",
+    is_flag=True,
+    help="Also count the orbits by Burnside's lemma (fixed points of each element) and cross-check.",
+)
 @click.option("--force", is_flag=True, help="Allow n above the practical limit.")
 @json_option
 def orbits_cmd(problem, limit, burnside, force, as_json):
@@ -70,7 +73,8 @@ def orbits_cmd(problem, limit, burnside, force, as_json):
     """
     from ..data import known_total, known_unique
     from ..native import engine
-    from ..symmetry.orbits import burnside as burnside_count, fundamental_solutions
+    from ..symmetry.orbits import burnside as burnside_count
+    from ..symmetry.orbits import fundamental_solutions
 
     n = problem.n
     if n > engine.PRACTICAL_LIMIT and limit is None and not force:
@@ -210,9 +214,9 @@ def orbit_cmd(placement, as_json):
       queenslab symmetry orbit 1 6 8 3 7 4 2 5
       queenslab symmetry orbit 2413 --json
     """
-    from ..solution import is_solution, parse_placement
-    from ..problem import Problem
     from ..d4 import PO, as_permutation
+    from ..problem import Problem
+    from ..solution import is_solution, parse_placement
     from ..symmetry.orbits import canonical, orbit, stabilizer
     from ..symmetry.signature import raw_signature, signature
 
@@ -276,10 +280,21 @@ def _certify(n: int) -> dict:
 @experiment.command("signature")
 @click.option("--max-n", "max_n", type=int, required=True, metavar="N", help="Largest board size.")
 @click.option("--min-n", "min_n", type=int, default=4, show_default=True, metavar="M", help="Smallest board size.")
-@click.option("--criterion", type=click.Choice(["document", "oriented", "both"]), default="document",
-              show_default=True, help="How signatures are compared.")
-@click.option("--certify-to", "certify_to", type=int, default=None, metavar="P",
-              help="Then check n = max-n+1 .. P through the ambiguous solutions only.")
+@click.option(
+    "--criterion",
+    type=click.Choice(["document", "oriented", "both"]),
+    default="document",
+    show_default=True,
+    help="How signatures are compared.",
+)
+@click.option(
+    "--certify-to",
+    "certify_to",
+    type=int,
+    default=None,
+    metavar="P",
+    help="Then check n = max-n+1 .. P through the ambiguous solutions only.",
+)
 @json_option
 def signature_cmd(max_n, min_n, criterion, certify_to, as_json):
     """Are orbit signatures unique? Zhang and Zhang claims no two orbits share one.
@@ -353,7 +368,9 @@ def signature_cmd(max_n, min_n, criterion, certify_to, as_json):
             }
         )
     else:
-        click.echo(f"{'n':>3} {'criterion':<9} {'orbits':>9} {'signatures':>11} {'collisions':>10} {'ambiguous':>9} {'seconds':>8}")
+        click.echo(
+            f"{'n':>3} {'criterion':<9} {'orbits':>9} {'signatures':>11} {'collisions':>10} {'ambiguous':>9} {'seconds':>8}"
+        )
         for r in rows:
             amb = str(r.ambiguous) if r.criterion == "document" else "-"
             click.echo(
@@ -377,10 +394,20 @@ def signature_cmd(max_n, min_n, criterion, certify_to, as_json):
 
 @experiment.command("orbit-search")
 @click.argument("n", type=int)
-@click.option("--strategy", type=click.Choice(["bfs", "dfs"]), default="bfs", show_default=True,
-              help="Order in which step 2 extends the orbits.")
-@click.option("--key", type=click.Choice(["signature", "canonical"]), default="signature", show_default=True,
-              help="How a new orbit is recognised.")
+@click.option(
+    "--strategy",
+    type=click.Choice(["bfs", "dfs"]),
+    default="bfs",
+    show_default=True,
+    help="Order in which step 2 extends the orbits.",
+)
+@click.option(
+    "--key",
+    type=click.Choice(["signature", "canonical"]),
+    default="signature",
+    show_default=True,
+    help="How a new orbit is recognised.",
+)
 @click.option("--force", is_flag=True, help="Allow n above the search's practical limit.")
 @json_option
 def orbit_search_cmd(n, strategy, key, force, as_json):
@@ -473,7 +500,9 @@ def orbit_search_cmd(n, strategy, key, force, as_json):
     for t in trajectory:
         if t["step"] == 1:
             src = " ".join(map(str, t["source"]))
-            click.echo(f"  orbit {t['orbit']}: {t['operation']} on ({src}) gives ({' '.join(map(str, t['generator']))})")
+            click.echo(
+                f"  orbit {t['orbit']}: {t['operation']} on ({src}) gives ({' '.join(map(str, t['generator']))})"
+            )
     if any(t["step"] == 2 for t in trajectory):
         click.echo("step 2: Mov")
     for t in trajectory:
@@ -489,6 +518,9 @@ def orbit_search_cmd(n, strategy, key, force, as_json):
     click.echo(f"coverage: {res.found} of {res.total} orbits ({pct:.1f}%), {res.seconds:.2f} s")
     if missing:
         shown = missing[:20]
-        click.echo("not reached: " + "; ".join(" ".join(map(str, m)) for m in shown)
-                   + (f"; ... ({len(missing) - len(shown)} more)" if len(missing) > len(shown) else ""))
+        click.echo(
+            "not reached: "
+            + "; ".join(" ".join(map(str, m)) for m in shown)
+            + (f"; ... ({len(missing) - len(shown)} more)" if len(missing) > len(shown) else "")
+        )
     return 0

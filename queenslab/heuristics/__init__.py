@@ -24,6 +24,12 @@ True
 
 from __future__ import annotations
 
+import inspect
+
+import numpy as np
+
+from .. import validate
+from ..errors import QueensError
 from .construct import (
     check_n,
     construct,
@@ -36,12 +42,6 @@ from .construct import (
 from .metaheuristics import ant_colony, genetic
 from .minconflicts import min_conflicts
 from .selfcorrect import self_correct
-import inspect
-
-import numpy as np
-
-from .. import validate
-from ..errors import QueensError
 
 __all__ = [
     "METHODS",
@@ -140,8 +140,12 @@ def solve(
     True
     """
     validate.choice(method, METHODS, "method")
-    given = {"seed": seed is not None, "max_steps": max_steps is not None,
-             "restarts": restarts is not None, "improve": bool(improve)}
+    given = {
+        "seed": seed is not None,
+        "max_steps": max_steps is not None,
+        "restarts": restarts is not None,
+        "improve": bool(improve),
+    }
     takers = {"seed": RANDOMISED, "max_steps": tuple(_MAX_STEPS), "restarts": _RESTARTS, "improve": ("ga",)}
     if seed is not None and method not in RANDOMISED:
         raise QueensError(f"{method} is deterministic and takes no seed; seeds apply to {', '.join(RANDOMISED)}")

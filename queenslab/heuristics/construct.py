@@ -19,13 +19,12 @@ This module also holds the argument checks shared by the heuristics.
 
 from __future__ import annotations
 
-from ..validate import whole_number
-
 import numpy as np
 
 from ..errors import InvalidPlacement, InvalidProblem, TooLarge, UnsupportedProblem
 from ..problem import Problem
 from ..solution import Conflict
+from ..validate import whole_number
 from . import kernels as K
 
 __all__ = [
@@ -113,9 +112,7 @@ def as_placement(placement) -> np.ndarray:
     lo, hi = int(arr.min()), int(arr.max())
     if lo < 0 or hi >= n:
         r = int(np.flatnonzero((arr < 0) | (arr >= n))[0])
-        raise InvalidPlacement(
-            f"row {r}: column {int(arr[r])} is off the board; 0-based columns are 0..{n - 1}"
-        )
+        raise InvalidPlacement(f"row {r}: column {int(arr[r])} is off the board; 0-based columns are 0..{n - 1}")
     return np.ascontiguousarray(arr, dtype=np.int64)
 
 
@@ -312,9 +309,7 @@ def extension_pattern(n) -> np.ndarray:
         raise InvalidProblem(f"the n -> n+1 pattern starts from the 4x4 board: n >= 4 is allowed, got {n}")
     odd_top = n if n % 2 else n - 1
     even_top = n - 1 if n % 2 else n
-    out = np.concatenate(
-        (np.arange(odd_top, 0, -2, dtype=np.int64), np.arange(even_top, 1, -2, dtype=np.int64))
-    )
+    out = np.concatenate((np.arange(odd_top, 0, -2, dtype=np.int64), np.arange(even_top, 1, -2, dtype=np.int64)))
     out -= 1
     return out
 

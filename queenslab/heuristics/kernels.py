@@ -515,8 +515,9 @@ def genetic(n, generations, pc, pm, improve, rng, pop, mid, fit, order, rows, d1
 
 
 @njit(cache=True, nogil=True)
-def ant_colony(n, iterations, ants, alpha, beta, q, evaporation, tau_min, rng,
-               tau_src, tau, eta, weight, tour, used, lines, out):
+def ant_colony(
+    n, iterations, ants, alpha, beta, q, evaporation, tau_min, rng, tau_src, tau, eta, weight, tour, used, lines, out
+):
     """Run up to ``iterations`` iterations of N. Gupta's ant colony optimisation.
 
     Search space: n columns of the n*n cells (labels ``r * n + c``); an ant walks from a
@@ -540,7 +541,7 @@ def ant_colony(n, iterations, ants, alpha, beta, q, evaporation, tau_min, rng,
     cols = n
     dg = 2 * n  # 2n .. 4n-2: r - c + n - 1
     ad = 4 * n  # 4n .. 6n-2 (6n-1 with the padding): r + c
-    for it in range(iterations):
+    for _ in range(iterations):
         out[0] += 1
         for ant in range(ants):
             for k in range(cells):
@@ -558,7 +559,7 @@ def ant_colony(n, iterations, ants, alpha, beta, q, evaporation, tau_min, rng,
                     c = j - r * n
                     contr = lines[rows + r] + lines[cols + c] + lines[dg + r - c + n - 1] + lines[ad + r + c]
                     t = tau_src[j] if prev < 0 else tau[step - 1, prev, j]
-                    w = (t ** alpha) * eta[contr]
+                    w = (t**alpha) * eta[contr]
                     weight[j] = w
                     total += w
                 x = unit(rng) * total
@@ -584,8 +585,12 @@ def ant_colony(n, iterations, ants, alpha, beta, q, evaporation, tau_min, rng,
                 j = tour[ant, step]
                 r = j // n
                 c = j - r * n
-                if (lines[rows + r] == 1 and lines[cols + c] == 1 and lines[dg + r - c + n - 1] == 1
-                        and lines[ad + r + c] == 1):
+                if (
+                    lines[rows + r] == 1
+                    and lines[cols + c] == 1
+                    and lines[dg + r - c + n - 1] == 1
+                    and lines[ad + r + c] == 1
+                ):
                     fitness += 1
             if fitness == n:
                 return ant

@@ -22,7 +22,7 @@ than min-conflicts: their purpose is to measure what the survey describes.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -267,8 +267,9 @@ def ant_colony(
     left = iterations
     while True:
         chunk = min(_CHUNK, left)
-        ant = K.ant_colony(n, chunk, ants, alpha, beta, q, evaporation, tau_min, rng,
-                           tau_src, tau, eta, weight, tour, used, lines, out)
+        ant = K.ant_colony(
+            n, chunk, ants, alpha, beta, q, evaporation, tau_min, rng, tau_src, tau, eta, weight, tour, used, lines, out
+        )
         left -= chunk
         stats["iterations"] = int(out[0])
         if progress is not None:

@@ -20,12 +20,12 @@ swap-based local search of Sosic and Gu for permutations.
 
 from __future__ import annotations
 
-from ..validate import whole_number
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
 from ..errors import Incomplete, QueensError
+from ..validate import whole_number
 from . import kernels as K
 from .construct import check_n
 

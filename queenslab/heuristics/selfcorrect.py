@@ -28,7 +28,7 @@ moves, only faster.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -46,7 +46,7 @@ def self_correct(
     n,
     *,
     seed: int = 0,
-    limit: int | None | str = "square",
+    limit: int | str | None = "square",
     restarts: int = 1000,
     check: str = "counts",
     progress: Callable[[int, int], None] | None = None,

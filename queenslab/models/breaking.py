@@ -17,9 +17,9 @@ The models translate this description:
 
 from __future__ import annotations
 
+from ..d4 import D4Element
 from ..errors import QueensError
 from ..problem import Problem
-from ..d4 import D4Element
 
 __all__ = ["LEX_LEADER", "SYMMETRY_OPTIONS", "check_symmetry", "breaking_elements", "image_terms", "cell_sources"]
 

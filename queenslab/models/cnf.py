@@ -22,14 +22,14 @@ import contextlib
 import enum
 import os
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from .. import validate
-from ..errors import MissingDependency, QueensError
-from ..result import CountResult
 from ..compiled import compile_problem
+from ..errors import MissingDependency, QueensError
 from ..problem import Problem
+from ..result import CountResult
 from .breaking import LEX_LEADER, breaking_elements, cell_sources, check_symmetry
 
 __all__ = [
@@ -70,9 +70,9 @@ class Encoding(enum.Enum):
 
 def _pysat():
     try:
-        import pysat.card  # noqa: F401
-        import pysat.formula  # noqa: F401
-        import pysat.solvers  # noqa: F401
+        import pysat.card
+        import pysat.formula
+        import pysat.solvers
     except ImportError as e:  # pragma: no cover - python-sat is a core dependency
         raise MissingDependency(f"the sat backend needs python-sat ({e}); pip install python-sat") from None
     return pysat
@@ -176,7 +176,7 @@ def _add_lex_leader(m: CnfModel) -> None:
     n = m.problem.n
     for gi, g in enumerate(breaking_elements(m.problem)):
         sources = cell_sources(n, g)
-        eq = None  # literal meaning "equal so far"; None = true
+        eq: int | None = None  # literal meaning "equal so far"; None = true
         cells = [(r, c) for r in range(n) for c in range(n)]
         positions = [k for k, cell in enumerate(cells) if sources[k] != cell]
         for j, k in enumerate(positions):
@@ -215,8 +215,13 @@ def _solver(name: str, clauses):
 
 
 def solutions(
-    problem: Problem, *, limit: int | None = None, encoding="pairwise", symmetry=None,
-    solver: str = DEFAULT_SOLVER, model=None,
+    problem: Problem,
+    *,
+    limit: int | None = None,
+    encoding="pairwise",
+    symmetry=None,
+    solver: str = DEFAULT_SOLVER,
+    model=None,
 ) -> Iterator[tuple[int, ...]]:
     """Iterate over solutions found by a SAT solver (not in lexicographic order).
 
@@ -259,8 +264,13 @@ def solve(problem: Problem, *, encoding="pairwise", solver: str = DEFAULT_SOLVER
 
 
 def counts(
-    problem: Problem, *, unique: bool = False, encoding="pairwise", solver: str = DEFAULT_SOLVER,
-    limit: int | None = None, model=None,
+    problem: Problem,
+    *,
+    unique: bool = False,
+    encoding="pairwise",
+    solver: str = DEFAULT_SOLVER,
+    limit: int | None = None,
+    model=None,
 ) -> CountResult:
     """Count by SAT enumeration; ``unique`` also counts on the lex-leader model."""
     limit = validate.optional_whole_number(limit, "limit", minimum=1)
@@ -312,8 +322,7 @@ def _pyganak():
         import pyganak
     except ImportError:
         raise MissingDependency(
-            "exact model counting needs pyganak, the optional extra 'count': "
-            'pip install "queenslab[count]"'
+            "exact model counting needs pyganak, the optional extra 'count': pip install \"queenslab[count]\""
         ) from None
     return pyganak
 

@@ -25,17 +25,18 @@ incomplete (:class:`~queenslab.errors.Incomplete`), never as a final count.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import queue
 import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
 
 from .. import validate
-from ..errors import Incomplete, MissingDependency, QueensError
-from ..result import CountResult
 from ..compiled import compile_problem
+from ..errors import Incomplete, MissingDependency, QueensError
 from ..problem import Problem
+from ..result import CountResult
 from .breaking import LEX_LEADER, breaking_elements, check_symmetry, image_terms
 
 __all__ = ["Formulation", "CpsatModel", "build", "solve", "count", "counts", "solutions", "export_text"]
@@ -340,8 +341,15 @@ def solve(problem: Problem, *, formulation="integer", time_limit=None, seed: int
 
 
 def counts(
-    problem: Problem, *, unique: bool = False, formulation="integer", time_limit=None, seed: int = 0,
-    workers=None, limit: int | None = None, model=None,
+    problem: Problem,
+    *,
+    unique: bool = False,
+    formulation="integer",
+    time_limit=None,
+    seed: int = 0,
+    workers=None,
+    limit: int | None = None,
+    model=None,
 ) -> CountResult:
     """Count by enumerating every solution with a callback (one worker).
 
@@ -355,7 +363,9 @@ def counts(
     if model is not None:
         if unique:
             raise QueensError("unique=True builds its own lex-leader model; count the edited model without it")
-        found, complete = _enumerate_count(_model_for(problem, model, formulation, None), time_limit, seed, workers, limit)
+        found, complete = _enumerate_count(
+            _model_for(problem, model, formulation, None), time_limit, seed, workers, limit
+        )
         return CountResult(found, None, None, "cpsat", model.formulation.value, complete)
     form = validate.member(Formulation, formulation, "CP-SAT formulation")
     total, complete = _enumerate_count(build(problem, formulation=form), time_limit, seed, workers, limit)
@@ -393,8 +403,15 @@ def _enumerate_count(m: CpsatModel, time_limit, seed, workers, limit) -> tuple[i
 
 
 def count(
-    problem: Problem, *, unique: bool = False, formulation="integer", time_limit=None, seed: int = 0,
-    workers=None, limit: int | None = None, model=None,
+    problem: Problem,
+    *,
+    unique: bool = False,
+    formulation="integer",
+    time_limit=None,
+    seed: int = 0,
+    workers=None,
+    limit: int | None = None,
+    model=None,
 ) -> int:
     """Number of solutions (``unique=True``: of orbits, through lex-leader constraints).
 
@@ -418,8 +435,14 @@ def count(
 
 
 def solutions(
-    problem: Problem, *, limit: int | None = None, formulation="integer", symmetry=None,
-    time_limit=None, seed: int = 0, model=None,
+    problem: Problem,
+    *,
+    limit: int | None = None,
+    formulation="integer",
+    symmetry=None,
+    time_limit=None,
+    seed: int = 0,
+    model=None,
 ) -> Iterator[tuple[int, ...]]:
     """Iterate over solutions as CP-SAT finds them (not in lexicographic order).
 
@@ -475,10 +498,8 @@ def _stream(m: CpsatModel, limit, time_limit, seed):
     finally:
         stop.set()
         while worker.is_alive():  # unblock a callback waiting on a full queue
-            try:
+            with contextlib.suppress(queue.Empty):
                 handoff.get(timeout=0.05)
-            except queue.Empty:
-                pass
         worker.join()
     if status_box.get("status") == cp_model.MODEL_INVALID:
         raise QueensError(f"CP-SAT rejected the model: {m.model.Validate()}")

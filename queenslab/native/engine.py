@@ -20,16 +20,16 @@ every solution grows roughly sevenfold per unit of n; :func:`count` refuses
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
-from ..errors import InvalidPlacement, QueensError, TooLarge, UnsupportedProblem
-from ..result import CountResult
 from .. import validate
 from ..compiled import compile_problem
+from ..errors import InvalidPlacement, QueensError, TooLarge, UnsupportedProblem
 from ..problem import Problem
+from ..result import CountResult
 from . import kernels as K
 
 __all__ = [
@@ -392,9 +392,7 @@ class PrefixCounter:
         return int(found), int(visited)
 
 
-def count_prefixes(
-    problem: Problem, prefixes: Sequence[Sequence[int]], *, threads: int | None = None
-) -> list[int]:
+def count_prefixes(problem: Problem, prefixes: Sequence[Sequence[int]], *, threads: int | None = None) -> list[int]:
     """Counts below many prefixes at once, on threads.
 
     Large subtrees are split into deeper sub-prefixes first so that the threads stay

@@ -32,16 +32,16 @@ import json
 import os
 import sqlite3
 import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable, Sequence
 
 from .. import validate
+from ..d4 import D4Element
 from ..errors import InvalidIndex, QueensError
 from ..native import engine
 from ..problem import Problem
-from ..d4 import D4Element
 from .walk import rank_walk, total, unrank_walk
 
 __all__ = [
@@ -136,8 +136,7 @@ def _verify_checksum(path: Path) -> None:
         return  # unchanged since the checksum was taken
     if st.st_size != rec.get("size"):
         raise InvalidIndex(
-            f"index {path} has been truncated or extended ({st.st_size} bytes, "
-            f"{rec.get('size')} when built); {rebuild}"
+            f"index {path} has been truncated or extended ({st.st_size} bytes, {rec.get('size')} when built); {rebuild}"
         )
     if _sha256(path) != rec.get("sha256"):
         raise InvalidIndex(f"index {path} has been modified (checksum mismatch); {rebuild}")
@@ -184,7 +183,7 @@ class PrefixIndex:
         self.rows = int(meta["rows"])
 
     @classmethod
-    def open(cls, path, problem: Problem | None = None) -> "PrefixIndex":
+    def open(cls, path, problem: Problem | None = None) -> PrefixIndex:
         """Open and verify the index at ``path``.
 
         Raises
@@ -208,7 +207,9 @@ class PrefixIndex:
             )
         if int(meta.get("version", -1)) != SCHEMA_VERSION:
             con.close()
-            raise InvalidIndex(f"index {path} has schema version {meta.get('version')}, expected {SCHEMA_VERSION}; rebuild it")
+            raise InvalidIndex(
+                f"index {path} has schema version {meta.get('version')}, expected {SCHEMA_VERSION}; rebuild it"
+            )
         _verify_checksum(path)  # a complete index without its checksum file is refused too
         stored = Problem.from_dict(json.loads(meta["problem"]))
         if problem is not None and stored.fingerprint() != problem.fingerprint():
@@ -227,7 +228,9 @@ class PrefixIndex:
 
     def check_problem(self, problem: Problem) -> None:
         if problem.fingerprint() != self.problem.fingerprint():
-            raise InvalidIndex(f"index {self.path} was built for {self.problem.describe()}, not for {problem.describe()}")
+            raise InvalidIndex(
+                f"index {self.path} was built for {self.problem.describe()}, not for {problem.describe()}"
+            )
 
     def prefix_count(self, prefix: Sequence[int]) -> tuple[int, int]:
         """``(cum, cnt)`` of a depth-``d`` prefix (``(None, 0)`` when it has no solution)."""
@@ -239,9 +242,11 @@ class PrefixIndex:
     def rank(self, placement: Sequence[int], *, threads: int | None = None) -> int:
         """0-based rank of a solution (validated by :func:`queenslab.ranking.lex.rank`)."""
         d = self.depth
-        cum, cnt = self.prefix_count(placement[:d])
+        cum, _ = self.prefix_count(placement[:d])
         if cum is None:
-            raise InvalidIndex(f"index {self.path} has no entry for a solution's prefix: it is inconsistent; rebuild it")
+            raise InvalidIndex(
+                f"index {self.path} has no entry for a solution's prefix: it is inconsistent; rebuild it"
+            )
         return rank_walk(self.problem, placement, d, cum, 1)
 
     def unrank(self, r: int, *, threads: int | None = None) -> tuple[int, ...]:
@@ -333,7 +338,9 @@ def build_index(
         meta = _meta(con)
         con.close()
         if meta.get("fingerprint") != problem.fingerprint() or int(meta.get("depth", -1)) != d:
-            raise InvalidIndex(f"{path} holds an index for another problem or depth; pass rebuild=True (--rebuild) to replace it")
+            raise InvalidIndex(
+                f"{path} holds an index for another problem or depth; pass rebuild=True (--rebuild) to replace it"
+            )
         if meta.get("complete") == "1":
             return PrefixIndex.open(path, problem)
     t_start = time.perf_counter()

@@ -25,7 +25,7 @@ Ranks are 0-based in this API; the command line shows them 1-based.
 
 from __future__ import annotations
 
-from typing import Iterator, Sequence
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -50,9 +50,7 @@ def _as_solution(problem: Problem, placement) -> tuple[int, ...]:
             raise InvalidPlacement(f"a placement is a sequence of 0-based columns, got {placement!r}") from None
     found = conflicts(problem, p)
     if found:
-        raise InvalidPlacement(
-            f"not a solution of {problem.describe()}, so it has no rank: {found[0].message()}"
-        )
+        raise InvalidPlacement(f"not a solution of {problem.describe()}, so it has no rank: {found[0].message()}")
     return p
 
 

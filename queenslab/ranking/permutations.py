@@ -12,8 +12,8 @@ in both directions, through the Lehmer code: ``rank = sum_i L[i] * (n-1-i)!`` wh
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from math import factorial
-from typing import Sequence
 
 from ..errors import InvalidPlacement, QueensError
 
@@ -26,9 +26,7 @@ def _check_permutation(p: Sequence[int]) -> list[int]:
     except (TypeError, ValueError):
         raise InvalidPlacement(f"a permutation is a sequence of integers, got {p!r}") from None
     if sorted(q) != list(range(len(q))):
-        raise InvalidPlacement(
-            f"not a permutation of 0..{len(q) - 1}: {q!r} (each 0-based column exactly once)"
-        )
+        raise InvalidPlacement(f"not a permutation of 0..{len(q) - 1}: {q!r} (each 0-based column exactly once)")
     return q
 
 

@@ -10,7 +10,7 @@ these.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..d4 import D4Element
 from ..data import known_total

@@ -73,14 +73,14 @@ from __future__ import annotations
 import numbers
 import time
 from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Callable, Sequence
 
 import numpy as np
 
-from ..errors import InvalidPlacement, QueensError, TooLarge
 from ..d4 import as_permutation
+from ..errors import InvalidPlacement, QueensError, TooLarge
 from ..native import engine
 from ..problem import Problem
 from .orbits import canonical, fundamental_solutions, orbit
@@ -228,7 +228,7 @@ class Inc:
     __call__ = apply
 
     @classmethod
-    def from_document(cls, Row, Col) -> "Inc":
+    def from_document(cls, Row, Col) -> Inc:
         """The document's ``Inc(Row, Col)`` (1-based; Row = element, Col = subscript)."""
         return cls(row=_number(Col, "Col", "a number") - 1, col=_number(Row, "Row", "a number") - 1)
 
@@ -281,7 +281,7 @@ class Del:
     __call__ = apply
 
     @classmethod
-    def from_document(cls, Row, Col) -> "Del":
+    def from_document(cls, Row, Col) -> Del:
         """The document's ``Del(Row, Col)`` (1-based; Row = element, Col = subscript)."""
         return cls(row=_number(Col, "Col", "a number") - 1, col=_number(Row, "Row", "a number") - 1)
 
@@ -352,18 +352,17 @@ class Mov:
     __call__ = apply
 
     @classmethod
-    def from_document(cls, OldRow, OldCol, NewRow, NewCol) -> "Mov":
+    def from_document(cls, OldRow, OldCol, NewRow, NewCol) -> Mov:
         """The document's ``Mov(OldRow, OldCol, NewRow, NewCol)`` (1-based; Row = element)."""
-        f = {k: _number(v, k, "a number") - 1 for k, v in
-             (("OldRow", OldRow), ("OldCol", OldCol), ("NewRow", NewRow), ("NewCol", NewCol))}
+        f = {
+            k: _number(v, k, "a number") - 1
+            for k, v in (("OldRow", OldRow), ("OldCol", OldCol), ("NewRow", NewRow), ("NewCol", NewCol))
+        }
         return cls(f["OldCol"], f["OldRow"], f["NewCol"], f["NewRow"])
 
     def document(self) -> str:
         """This operator in the document's notation, e.g. ``'Mov(3, 1, 2.5, 8.5)'``."""
-        return (
-            f"Mov({self.old_col + 1}, {self.old_row + 1}, "
-            f"{_fmt(self.new_col + 1)}, {_fmt(self.new_row + 1)})"
-        )
+        return f"Mov({self.old_col + 1}, {self.old_row + 1}, {_fmt(self.new_col + 1)}, {_fmt(self.new_row + 1)})"
 
     def __repr__(self) -> str:
         return (
@@ -704,8 +703,9 @@ def search_orbits(
             gc = Fraction(2 * int(v) - 1, 2)
             gr = gr if gr < r else gr + 1  # back to before-move coordinates
             gc = gc if gc < c else gc + 1
-            out.append((tuple(int(x) for x in members[m]), Mov(int(r), c, gr, gc),
-                        tuple(int(x) for x in cand[m, r, i, v])))
+            out.append(
+                (tuple(int(x) for x in members[m]), Mov(int(r), c, gr, gc), tuple(int(x) for x in cand[m, r, i, v]))
+            )
         return out
 
     extended = 0

@@ -32,13 +32,14 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Iterator, NamedTuple, Sequence, Union
+from typing import NamedTuple, Union
 
+from ..d4 import IDENTITY, PO, D4Element, as_permutation
 from ..errors import QueensError
 from ..native import engine
 from ..problem import Problem
-from ..d4 import PO, D4Element, IDENTITY, as_permutation
 
 __all__ = [
     "orbit",
@@ -169,9 +170,7 @@ class Fundamental(NamedTuple):
     size: int
 
 
-def fundamental_solutions(
-    problem: Problem, *, limit: int | None = None, batch: int = 4096
-) -> Iterator[Fundamental]:
+def fundamental_solutions(problem: Problem, *, limit: int | None = None, batch: int = 4096) -> Iterator[Fundamental]:
     """Stream one representative per orbit of solutions, with the orbit's size.
 
     The orbits are those of ``problem.symmetries()``; the representative is the
@@ -292,9 +291,7 @@ def burnside(problem: Problem, *, check: bool = True, threads: int | None = None
     elements = problem.symmetries()
     total = sum(counts)
     if total % len(elements):
-        raise RuntimeError(
-            f"fixed-point counts {counts} do not average to an integer over {len(elements)} elements"
-        )
+        raise RuntimeError(f"fixed-point counts {counts} do not average to an integer over {len(elements)} elements")
     native = None
     if check:
         native = engine.count(problem, unique=True, threads=threads, force=force)

@@ -52,16 +52,16 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 import numpy as np
 
-from ..errors import QueensError
+from ..d4 import as_permutation, inv
 from ..data import known_unique
+from ..errors import QueensError
 from ..native import engine
 from ..problem import Problem
-from ..d4 import as_permutation, inv
 
 __all__ = [
     "Triple",
@@ -354,7 +354,6 @@ def signature_collisions(
     """
     import time
 
-
     _check_criterion(criterion)
     t0 = time.perf_counter()
     problem = Problem(n)
@@ -389,7 +388,12 @@ def signature_collisions(
     collisions = tuple(tuple(sorted(g)) for g in groups.values() if len(g) > 1)
     merged = sum(len(g) - 1 for g in collisions)
     return CollisionReport(
-        problem.n, criterion, len(reps_a), len(reps_a) - merged, tuple(sorted(collisions)), ambiguous,
+        problem.n,
+        criterion,
+        len(reps_a),
+        len(reps_a) - merged,
+        tuple(sorted(collisions)),
+        ambiguous,
         time.perf_counter() - t0,
     )
 
