@@ -160,8 +160,8 @@ def _leap_table(problem: Problem) -> tuple[np.ndarray, np.ndarray]:
                 masks[c] |= 1 << c2
     dists = sorted(table)
     rows = np.array(dists, dtype=np.int64)
-    masks = np.array([table[d] for d in dists], dtype=np.uint64).reshape(len(dists), n)
-    return rows, masks
+    leap_masks = np.array([table[d] for d in dists], dtype=np.uint64).reshape(len(dists), n)
+    return rows, leap_masks
 
 
 def _diagonals(problem: Problem) -> tuple[tuple[Cell, ...], ...]:

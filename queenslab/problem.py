@@ -19,7 +19,7 @@ import json
 import operator
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, SupportsIndex, cast
 
 from .d4 import D4, D4Element
 from .errors import InvalidProblem
@@ -34,14 +34,14 @@ _FIELDS = ("n", "toroidal", "knight", "blocked", "fixed")
 Cell = tuple[int, int]
 
 
-def _as_int(value, what: str) -> int:
+def _as_int(value: object, what: str) -> int:
     try:
-        return operator.index(value)
+        return operator.index(cast(SupportsIndex, value))  # anything else raises TypeError
     except TypeError:
         raise InvalidProblem(f"{what} must be an integer, got {value!r}") from None
 
 
-def _cells(cells: Iterable, n: int, what: str) -> tuple[Cell, ...]:
+def _cells(cells: Iterable[Any] | None, n: int, what: str) -> tuple[Cell, ...]:
     if cells is None:
         return ()
     if isinstance(cells, (str, bytes)):
@@ -179,6 +179,18 @@ class Problem:
     knight: bool = False
     blocked: tuple[Cell, ...] = field(default=())
     fixed: tuple[Cell, ...] = field(default=())
+
+    if TYPE_CHECKING:
+        # The constructor takes any iterable of cells; __post_init__ stores them as a
+        # sorted tuple without repeats, which is what the fields above declare.
+        def __init__(
+            self,
+            n: int,
+            toroidal: bool = False,
+            knight: bool = False,
+            blocked: Iterable[Cell] | None = (),
+            fixed: Iterable[Cell] | None = (),
+        ) -> None: ...
 
     def __post_init__(self) -> None:
         if isinstance(self.n, bool):

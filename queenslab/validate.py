@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import enum
 import operator
-from typing import TypeVar
+from collections.abc import Collection
+from typing import SupportsIndex, TypeVar, cast
 
 import numpy as np
 
@@ -17,7 +18,7 @@ from .errors import QueensError
 __all__ = ["whole_number", "optional_whole_number", "threads", "positive_seconds", "flag", "member", "choice"]
 
 
-def whole_number(value, what: str, *, minimum: int = 1, error: type[QueensError] = QueensError) -> int:
+def whole_number(value: object, what: str, *, minimum: int = 1, error: type[QueensError] = QueensError) -> int:
     """``value`` as an ``int`` if it is an integer ``>= minimum``, else raise ``error``.
 
     Parameters
@@ -47,7 +48,7 @@ def whole_number(value, what: str, *, minimum: int = 1, error: type[QueensError]
     if isinstance(value, (bool, np.bool_)):
         raise error(f"{what} must be an integer >= {minimum}, got {value!r}")
     try:
-        v = operator.index(value)
+        v = operator.index(cast(SupportsIndex, value))  # anything else raises TypeError
     except TypeError:
         raise error(f"{what} must be an integer >= {minimum}, got {value!r}") from None
     if v < minimum:
@@ -55,7 +56,7 @@ def whole_number(value, what: str, *, minimum: int = 1, error: type[QueensError]
     return v
 
 
-def optional_whole_number(value, what: str, *, minimum: int = 0) -> int | None:
+def optional_whole_number(value: object, what: str, *, minimum: int = 0) -> int | None:
     """None, or ``value`` checked by :func:`whole_number` (a ``limit``: None = no limit).
 
     Examples
@@ -66,7 +67,7 @@ def optional_whole_number(value, what: str, *, minimum: int = 0) -> int | None:
     return None if value is None else whole_number(value, what, minimum=minimum)
 
 
-def threads(value) -> int:
+def threads(value: object) -> int:
     """A thread count: None means every core this process may use.
 
     Examples
@@ -84,7 +85,7 @@ def threads(value) -> int:
     return whole_number(value, "threads")
 
 
-def positive_seconds(value, what: str = "time_limit") -> float | None:
+def positive_seconds(value: object, what: str = "time_limit") -> float | None:
     """None, or a positive number of seconds as a float.
 
     Examples
@@ -107,7 +108,7 @@ def positive_seconds(value, what: str = "time_limit") -> float | None:
     return float(value)
 
 
-def flag(value, what: str) -> bool:
+def flag(value: object, what: str) -> bool:
     """``value`` as a bool if it is True or False (or 0 / 1), else an error naming ``what``.
 
     Examples
@@ -125,9 +126,10 @@ def flag(value, what: str) -> bool:
 
 
 E = TypeVar("E", bound=enum.Enum)
+T = TypeVar("T")
 
 
-def member(enum_type: type[E], value, what: str) -> E:
+def member(enum_type: type[E], value: object, what: str) -> E:
     """The member of ``enum_type`` named by ``value`` (a member, or its value as a string).
 
     Examples
@@ -149,7 +151,7 @@ def member(enum_type: type[E], value, what: str) -> E:
     raise QueensError(f"unknown {what} {value!r}; use one of {', '.join(repr(m.value) for m in enum_type)}")
 
 
-def choice(value, allowed, what: str):
+def choice(value: T, allowed: Collection[object], what: str) -> T:
     """``value`` if it is one of ``allowed``, else an error listing them.
 
     Examples

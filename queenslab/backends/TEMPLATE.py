@@ -47,25 +47,25 @@ class TemplateBackend(Backend):
     def _counts(self, problem: Problem, unique: bool, **opts: Any) -> CountResult:
         solver = _solver_package()
         compiled = compile_problem(problem)
-        found, complete = solver.count(compiled, limit=opts.get("limit"))  # type: ignore[attr-defined]
+        found, complete = solver.count(compiled, limit=opts.get("limit"))
         orbits = None
         if unique:
-            orbits, done = solver.count_orbits(compiled, compiled.group)  # type: ignore[attr-defined]
+            orbits, done = solver.count_orbits(compiled, compiled.group)
             complete = complete and done
         return CountResult(found, orbits, method=opts.get("strategy", "fast"), complete=complete)
 
     # (3) enumeration
     def _solutions(self, problem: Problem, limit: int | None, **opts: Any) -> Iterator[tuple[int, ...]]:
         solver = _solver_package()
-        for k, placement in enumerate(solver.enumerate(compile_problem(problem))):  # type: ignore[attr-defined]
+        for k, placement in enumerate(solver.enumerate(compile_problem(problem))):
             if limit is not None and k >= limit:
                 return
             yield tuple(placement)
 
 
-def _solver_package() -> object:
+def _solver_package() -> Any:  # the solver's module (untyped)
     try:
-        import mysolver  # type: ignore[import-not-found]
+        import mysolver
     except ImportError:
         raise MissingDependency('the template backend needs mysolver: pip install "queenslab[mysolver]"') from None
     return mysolver

@@ -17,6 +17,7 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from ..errors import QueensError
 from ..problem import Problem
@@ -74,23 +75,23 @@ def backend_options(question: str) -> dict[str, tuple[Option, list[str]]]:
     return out
 
 
-def solve(problem: Problem, *, backend: str | None = None, **opts) -> tuple[int, ...] | None:
+def solve(problem: Problem, *, backend: str | None = None, **opts: Any) -> tuple[int, ...] | None:
     """One solution of ``problem`` (0-based tuple), or None when it has none."""
     return get_backend(backend).solve(problem, **opts)
 
 
-def count(problem: Problem, *, unique: bool = False, backend: str | None = None, **opts) -> int:
+def count(problem: Problem, *, unique: bool = False, backend: str | None = None, **opts: Any) -> int:
     """Number of solutions (``unique=True``: orbits under ``problem.symmetries()``)."""
     return get_backend(backend).count(problem, unique=unique, **opts)
 
 
-def counts(problem: Problem, *, unique: bool = False, backend: str | None = None, **opts) -> CountResult:
+def counts(problem: Problem, *, unique: bool = False, backend: str | None = None, **opts: Any) -> CountResult:
     """Total and (with ``unique``) orbit count in one :class:`CountResult`."""
     return get_backend(backend).counts(problem, unique=unique, **opts)
 
 
 def solutions(
-    problem: Problem, *, limit: int | None = None, backend: str | None = None, **opts
+    problem: Problem, *, limit: int | None = None, backend: str | None = None, **opts: Any
 ) -> Iterator[tuple[int, ...]]:
     """Iterate over solutions (the native backend: in lexicographic order)."""
     return get_backend(backend).solutions(problem, limit=limit, **opts)

@@ -24,6 +24,7 @@ import os
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from .. import validate
 from ..compiled import compile_problem
@@ -68,7 +69,7 @@ class Encoding(enum.Enum):
         return getattr(EncType, self.value)
 
 
-def _pysat():
+def _pysat() -> Any:  # the package pysat
     try:
         import pysat.card
         import pysat.formula
@@ -96,8 +97,8 @@ class CnfModel:
     problem: Problem
     encoding: Encoding
     symmetry: str | None
-    cnf: object
-    pool: object
+    cnf: Any
+    pool: Any
 
     def var(self, r: int, c: int) -> int:
         """The variable of cell ``(r, c)`` (0-based)."""
@@ -153,8 +154,8 @@ def build(problem: Problem, *, encoding="pairwise", symmetry: str | None = None)
 
     for line in s.rows() + s.columns():
         m.cnf.extend(CardEnc.equals(lits(line), bound=1, vpool=pool, encoding=et).clauses)
-    for line in s.diagonals:
-        m.cnf.extend(CardEnc.atmost(lits(line), bound=1, vpool=pool, encoding=et).clauses)
+    for diagonal in s.diagonals:
+        m.cnf.extend(CardEnc.atmost(lits(diagonal), bound=1, vpool=pool, encoding=et).clauses)
     for a, b in s.leap_pairs:
         m.cnf.append([-m.var(*a), -m.var(*b)])
     for r, c in problem.blocked:

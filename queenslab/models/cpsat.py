@@ -31,6 +31,7 @@ import queue
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from .. import validate
 from ..compiled import compile_problem
@@ -49,7 +50,7 @@ class Formulation(enum.Enum):
     BOOLEAN = "boolean"
 
 
-def _cp_model():
+def _cp_model() -> Any:  # the module ortools.sat.python.cp_model
     try:
         from ortools.sat.python import cp_model
     except ImportError as e:  # pragma: no cover - ortools is a core dependency
@@ -83,32 +84,42 @@ class CpsatModel:
     problem: Problem
     formulation: Formulation
     symmetry: str | None
-    model: object
-    q: list | None = None
-    x: list | None = None
-    inverse: list | None = None
+    model: Any
+    q: list[Any] | None = None
+    x: list[list[Any]] | None = None
+    inverse: list[Any] | None = None
     extra: dict = field(default_factory=dict)
 
     def decision_variables(self) -> list:
         """The variables that determine a placement (``q``, or every ``x``)."""
         if self.formulation is Formulation.INTEGER:
-            return list(self.q)
-        return [v for row in self.x for v in row]
+            return list(self._q())
+        return [v for row in self._x() for v in row]
 
     def decode(self, value: Callable) -> tuple[int, ...]:
         """The placement of the current solution; ``value`` is ``solver.Value`` (or a
         callback's ``Value``)."""
         n = self.problem.n
         if self.formulation is Formulation.INTEGER:
-            return tuple(int(value(v)) for v in self.q)
-        return tuple(next(c for c in range(n) if value(self.x[r][c])) for r in range(n))
+            return tuple(int(value(v)) for v in self._q())
+        x = self._x()
+        return tuple(next(c for c in range(n) if value(x[r][c])) for r in range(n))
 
     def column_expressions(self) -> list:
         """Expressions for the column of each row's queen, in either formulation."""
         if self.q is not None:
             return list(self.q)
         n = self.problem.n
-        return [sum(c * self.x[r][c] for c in range(n)) for r in range(n)]
+        x = self._x()
+        return [sum(c * x[r][c] for c in range(n)) for r in range(n)]
+
+    def _q(self) -> list[Any]:
+        assert self.q is not None, "build sets q in the integer formulation"
+        return self.q
+
+    def _x(self) -> list[list[Any]]:
+        assert self.x is not None, "build sets x in the boolean formulation"
+        return self.x
 
 
 #: Largest n whose lex constraints are posted as one weighted sum: the weights n**i
@@ -213,8 +224,8 @@ def build(problem: Problem, *, formulation="integer", symmetry: str | None = Non
         m.x = x
         for line in s.rows() + s.columns():
             model.AddExactlyOne(x[r][c] for r, c in line)
-        for line in s.diagonals:
-            model.AddAtMostOne(x[r][c] for r, c in line)
+        for diagonal in s.diagonals:
+            model.AddAtMostOne(x[r][c] for r, c in diagonal)
         for (r1, c1), (r2, c2) in s.leap_pairs:
             model.AddBoolOr([x[r1][c1].Not(), x[r2][c2].Not()])
         for r, c in problem.blocked:
@@ -227,7 +238,7 @@ def build(problem: Problem, *, formulation="integer", symmetry: str | None = Non
     if form is Formulation.INTEGER:
         model.AddDecisionStrategy(m.q, cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE)
     else:
-        model.AddDecisionStrategy([v for row in m.x for v in row], cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
+        model.AddDecisionStrategy(m.decision_variables(), cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
     if symmetry == LEX_LEADER:
         _add_lex_leader(m)
     return m
@@ -240,27 +251,32 @@ def _add_lex_leader(m: CpsatModel) -> None:
     if not elements:
         return
     if m.formulation is Formulation.INTEGER:
-        q = m.q
+        q = m._q()
         if any(g.inv for g in elements):
             m.inverse = [model.NewIntVar(0, n - 1, f"inv[{c}]") for c in range(n)]
             model.AddInverse(q, m.inverse)
         inv = m.inverse
     else:
         # defined integers: fully determined by x, so they add no solutions
+        x = m._x()
         q = [model.NewIntVar(0, n - 1, f"q[{r}]") for r in range(n)]
         for r in range(n):
-            model.Add(q[r] == sum(c * m.x[r][c] for c in range(n)))
+            model.Add(q[r] == sum(c * x[r][c] for c in range(n)))
         m.q = q
         inv = None
         if any(g.inv for g in elements):
             inv = [model.NewIntVar(0, n - 1, f"inv[{c}]") for c in range(n)]
             for c in range(n):
-                model.Add(inv[c] == sum(r * m.x[r][c] for r in range(n)))
+                model.Add(inv[c] == sum(r * x[r][c] for r in range(n)))
             m.inverse = inv
     for g in elements:
         image, trivial = [], []
         for i, (use_inv, src, cmpl) in enumerate(image_terms(n, g)):
-            w = inv[src] if use_inv else q[src]
+            if use_inv:
+                assert inv is not None, "set above when an element maps through the inverse"
+                w = inv[src]
+            else:
+                w = q[src]
             image.append(n - 1 - w if cmpl else w)
             trivial.append(not use_inv and not cmpl and src == i)
         _lex_leq(model, q, image, trivial, n)
@@ -382,7 +398,9 @@ def _enumerate_count(m: CpsatModel, time_limit, seed, workers, limit) -> tuple[i
     cp_model = _cp_model()
     solver = _solver(time_limit=time_limit, seed=seed, workers=workers, enumerate_all=True)
 
-    class _Counter(cp_model.CpSolverSolutionCallback):
+    callback_base: Any = cp_model.CpSolverSolutionCallback  # from the lazily imported module
+
+    class _Counter(callback_base):
         def __init__(self):
             super().__init__()
             self.found = 0
@@ -465,7 +483,9 @@ def _stream(m: CpsatModel, limit, time_limit, seed):
     handoff: queue.Queue = queue.Queue(maxsize=64)
     stop = threading.Event()
 
-    class _Feed(cp_model.CpSolverSolutionCallback):
+    callback_base: Any = cp_model.CpSolverSolutionCallback  # from the lazily imported module
+
+    class _Feed(callback_base):
         def __init__(self):
             super().__init__()
             self.found = 0

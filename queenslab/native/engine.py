@@ -319,7 +319,10 @@ def count(
     10
     """
     r = count_both(problem, unique=unique, threads=threads, force=force, method=method, progress=progress)
-    return r.unique if unique else r.count
+    if unique:
+        assert r.unique is not None  # count_both fills unique when asked for it
+        return r.unique
+    return r.count
 
 
 def _check_prefix(problem: Problem, prefix) -> tuple[int, ...]:

@@ -232,7 +232,7 @@ class PrefixIndex:
                 f"index {self.path} was built for {self.problem.describe()}, not for {problem.describe()}"
             )
 
-    def prefix_count(self, prefix: Sequence[int]) -> tuple[int, int]:
+    def prefix_count(self, prefix: Sequence[int]) -> tuple[int | None, int]:
         """``(cum, cnt)`` of a depth-``d`` prefix (``(None, 0)`` when it has no solution)."""
         row = self._con.execute(
             "SELECT cum, cnt FROM lex WHERE code = ?", (_encode(prefix, self.problem.n),)
@@ -501,7 +501,7 @@ def list_indexes(directory=None) -> list[dict]:
     """Every index file in the directory: path, bytes, status, and (None when the file
     cannot be read) n, depth, total, rows, problem (1-based dict form), built."""
     base = index_dir(directory)
-    out = []
+    out: list[dict] = []
     if not base.is_dir():
         return out
     for path in sorted(base.glob("*.sqlite")):

@@ -24,8 +24,9 @@ _CMPL = D4Element(cmpl=True)
 
 def total(problem: Problem, *, threads: int | None = None) -> int:
     """Number of solutions: the known value for the standard problem, else counted."""
-    if problem.is_standard and known_total(problem.n) is not None:
-        return known_total(problem.n)
+    known = known_total(problem.n) if problem.is_standard else None
+    if known is not None:
+        return known
     return engine.count(problem, threads=threads, force=True)
 
 
@@ -60,6 +61,7 @@ def rank_walk(problem: Problem, p: Sequence[int], start: int, base: int, threads
     n = problem.n
     if start == 0 and _mirror_ok(problem):
         size = known_total(n)
+        assert size is not None  # _mirror_ok: the standard problem with a known total
         if p[0] > (n - 1) // 2 and not (n % 2 == 1 and p[0] == (n - 1) // 2):
             # cmpl reverses the order: rank from the mirror image
             return base + size - 1 - rank_walk(problem, _CMPL.apply(p), 0, 0, threads)

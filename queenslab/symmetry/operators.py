@@ -76,6 +76,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -201,6 +202,10 @@ class Inc:
     row: float
     col: float
 
+    if TYPE_CHECKING:
+        # exact Fractions are accepted too; __post_init__ stores floats
+        def __init__(self, row: float | Fraction, col: float | Fraction) -> None: ...
+
     def __post_init__(self):
         r, c = _check_half_pair(self.row, self.col)
         object.__setattr__(self, "row", float(r))
@@ -252,6 +257,10 @@ class Del:
 
     row: int
     col: int
+
+    if TYPE_CHECKING:
+        # integral Fractions are accepted too; __post_init__ stores ints
+        def __init__(self, row: int | Fraction, col: int | Fraction) -> None: ...
 
     def __post_init__(self):
         big = 10**18
@@ -312,6 +321,12 @@ class Mov:
     old_col: int
     new_row: float
     new_col: float
+
+    if TYPE_CHECKING:
+        # Fractions are accepted too; __post_init__ stores ints and floats
+        def __init__(
+            self, old_row: int | Fraction, old_col: int | Fraction, new_row: float | Fraction, new_col: float | Fraction
+        ) -> None: ...
 
     def __post_init__(self):
         big = 10**18
