@@ -129,3 +129,22 @@ def test_console_script_and_module_entry_points():
     assert r.returncode == 2 and r.stderr.startswith("error:") and "Traceback" not in r.stderr
     r = subprocess.run([sys.executable, "-m", "queenslab", "--help"], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and "count" in r.stdout and "solutions" in r.stdout
+
+
+def test_solve_command_offers_exactly_the_library_methods():
+    from queenslab.cli.heuristics import METHODS as CLI_METHODS
+    from queenslab.heuristics import METHODS
+
+    assert CLI_METHODS == METHODS
+
+
+def test_help_does_not_load_numba_or_solvers():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from queenslab.cli import main; rc = main(['--help']); "
+        "print(sorted(m for m in ('numba', 'ortools', 'pysat', 'sympy') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip().splitlines()[-1] == "[]"
