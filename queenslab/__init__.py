@@ -12,10 +12,10 @@ The heuristic solvers for very large boards (``construct``, ``min_conflicts``,
 """
 
 from importlib import import_module
-from importlib.metadata import PackageNotFoundError as _PackageNotFoundError
-from importlib.metadata import version as _version
+from importlib.metadata import PackageNotFoundError as _PackageNotFoundError, version as _version
 from typing import Any
 
+from . import errors as _errors
 from .backends import (
     Backend,
     Crosscheck,
@@ -30,16 +30,16 @@ from .backends import (
 )
 from .compiled import Compiled, Conflict, compile_problem
 from .d4 import D4, D4Element
-from .errors import (
-    Incomplete,
-    InvalidIndex,
-    InvalidPlacement,
-    InvalidProblem,
-    MissingDependency,
-    QueensError,
-    TooLarge,
-    UnknownOption,
-    UnsupportedProblem,
+from .errors import (  # re-exported: __all__ takes the names from errors.__all__
+    Incomplete as Incomplete,
+    InvalidIndex as InvalidIndex,
+    InvalidPlacement as InvalidPlacement,
+    InvalidProblem as InvalidProblem,
+    MissingDependency as MissingDependency,
+    QueensError as QueensError,
+    TooLarge as TooLarge,
+    UnknownOption as UnknownOption,
+    UnsupportedProblem as UnsupportedProblem,
 )
 from .problem import Problem
 from .result import CountResult
@@ -111,14 +111,6 @@ __all__ = [
     "solve_large",
     "rank",
     "unrank",
-    "QueensError",
-    "InvalidProblem",
-    "InvalidPlacement",
-    "UnsupportedProblem",
-    "UnknownOption",
-    "TooLarge",
-    "MissingDependency",
-    "Incomplete",
-    "InvalidIndex",
     "__version__",
 ]
+__all__ += _errors.__all__

@@ -6,8 +6,7 @@ import datetime
 import os
 import platform
 import subprocess
-from importlib.metadata import PackageNotFoundError
-from importlib.metadata import version as _dist_version
+from importlib.metadata import PackageNotFoundError, version as _dist_version
 
 from . import validate
 

@@ -12,8 +12,7 @@ import json
 import naive
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from queenslab import cli as cli_module
 from queenslab.errors import Incomplete, InvalidPlacement, InvalidProblem, QueensError, TooLarge, UnsupportedProblem
@@ -25,12 +24,12 @@ from queenslab.heuristics import (
     extension_pattern_works,
     find_conflict,
     genetic,
+    kernels as K,
     min_conflicts,
     self_correct,
     solve,
     verify,
 )
-from queenslab.heuristics import kernels as K
 from queenslab.problem import Problem
 
 # ----------------------------------------------------------------------------- independent references

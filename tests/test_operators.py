@@ -13,8 +13,7 @@ import naive
 import numpy as np
 import pytest
 from clirun import run_cli
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from queenslab.data import known_unique
 from queenslab.errors import InvalidPlacement, QueensError, TooLarge

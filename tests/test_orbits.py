@@ -11,8 +11,7 @@ import naive
 import numpy as np
 import pytest
 from clirun import run_cli
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 from strategies import symmetric_problems
 
 from queenslab.d4 import IDENTITY, element

@@ -5,8 +5,7 @@ import itertools
 import naive
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 from strategies import problems, symmetric_problems
 
 from queenslab.d4 import D4, IDENTITY, D4Element

@@ -8,8 +8,7 @@ import sqlite3
 import naive
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from strategies import problems
 
 from queenslab.cli import main

@@ -2,8 +2,7 @@
 
 import naive
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 from strategies import problems
 
 from queenslab.errors import InvalidPlacement

@@ -10,8 +10,7 @@ import random
 import naive
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 from strategies import symmetric_problems
 
 from queenslab.d4 import (

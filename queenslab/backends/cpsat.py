@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from ..models import cpsat
 from ..problem import Problem
 from .interface import LIMIT, SEED, SOLVE, TIME_LIMIT, Backend, CountResult, Option
 
@@ -36,16 +37,10 @@ class CpsatBackend(Backend):
     )
 
     def _counts(self, problem: Problem, unique: bool, **opts: Any) -> CountResult:
-        from ..models import cpsat
-
         return cpsat.counts(problem, unique=unique, **opts)
 
     def _solutions(self, problem: Problem, limit: int | None, **opts: Any) -> Iterator[tuple[int, ...]]:
-        from ..models import cpsat
-
         return cpsat.solutions(problem, limit=limit, **opts)
 
     def _solve(self, problem: Problem, **opts: Any) -> tuple[int, ...] | None:
-        from ..models import cpsat
-
         return cpsat.solve(problem, **opts)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from ..models import cnf
 from ..models.cnf import DEFAULT_SOLVER, Encoding
 from ..problem import Problem
 from .interface import LIMIT, Backend, CountResult, Option
@@ -34,13 +35,9 @@ class SatBackend(Backend):
     )
 
     def _counts(self, problem: Problem, unique: bool, **opts: Any) -> CountResult:
-        from ..models import cnf
-
         return cnf.counts(problem, unique=unique, **opts)
 
     def _solutions(self, problem: Problem, limit: int | None, **opts: Any) -> Iterator[tuple[int, ...]]:
-        from ..models import cnf
-
         return cnf.solutions(problem, limit=limit, **opts)
 
 
@@ -53,14 +50,10 @@ class GanakBackend(Backend):
     )
 
     def _counts(self, problem: Problem, unique: bool, **opts: Any) -> CountResult:
-        from ..models import cnf
-
         count = cnf.ganak_count(problem, **opts)
         orbits = cnf.ganak_count(problem, unique=True, **opts) if unique else None
         return CountResult(count, orbits, None, self.name, opts.get("encoding", ENCODING.default))
 
     def _solutions(self, problem: Problem, limit: int | None, **opts: Any) -> Iterator[tuple[int, ...]]:
         # Ganak counts; the solutions of the same CNF model come from the SAT solver.
-        from ..models import cnf
-
         return cnf.solutions(problem, limit=limit, **opts)

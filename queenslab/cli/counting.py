@@ -9,7 +9,15 @@ from ..backends.interface import COUNTS
 from ..data import compare
 from ..problem import Problem
 from .app import cli, emit_json
-from .options import Progress, backend_option, json_option, problem_options, solver_options
+from .options import (
+    Progress,
+    backend_option,
+    choice_option,
+    json_option,
+    out_option,
+    problem_options,
+    solver_options,
+)
 
 
 @cli.command("count")
@@ -147,27 +155,9 @@ def crosscheck_cmd(problem: Problem, backends: str | None, no_unique: bool, as_j
 @click.argument("kind", type=click.Choice(["cnf", "cpsat"]))
 @problem_options
 @click.option("--encoding", default="pairwise", show_default=True, metavar="E", help="cnf: cardinality encoding.")
-@click.option(
-    "--formulation",
-    type=click.Choice(["integer", "boolean"]),
-    default="integer",
-    show_default=True,
-    help="cpsat: model formulation.",
-)
-@click.option(
-    "--symmetry",
-    type=click.Choice(["none", "lex-leader"]),
-    default="none",
-    show_default=True,
-    help="Add lex-leader symmetry-breaking constraints.",
-)
-@click.option(
-    "--out",
-    type=click.Path(dir_okay=False, writable=True),
-    default=None,
-    metavar="F",
-    help="Write to file F instead of standard output.",
-)
+@choice_option("--formulation", ["integer", "boolean"], "integer", "cpsat: model formulation.")
+@choice_option("--symmetry", ["none", "lex-leader"], "none", "Add lex-leader symmetry-breaking constraints.")
+@out_option()
 @json_option
 def export_cmd(
     kind: str, problem: Problem, encoding: str, formulation: str, symmetry: str, out: str | None, as_json: bool

@@ -13,7 +13,7 @@ import click
 from ..errors import Incomplete
 from ..placement_file import write_placement
 from .app import cli, emit_json
-from .options import Progress, json_option
+from .options import Progress, json_option, number_option, out_option
 
 __all__ = ["solve_cmd", "PRINT_MAX_N", "METHODS"]
 
@@ -36,36 +36,16 @@ _SEEDED = ("minconflicts", "selfcorrect", "ga", "aco", "cpsat")
     help="construct (O(n), any n), minconflicts (large n), selfcorrect (ronybc's self-correcting search), "
     "ga / aco (the genetic and ant-colony methods surveyed by N. Gupta, small n), backtrack (native, lexicographically first), cpsat, sat.",
 )
-@click.option(
-    "--seed",
-    type=click.IntRange(min=0),
-    default=None,
-    metavar="S",
-    help="Random seed of minconflicts, selfcorrect, ga, aco, cpsat (default 0).",
-)
-@click.option(
+@number_option("--seed", 0, "S", "Random seed of minconflicts, selfcorrect, ga, aco, cpsat (default 0).")
+@number_option(
     "--max-steps",
-    "max_steps",
-    type=click.IntRange(min=1),
-    default=None,
-    metavar="K",
-    help="minconflicts: steps per try; selfcorrect: moves per try (default n*n); ga: generations; aco: iterations.",
+    1,
+    "K",
+    "minconflicts: steps per try; selfcorrect: moves per try (default n*n); ga: generations; aco: iterations.",
 )
-@click.option(
-    "--restarts",
-    type=click.IntRange(min=0),
-    default=None,
-    metavar="R",
-    help="minconflicts, selfcorrect: further tries after a try runs out of steps.",
-)
+@number_option("--restarts", 0, "R", "minconflicts, selfcorrect: further tries after a try runs out of steps.")
 @click.option("--improve", is_flag=True, help="ga: apply the minimal-conflict operator to every child.")
-@click.option(
-    "--out",
-    type=click.Path(dir_okay=False, writable=True),
-    default=None,
-    metavar="F",
-    help="Write the placement (1-based) to F: F.npy (int64 array) or text '2, 4, 1, 3'.",
-)
+@out_option("Write the placement (1-based) to F: F.npy (int64 array) or text '2, 4, 1, 3'.")
 @json_option
 def solve_cmd(n, method, seed, max_steps, restarts, improve, out, as_json):
     """Find one solution of N-queens and verify it (O(n) check).

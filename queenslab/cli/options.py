@@ -22,6 +22,9 @@ __all__ = [
     "backend_option",
     "solver_options",
     "index_options",
+    "choice_option",
+    "number_option",
+    "out_option",
     "Progress",
     "placement_arg",
     "parse_cells",
@@ -161,6 +164,21 @@ def solver_options(question: str) -> Callable:
         return w
 
     return decorate
+
+
+def choice_option(flag: str, choices: list[str], default: str, help: str) -> Callable:
+    """An option taking one of ``choices`` (default shown in the help)."""
+    return click.option(flag, type=click.Choice(choices), default=default, show_default=True, help=help)
+
+
+def number_option(flag: str, minimum: int, metavar: str, help: str, default: int | None = None) -> Callable:
+    """An integer option with a lower bound (None when not given, unless ``default``)."""
+    return click.option(flag, type=click.IntRange(min=minimum), default=default, metavar=metavar, help=help)
+
+
+def out_option(help: str = "Write to file F instead of standard output.") -> Callable:
+    """``--out F``: where a command writes its file."""
+    return click.option("--out", type=click.Path(dir_okay=False, writable=True), default=None, metavar="F", help=help)
 
 
 def index_options(fn: Callable) -> Callable:

@@ -16,13 +16,13 @@ from ..errors import QueensError, TooLarge, UnsupportedProblem
 from ..placement_file import read_placement
 from ..solution import board_text, conflicts, format_placement, parse_placement
 from .app import cli, emit_json
-from .options import json_option, placement_arg, problem_options
+from .options import json_option, number_option, out_option, placement_arg, problem_options
 
 
 @cli.command("solutions")
 @problem_options
-@click.option("--limit", type=click.IntRange(min=0), default=None, metavar="K", help="At most K solutions.")
-@click.option("--offset", type=click.IntRange(min=0), default=0, metavar="R", help="Skip the first R solutions.")
+@number_option("--limit", 0, "K", "At most K solutions.")
+@number_option("--offset", 0, "R", "Skip the first R solutions.", default=0)
 @click.option(
     "--format",
     "fmt",
@@ -30,13 +30,7 @@ from .options import json_option, placement_arg, problem_options
     default="spaces",
     help="spaces: '2 4 1 3'; digits: '2413' (n <= 9); json: one list per line; npy: a numpy file (needs --out).",
 )
-@click.option(
-    "--out",
-    type=click.Path(dir_okay=False, writable=True),
-    default=None,
-    metavar="F",
-    help="Write to file F instead of standard output.",
-)
+@out_option()
 @json_option
 def solutions_cmd(problem, limit, offset, fmt, out, as_json):
     """Enumerate solutions in lexicographic order (1-based columns), streaming.

@@ -13,11 +13,9 @@ import click
 from ..problem import Problem
 from ..solution import format_placement, parse_placement
 from .app import cli, emit_json
-from .options import Progress, index_options, json_option, placement_arg, problem_options
+from .options import Progress, index_options, json_option, number_option, placement_arg, problem_options
 
-_THREADS = click.option(
-    "--threads", type=click.IntRange(min=1), default=None, metavar="T", help="Threads (default: every core)."
-)
+_THREADS = number_option("--threads", 1, "T", "Threads (default: every core).")
 
 
 def _index_path(index) -> str | None:
@@ -142,13 +140,7 @@ def index_group() -> None:
 
 @index_group.command("build")
 @problem_options
-@click.option(
-    "--depth",
-    type=click.IntRange(min=1),
-    default=None,
-    metavar="D",
-    help="Prefix depth (default max(2, n // 2 - 4): 4 for n=16, 5 for 18, 6 for 20).",
-)
+@number_option("--depth", 1, "D", "Prefix depth (default max(2, n // 2 - 4): 4 for n=16, 5 for 18, 6 for 20).")
 @click.option(
     "--index",
     "index_path",

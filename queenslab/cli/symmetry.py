@@ -23,7 +23,7 @@ import click
 from ..errors import QueensError, TooLarge
 from ..provenance import environment
 from .app import cli, emit_json, experiment
-from .options import Progress, json_option, placement_arg, problem_options
+from .options import Progress, choice_option, json_option, number_option, placement_arg, problem_options
 
 
 def _one(p) -> list[int]:
@@ -44,7 +44,7 @@ def _check_n(n: int, lo: int = 1) -> None:
 
 @cli.command("orbits")
 @problem_options
-@click.option("--limit", type=click.IntRange(min=0), default=None, metavar="K", help="At most K orbits.")
+@number_option("--limit", 0, "K", "At most K orbits.")
 @click.option(
     "--burnside",
     is_flag=True,
@@ -73,8 +73,7 @@ def orbits_cmd(problem, limit, burnside, force, as_json):
     """
     from ..data import known_total, known_unique
     from ..native import engine
-    from ..symmetry.orbits import burnside as burnside_count
-    from ..symmetry.orbits import fundamental_solutions
+    from ..symmetry.orbits import burnside as burnside_count, fundamental_solutions
 
     n = problem.n
     if n > engine.PRACTICAL_LIMIT and limit is None and not force:
@@ -394,20 +393,8 @@ def signature_cmd(max_n, min_n, criterion, certify_to, as_json):
 
 @experiment.command("orbit-search")
 @click.argument("n", type=int)
-@click.option(
-    "--strategy",
-    type=click.Choice(["bfs", "dfs"]),
-    default="bfs",
-    show_default=True,
-    help="Order in which step 2 extends the orbits.",
-)
-@click.option(
-    "--key",
-    type=click.Choice(["signature", "canonical"]),
-    default="signature",
-    show_default=True,
-    help="How a new orbit is recognised.",
-)
+@choice_option("--strategy", ["bfs", "dfs"], "bfs", "Order in which step 2 extends the orbits.")
+@choice_option("--key", ["signature", "canonical"], "signature", "How a new orbit is recognised.")
 @click.option("--force", is_flag=True, help="Allow n above the search's practical limit.")
 @json_option
 def orbit_search_cmd(n, strategy, key, force, as_json):

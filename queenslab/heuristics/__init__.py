@@ -29,7 +29,9 @@ import inspect
 import numpy as np
 
 from .. import validate
+from ..backends import get_backend
 from ..errors import QueensError
+from ..problem import Problem
 from .construct import (
     check_n,
     construct,
@@ -174,9 +176,6 @@ def solve(
         return fn(size, **opts)
     if opts:
         raise QueensError(f"{method} does not take option(s) {', '.join(sorted(opts))}")
-    from ..backends import get_backend
-    from ..problem import Problem
-
     backend = "native" if method == "backtrack" else method
     seeded = {"seed": 0 if seed is None else seed} if method == "cpsat" else {}
     found = get_backend(backend).solve(Problem(size), **seeded)

@@ -46,6 +46,22 @@ def below(rng, n):
     return np.int64((next64(rng) >> _S11) % np.uint64(n))
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _running_min(value, index, best, pick, ties, rng):
+    """One step of a running minimum that breaks ties uniformly at random (reservoir
+    sampling: the k-th equal value replaces the pick with probability 1/k).
+
+    Returns the new ``(best, pick, ties)``.
+    """
+    if value < best:
+        return value, index, 1
+    if value == best:
+        ties += 1
+        if below(rng, ties) == 0:
+            return best, index, ties
+    return best, pick, ties
+
+
 @njit(cache=True, nogil=True)
 def unit(rng):
     """A random float64 in [0, 1)."""
@@ -246,14 +262,7 @@ def min_conflicts(n, greedy_tries, max_steps, candidates, rng, p, d1, d2, work, 
             cj = p[j]
             delta = _swap_move(n, i, j, ci, cj, d1, d2)
             _swap_move(n, i, j, cj, ci, d1, d2)  # undo
-            if delta < best:
-                best = delta
-                best_j = j
-                ties = 1
-            elif delta == best:
-                ties += 1
-                if below(rng, ties) == 0:
-                    best_j = j
+            best, best_j, ties = _running_min(delta, j, best, best_j, ties, rng)
         if best_j < 0:
             continue
         j = best_j
@@ -409,14 +418,7 @@ def _min_conflict_sweep(x, n, rng, rows, d1, d2):
         ties = 0
         for w in range(n):
             c = rows[w] + d1[k - w + n - 1] + d2[k + w]
-            if c < best:
-                best = c
-                pick = w
-                ties = 1
-            elif c == best:
-                ties += 1
-                if below(rng, ties) == 0:
-                    pick = w
+            best, pick, ties = _running_min(c, w, best, pick, ties, rng)
         x[k] = pick
         rows[pick] += 1
         d1[k - pick + n - 1] += 1

@@ -31,6 +31,7 @@ from ..compiled import compile_problem
 from ..errors import MissingDependency, QueensError
 from ..problem import Problem
 from ..result import CountResult
+from . import given_model
 from .breaking import LEX_LEADER, breaking_elements, cell_sources, check_symmetry
 
 __all__ = [
@@ -196,11 +197,7 @@ def _add_lex_leader(m: CnfModel) -> None:
 def _model_for(problem, model, encoding, symmetry) -> CnfModel:
     if model is None:
         return build(problem, encoding=encoding, symmetry=symmetry)
-    if not isinstance(model, CnfModel):
-        raise QueensError(f"model must come from queenslab.models.cnf.build, got {type(model).__name__}")
-    if model.problem != problem:
-        raise QueensError("the model was built for a different problem")
-    return model
+    return given_model(model, CnfModel, problem)
 
 
 def _solver(name: str, clauses):

@@ -35,9 +35,10 @@ from typing import Any
 
 from .. import validate
 from ..compiled import compile_problem
-from ..errors import Incomplete, MissingDependency, QueensError
+from ..errors import Incomplete, MissingDependency, QueensError, UnknownOption
 from ..problem import Problem
 from ..result import CountResult
+from . import given_model
 from .breaking import LEX_LEADER, breaking_elements, check_symmetry, image_terms
 
 __all__ = ["Formulation", "CpsatModel", "build", "solve", "count", "counts", "solutions", "export_text"]
@@ -312,11 +313,7 @@ def _solver(*, time_limit=None, seed=0, workers=None, enumerate_all=False):
 def _model_for(problem, model, formulation, symmetry) -> CpsatModel:
     if model is None:
         return build(problem, formulation=formulation, symmetry=symmetry)
-    if not isinstance(model, CpsatModel):
-        raise QueensError(f"model must come from queenslab.models.cpsat.build, got {type(model).__name__}")
-    if model.problem != problem:
-        raise QueensError("the model was built for a different problem")
-    return model
+    return given_model(model, CpsatModel, problem)
 
 
 def solve(problem: Problem, *, formulation="integer", time_limit=None, seed: int = 0, workers=None, model=None):
@@ -375,26 +372,34 @@ def counts(
     A ``model`` (from :func:`build`) is counted as it is: ``total`` is its count, and
     ``unique`` is not available for it.
     """
-    limit = validate.optional_whole_number(limit, "limit", minimum=1)
+    search = _search({"time_limit": time_limit, "seed": seed, "workers": workers, "limit": limit})
     if model is not None:
         if unique:
             raise QueensError("unique=True builds its own lex-leader model; count the edited model without it")
-        found, complete = _enumerate_count(
-            _model_for(problem, model, formulation, None), time_limit, seed, workers, limit
-        )
+        found, complete = _enumerate_count(_model_for(problem, model, formulation, None), **search)
         return CountResult(found, None, None, "cpsat", model.formulation.value, complete)
     form = validate.member(Formulation, formulation, "CP-SAT formulation")
-    total, complete = _enumerate_count(build(problem, formulation=form), time_limit, seed, workers, limit)
+    total, complete = _enumerate_count(build(problem, formulation=form), **search)
     orbits = None
     if unique:
-        orbits, done = _enumerate_count(
-            build(problem, formulation=form, symmetry=LEX_LEADER), time_limit, seed, workers, limit
-        )
+        orbits, done = _enumerate_count(build(problem, formulation=form, symmetry=LEX_LEADER), **search)
         complete = complete and done
     return CountResult(total, orbits, None, "cpsat", form.value, complete)
 
 
-def _enumerate_count(m: CpsatModel, time_limit, seed, workers, limit) -> tuple[int, bool]:
+def _search(options: dict[str, Any]) -> dict[str, Any]:
+    """The enumeration's options (time_limit, seed, workers, limit), checked."""
+    unknown = sorted(set(options) - {"time_limit", "seed", "workers", "limit"})
+    if unknown:
+        raise UnknownOption(
+            f"unknown CP-SAT count option(s) {', '.join(unknown)}; it takes time_limit, seed, workers, limit"
+        )
+    out = {"time_limit": None, "seed": 0, "workers": None, "limit": None, **options}
+    out["limit"] = validate.optional_whole_number(out["limit"], "limit", minimum=1)
+    return out
+
+
+def _enumerate_count(m: CpsatModel, *, time_limit=None, seed=0, workers=None, limit=None) -> tuple[int, bool]:
     cp_model = _cp_model()
     solver = _solver(time_limit=time_limit, seed=seed, workers=workers, enumerate_all=True)
 
@@ -420,17 +425,7 @@ def _enumerate_count(m: CpsatModel, time_limit, seed, workers, limit) -> tuple[i
     return cb.found, complete
 
 
-def count(
-    problem: Problem,
-    *,
-    unique: bool = False,
-    formulation="integer",
-    time_limit=None,
-    seed: int = 0,
-    workers=None,
-    limit: int | None = None,
-    model=None,
-) -> int:
+def count(problem: Problem, *, unique: bool = False, formulation="integer", model=None, **search: Any) -> int:
     """Number of solutions (``unique=True``: of orbits, through lex-leader constraints).
 
     Takes the options of :func:`counts` and counts one model: the plain one, or with
@@ -446,10 +441,9 @@ def count(
     """
     if unique and model is not None:
         raise QueensError("unique=True builds its own lex-leader model; count the edited model without it")
-    limit = validate.optional_whole_number(limit, "limit", minimum=1)
     m = _model_for(problem, model, formulation, LEX_LEADER if unique else None)
-    value, complete = _enumerate_count(m, time_limit, seed, workers, limit)
-    return CountResult(value, backend="cpsat", complete=complete).value()
+    found, complete = _enumerate_count(m, **_search(search))
+    return CountResult(found, backend="cpsat", complete=complete).value()
 
 
 def solutions(

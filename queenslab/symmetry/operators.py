@@ -76,7 +76,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
@@ -184,8 +184,32 @@ def _check_half_pair(row, col) -> tuple[Fraction, Fraction]:
     return _half(row, "row", big), _half(col, "col", big)
 
 
-@dataclass(frozen=True)
-class Inc:
+_Op = TypeVar("_Op", bound="_CellOperator")
+
+
+class _CellOperator:
+    """What Inc and Del share: an operator named by one (row, col) position, which Zhang
+    and Zhang write ``Name(Row, Col)`` 1-based with Row the element and Col the subscript
+    (the other way round from queenslab's (row, col))."""
+
+    row: Any
+    col: Any
+
+    @classmethod
+    def from_document(cls: type[_Op], Row: object, Col: object) -> _Op:
+        """The document's ``Name(Row, Col)`` (1-based; Row = element, Col = subscript)."""
+        return cls(row=_number(Col, "Col", "a number") - 1, col=_number(Row, "Row", "a number") - 1)  # type: ignore[call-arg]
+
+    def document(self) -> str:
+        """This operator in the document's notation, e.g. ``'Inc(7.5, 0.5)'``, ``'Del(3, 3)'``."""
+        return f"{type(self).__name__}({_fmt(self.col + 1)}, {_fmt(self.row + 1)})"
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(row={_fmt(self.row)}, col={_fmt(self.col)})"
+
+
+@dataclass(frozen=True, repr=False)
+class Inc(_CellOperator):
     """Insert a queen at the gaps ``(row, col)`` (half-integers, 0-based).
 
     Parameters
@@ -232,21 +256,9 @@ class Inc:
 
     __call__ = apply
 
-    @classmethod
-    def from_document(cls, Row, Col) -> Inc:
-        """The document's ``Inc(Row, Col)`` (1-based; Row = element, Col = subscript)."""
-        return cls(row=_number(Col, "Col", "a number") - 1, col=_number(Row, "Row", "a number") - 1)
 
-    def document(self) -> str:
-        """This operator in the document's notation, e.g. ``'Inc(7.5, 0.5)'``."""
-        return f"Inc({_fmt(self.col + 1)}, {_fmt(self.row + 1)})"
-
-    def __repr__(self) -> str:
-        return f"Inc(row={_fmt(self.row)}, col={_fmt(self.col)})"
-
-
-@dataclass(frozen=True)
-class Del:
+@dataclass(frozen=True, repr=False)
+class Del(_CellOperator):
     """Delete the queen on cell ``(row, col)`` (integers, 0-based) with its row and column.
 
     Raises
@@ -288,18 +300,6 @@ class Del:
         return tuple(x - 1 if x > c else x for i, x in enumerate(p) if i != r)
 
     __call__ = apply
-
-    @classmethod
-    def from_document(cls, Row, Col) -> Del:
-        """The document's ``Del(Row, Col)`` (1-based; Row = element, Col = subscript)."""
-        return cls(row=_number(Col, "Col", "a number") - 1, col=_number(Row, "Row", "a number") - 1)
-
-    def document(self) -> str:
-        """This operator in the document's notation, e.g. ``'Del(3, 3)'``."""
-        return f"Del({self.col + 1}, {self.row + 1})"
-
-    def __repr__(self) -> str:
-        return f"Del(row={self.row}, col={self.col})"
 
 
 def _shift(gap: Fraction, old: int) -> Fraction:
