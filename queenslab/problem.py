@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, SupportsIndex, cast
 
+from . import validate
 from .d4 import D4, D4Element
 from .errors import InvalidProblem
 
@@ -193,11 +194,7 @@ class Problem:
         ) -> None: ...
 
     def __post_init__(self) -> None:
-        if isinstance(self.n, bool):
-            raise InvalidProblem(f"n must be an integer >= 1, got {self.n!r}")
-        n = _as_int(self.n, "n")
-        if n < 1:
-            raise InvalidProblem(f"n must be at least 1, got {n}")
+        n = validate.whole_number(self.n, "n", error=InvalidProblem)
         for flag in ("toroidal", "knight"):
             if not isinstance(getattr(self, flag), (bool, int)) or getattr(self, flag) not in (0, 1):
                 raise InvalidProblem(f"{flag} must be True or False, got {getattr(self, flag)!r}")

@@ -280,9 +280,11 @@ def _problem_json(problem: Problem) -> str:
 def _check_depth(problem: Problem, depth) -> int:
     if depth is None:
         return default_depth(problem.n)
-    if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= max(1, problem.n - 1):
-        raise QueensError(f"depth must be an integer in 1..{max(1, problem.n - 1)} for n = {problem.n}, got {depth!r}")
-    return depth
+    top = max(1, problem.n - 1)
+    d = validate.whole_number(depth, "depth")
+    if d > top:
+        raise QueensError(f"depth must be an integer in 1..{top} for n = {problem.n}, got {depth!r}")
+    return d
 
 
 def build_index(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+from .. import validate
 from ..errors import QueensError
 from ..problem import Problem
 from .lex import _open_index, total, unrank
@@ -18,10 +19,8 @@ __all__ = ["sample", "sample_ranks"]
 
 def sample_ranks(problem: Problem, k: int, *, seed: int | None = 0, index="auto", threads=None) -> list[int]:
     """``k`` independent uniform ranks in ``[0, count)`` (with replacement)."""
-    if isinstance(k, bool) or not isinstance(k, int) or k < 0:
-        raise QueensError(f"k must be a non-negative integer, got {k!r}")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise QueensError(f"seed must be an integer or None, got {seed!r}")
+    k = validate.whole_number(k, "k", minimum=0)
+    seed = validate.optional_whole_number(seed, "seed", minimum=-(2**63))
     idx = _open_index(problem, index)
     size = idx.total if idx is not None else total(problem, threads=threads)
     if size == 0 and k:
