@@ -296,7 +296,7 @@ def _certify(n: int) -> dict:
 )
 @json_option
 def signature_cmd(max_n, min_n, criterion, certify_to, as_json):
-    """Are orbit signatures unique? Zhang and Zhang claims no two orbits share one.
+    """Are orbit signatures unique? Zhang and Zhang claim no two orbits share one.
 
     For every n from --min-n to --max-n, every orbit of the standard problem is taken
     once and its signature computed (Zhang and Zhang, Sequential-Reverse criterion;
@@ -304,7 +304,7 @@ def signature_cmd(max_n, min_n, criterion, certify_to, as_json):
     orbits, of distinct signatures, and every collision. Exits 1 if there is a collision.
 
     --certify-to P goes on from --max-n + 1 to P without enumerating the orbits: only
-    orbits whose Sig_x and Sig_y are both alternating can share a document signature
+    orbits whose Sig_x and Sig_y are both alternating can share a signature under the paper's criterion signature
     (docs/symmetry.md), and those solutions are few and found directly.
 
     \b
@@ -403,9 +403,9 @@ def orbit_search_cmd(n, strategy, key, force, as_json):
     Step 1 applies Inc at every pair of gaps to every solution of N-1 queens; step 2
     applies Mov to every queen of every solution on each orbit found (breadth-first or
     depth-first) until no orbit is left to extend. Prints the trajectory (which orbit and
-    which operation produced each new orbit, in the document's notation) and the number
+    which operation produced each new orbit, in the paper's notation) and the number
     of orbits found against the true number. Orbits are numbered 1.. by the lexicographic
-    order of their least members (the document's numbering); "solution k" is the k-th
+    order of their least members (the paper's numbering); "solution k" is the k-th
     solution in lexicographic order.
 
     Exits 0 whether or not every orbit is reached (the coverage is the result).
