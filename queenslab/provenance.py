@@ -20,8 +20,33 @@ def _package_version() -> str:
         return "0.0.0+unknown"
 
 
-def environment() -> dict:
-    """What an experiment's output records so that a number can be traced."""
+def _cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as fh:
+            for line in fh:
+                key, _, value = line.partition(":")
+                if key.strip() in ("model name", "Processor", "cpu model", "Hardware") and value.strip():
+                    return value.strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def environment(threads: int | None = None) -> dict:
+    """What an experiment's or a benchmark's output records so that a number can be traced.
+
+    Parameters
+    ----------
+    threads : int, optional
+        The threads the run uses (default: every core this process may use).
+
+    Returns
+    -------
+    dict
+        ``package``, ``commit`` (with ``+dirty`` for uncommitted changes), ``python``,
+        ``numpy``, ``numba``, ``sympy``, ``threads``, ``machine``, ``cpu``, ``cpu_count``,
+        ``system``, ``date`` (UTC).
+    """
 
     def version(mod):
         try:
@@ -55,8 +80,10 @@ def environment() -> dict:
         "numpy": version("numpy"),
         "numba": version("numba"),
         "sympy": version("sympy"),
-        "threads": validate.threads(None),
+        "threads": validate.threads(threads),
         "machine": f"{platform.machine()} {platform.processor() or ''}".strip(),
+        "cpu": _cpu_model(),
+        "cpu_count": os.cpu_count(),
         "system": platform.platform(),
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
