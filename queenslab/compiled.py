@@ -88,10 +88,6 @@ class Compiled:
     def n(self) -> int:
         return self.problem.n
 
-    @property
-    def toroidal(self) -> bool:
-        return self.problem.toroidal
-
     def rows(self) -> list[list[Cell]]:
         """The cells of each row (each holds exactly one queen)."""
         n = self.n

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import enum
 import operator
+import os
 from collections.abc import Collection
 from typing import SupportsIndex, TypeVar, cast
 
@@ -76,8 +77,6 @@ def threads(value: object) -> int:
     2
     """
     if value is None:
-        import os
-
         try:
             return max(1, len(os.sched_getaffinity(0)))
         except AttributeError:  # pragma: no cover - not Linux

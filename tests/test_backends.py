@@ -59,6 +59,10 @@ def test_option_values_are_validated_by_their_declaration():
         get_backend("cpsat").counts(Problem(6), time_limit=0)
     with pytest.raises(QueensError, match="formulation"):
         get_backend("cpsat").counts(Problem(6), formulation="float")
+    with pytest.raises(QueensError, match="solver must be a string"):
+        get_backend("sat").counts(Problem(6), solver=3)
+    with pytest.raises(QueensError, match="force must be True or False"):
+        get_backend("native").counts(Problem(6), force="yes")
     with pytest.raises(UnknownOption):  # workers is for solve only: counting enumerates on one
         get_backend("cpsat").counts(Problem(6), workers=2)
 
