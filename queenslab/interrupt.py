@@ -1,0 +1,142 @@
+"""Stopping long work on Ctrl-C within about a second, everywhere.
+
+Python runs its signal handlers in the main thread, between bytecodes; a numba kernel
+or a solver's C++ search running in the main thread would not see Ctrl-C until it
+returned, which may be hours. So long work runs in a worker thread (:func:`run`) while
+the main thread waits; on ``KeyboardInterrupt`` the main thread raises the stop flag
+and calls the stop hooks of running solvers, and the work unwinds:
+
+* numba kernels take :data:`FLAG` (an ``int64[1]`` array) and return early when
+  ``FLAG[0]`` is set; their Python wrappers then call :func:`check`, which raises
+  :class:`Interrupted`;
+* CP-SAT and SAT solvers register a hook with :func:`stopping` (``StopSearch``,
+  pysat's ``interrupt``) for the time they run.
+
+A partial result is never returned: an interrupted call raises. :class:`Interrupted` is
+a ``KeyboardInterrupt``, so ``except Exception`` does not swallow it and the command
+line exits with status 130.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TypeVar
+
+import numpy as np
+
+__all__ = ["FLAG", "Interrupted", "GRACE_SECONDS", "requested", "check", "request", "clear", "stopping", "run"]
+
+#: The stop flag read by the kernels: ``FLAG[0] != 0`` means "return now".
+FLAG = np.zeros(1, np.int64)
+#: How long :func:`run` waits for interrupted work to unwind before giving up on it.
+GRACE_SECONDS = 5.0
+
+_hooks: list[Callable[[], None]] = []
+_lock = threading.Lock()
+
+T = TypeVar("T")
+
+
+class Interrupted(KeyboardInterrupt):
+    """Work was stopped by Ctrl-C (or :func:`request`) before it finished."""
+
+
+def requested() -> bool:
+    """Whether a stop has been requested."""
+    return bool(FLAG[0])
+
+
+def check() -> None:
+    """Raise :class:`Interrupted` if a stop has been requested.
+
+    Call it after every kernel call that takes :data:`FLAG` (the kernel may have
+    returned early with a partial result) and in long Python loops.
+    """
+    if FLAG[0]:
+        raise Interrupted("interrupted")
+
+
+def request() -> None:
+    """Ask all running work to stop: raise the flag and call the solvers' stop hooks."""
+    FLAG[0] = 1
+    with _lock:
+        hooks = list(_hooks)
+    for hook in hooks:
+        try:
+            hook()
+        except Exception:  # a solver that already finished may refuse to stop
+            pass
+
+
+def clear() -> None:
+    """Lower the stop flag (done by :func:`run` once interrupted work has unwound)."""
+    FLAG[0] = 0
+
+
+@contextmanager
+def stopping(hook: Callable[[], None]) -> Iterator[None]:
+    """Register ``hook`` (a solver's stop method) for the duration of the block.
+
+    If a stop was requested before the block, the hook is called at once.
+    """
+    with _lock:
+        _hooks.append(hook)
+    try:
+        if FLAG[0]:
+            hook()
+        yield
+    finally:
+        with _lock:
+            _hooks.remove(hook)
+
+
+def run(fn: Callable[..., T], *args, **kwargs) -> T:
+    """Call ``fn(*args, **kwargs)`` so that Ctrl-C stops it within about a second.
+
+    In the main thread (and not already inside :func:`run`), ``fn`` runs in a worker
+    thread while the main thread waits; ``KeyboardInterrupt`` then requests a stop,
+    waits up to :data:`GRACE_SECONDS` for the work to unwind and re-raises. Elsewhere
+    ``fn`` is simply called: the thread that owns the main thread handles Ctrl-C.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        On Ctrl-C (an :class:`Interrupted` when the work unwound in time).
+    """
+    if threading.current_thread() is not threading.main_thread() or getattr(_state, "active", False):
+        return fn(*args, **kwargs)
+    box: dict = {}
+
+    def target() -> None:
+        try:
+            box["value"] = fn(*args, **kwargs)
+        except BaseException as e:  # handed to the main thread, re-raised there
+            box["error"] = e
+        finally:
+            if box.get("abandoned"):
+                clear()  # the main thread gave up waiting; lower the flag once we are done
+
+    worker = threading.Thread(target=target, name="queenslab-work", daemon=True)
+    _state.active = True
+    try:
+        worker.start()
+        try:
+            while worker.is_alive():
+                worker.join(0.25)  # a bounded join: Ctrl-C is seen between waits
+        except KeyboardInterrupt:
+            request()
+            worker.join(GRACE_SECONDS)
+            raise Interrupted("interrupted") from None
+    finally:
+        _state.active = False
+        box["abandoned"] = worker.is_alive()
+        if not box["abandoned"]:
+            clear()
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+_state = threading.local()
