@@ -26,14 +26,15 @@ from typing import TypeVar
 
 import numpy as np
 
-__all__ = ["FLAG", "Interrupted", "GRACE_SECONDS", "requested", "check", "request", "clear", "stopping", "run"]
+__all__ = ["FLAG", "Interrupted", "GRACE_SECONDS", "requested", "abandoned", "check", "request", "clear", "stopping", "run"]
 
 #: The stop flag read by the kernels: ``FLAG[0] != 0`` means "return now".
 FLAG = np.zeros(1, np.int64)
 #: How long :func:`run` waits for interrupted work to unwind before giving up on it.
-GRACE_SECONDS = 5.0
+GRACE_SECONDS = 1.0
 
 _hooks: list[Callable[[], None]] = []
+_abandoned: list[threading.Event] = []
 _lock = threading.Lock()
 
 T = TypeVar("T")
@@ -68,6 +69,11 @@ def request() -> None:
             hook()
         except Exception:  # a solver that already finished may refuse to stop
             pass
+
+
+def abandoned() -> bool:
+    """Whether interrupted work that did not stop within the grace period still runs."""
+    return any(not done.is_set() for done in _abandoned)
 
 
 def clear() -> None:
@@ -108,6 +114,7 @@ def run(fn: Callable[..., T], *args, **kwargs) -> T:
     if threading.current_thread() is not threading.main_thread() or getattr(_state, "active", False):
         return fn(*args, **kwargs)
     box: dict = {}
+    done = threading.Event()
 
     def target() -> None:
         try:
@@ -115,25 +122,28 @@ def run(fn: Callable[..., T], *args, **kwargs) -> T:
         except BaseException as e:  # handed to the main thread, re-raised there
             box["error"] = e
         finally:
-            if box.get("abandoned"):
-                clear()  # the main thread gave up waiting; lower the flag once we are done
+            done.set()
 
     worker = threading.Thread(target=target, name="queenslab-work", daemon=True)
     _state.active = True
     try:
         worker.start()
         try:
-            while worker.is_alive():
-                worker.join(0.25)  # a bounded join: Ctrl-C is seen between waits
+            # An Event, not Thread.join: a join interrupted by Ctrl-C can mark a running
+            # thread as finished (CPython 3.11), and the work would be abandoned unstopped.
+            while not done.wait(0.25):
+                pass
         except KeyboardInterrupt:
             request()
-            worker.join(GRACE_SECONDS)
+            done.wait(GRACE_SECONDS)
             raise Interrupted("interrupted") from None
     finally:
         _state.active = False
-        box["abandoned"] = worker.is_alive()
-        if not box["abandoned"]:
-            clear()
+        if not done.is_set():
+            # work that ignores the flag (a C++ counter without a stop API): leave it to
+            # finish in the background, its result discarded; later work must not stop
+            _abandoned.append(done)
+        clear()
     if "error" in box:
         raise box["error"]
     return box["value"]

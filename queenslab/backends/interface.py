@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from .. import validate
+from .. import interrupt, validate
 from ..errors import QueensError, UnknownOption
 from ..problem import Problem
 from ..result import CountResult
@@ -201,7 +201,8 @@ class Backend(ABC):
         unique = validate.flag(unique, "unique")
         opts = self.check_options(opts, COUNTS)
         t0 = time.perf_counter()
-        result = self._counts(problem, unique, **opts)
+        # off the main thread, so that Ctrl-C stops any backend (a partial count raises)
+        result = interrupt.run(self._counts, problem, unique, **opts)
         seconds = time.perf_counter() - t0
         return replace(result, backend=result.backend or self.name, seconds=seconds)
 
@@ -227,7 +228,7 @@ class Backend(ABC):
     def solve(self, problem: Problem, **opts: Any) -> tuple[int, ...] | None:
         """One solution as a 0-based tuple, or None when the problem has none."""
         self._check_problem(problem)
-        return self._solve(problem, **self.check_options(opts, SOLVE))
+        return interrupt.run(self._solve, problem, **self.check_options(opts, SOLVE))
 
     # ------------------------------------------------------------ to implement
     @abstractmethod

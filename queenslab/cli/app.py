@@ -9,11 +9,12 @@ stopped by a limit), 2 bad input, 130 interrupted. With ``--json`` an error is p
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import click
 
-from .. import __version__
+from .. import __version__, interrupt
 from ..errors import QueensError
 
 __all__ = ["cli", "experiment", "main", "run", "emit_json"]
@@ -55,7 +56,8 @@ def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     as_json = _wants_json(args)
     try:
-        rv = cli.main(args=args, prog_name="queenslab", standalone_mode=False)
+        # the command runs off the main thread, so that Ctrl-C stops kernels and solvers
+        rv = interrupt.run(cli.main, args=args, prog_name="queenslab", standalone_mode=False)
     except click.exceptions.UsageError as e:
         name = e.ctx.command_path if e.ctx is not None and e.ctx.parent is not None else None
         hint = f" (see '{name} --help')" if name else ""
@@ -71,4 +73,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run() -> None:  # console-script entry point
-    sys.exit(main())
+    code = main()
+    if code == 130 and interrupt.abandoned():
+        # interrupted work that did not stop within the grace period: do not wait for it
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)

@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .. import validate
+from .. import interrupt, validate
 from ..compiled import compile_problem
 from ..errors import MissingDependency, QueensError
 from ..problem import Problem
@@ -212,6 +212,12 @@ def _solver(name: str, clauses):
         raise MissingDependency(f"SAT solver {name!r} is not available in this pysat build: {e}") from None
 
 
+def _solve(s) -> bool:
+    found = s.solve()
+    interrupt.check()
+    return bool(found)
+
+
 def solutions(
     problem: Problem,
     *,
@@ -241,7 +247,9 @@ def _enumerate(m: CnfModel, limit, solver):
         return
     with _solver(solver, m.cnf.clauses) as s:
         found = 0
-        while s.solve():
+        # One solve() per solution, each short; Ctrl-C is honoured between them (CaDiCaL
+        # in pysat has no interrupt), and never read as the end of the solutions.
+        while _solve(s):
             p = m.decode(s.get_model())
             yield p
             found += 1
@@ -343,14 +351,16 @@ def ganak_count(problem: Problem, *, unique: bool = False, encoding="pairwise", 
     # Ganak spends a long time (about 17 s here) proving an unsatisfiable formula has
     # no model, while a SAT solver settles it at once; 0 models needs no counting.
     with _solver(DEFAULT_SOLVER, m.cnf.clauses) as s:
-        if not s.solve():
+        if not _solve(s):
             return 0
     counter = pyganak.Counter()
     counter.new_vars(m.pool.top)
     counter.add_clauses(m.cnf.clauses)
     counter.set_sampling_set(m.cell_variables())
     with _quiet_stdout():
-        return int(counter.count())
+        found = int(interrupt.run(counter.count))  # Ganak has no stop API: run() bounds the wait
+    interrupt.check()
+    return found
 
 
 @contextlib.contextmanager

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import validate
+from .. import interrupt, validate
 from ..compiled import compile_problem
 from ..errors import Incomplete, MissingDependency, QueensError, UnknownOption
 from ..problem import Problem
@@ -290,6 +290,10 @@ def _solver(*, time_limit=None, seed=0, workers=None, enumerate_all=False):
     cp_model = _cp_model()
     solver = cp_model.CpSolver()
     p = solver.parameters
+    # CP-SAT's own SIGINT handler would end the search as if a limit had stopped it (a
+    # partial count) and aborts the process when the search runs off the main thread;
+    # queenslab stops it through StopSearch instead (queenslab.interrupt).
+    p.catch_sigint_signal = False
     time_limit = validate.positive_seconds(time_limit)
     if time_limit is not None:
         p.max_time_in_seconds = time_limit
@@ -308,6 +312,14 @@ def _solver(*, time_limit=None, seed=0, workers=None, enumerate_all=False):
     elif workers is not None:
         p.num_workers = validate.whole_number(workers, "workers")
     return solver
+
+
+def _run_solver(solver, model, callback=None):
+    """``solver.Solve`` that Ctrl-C stops (through StopSearch); raises when it did."""
+    with interrupt.stopping(solver.stop_search):
+        status = interrupt.run(solver.Solve, model, callback)
+    interrupt.check()
+    return status
 
 
 def _model_for(problem, model, formulation, symmetry) -> CpsatModel:
@@ -343,7 +355,7 @@ def solve(problem: Problem, *, formulation="integer", time_limit=None, seed: int
     cp_model = _cp_model()
     m = _model_for(problem, model, formulation, None)
     solver = _solver(time_limit=time_limit, seed=seed, workers=workers)
-    status = solver.Solve(m.model)
+    status = _run_solver(solver, m.model)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return m.decode(solver.Value)
     if status == cp_model.INFEASIBLE:
@@ -418,7 +430,7 @@ def _enumerate_count(m: CpsatModel, *, time_limit=None, seed=0, workers=None, li
                 self.StopSearch()
 
     cb = _Counter()
-    status = solver.Solve(m.model, cb)
+    status = _run_solver(solver, m.model, cb)
     if status == cp_model.MODEL_INVALID:
         raise QueensError(f"CP-SAT rejected the model: {m.model.Validate()}")
     complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and not cb.stopped
@@ -497,7 +509,8 @@ def _stream(m: CpsatModel, limit, time_limit, seed):
 
     def run():
         try:
-            status_box["status"] = solver.Solve(m.model, _Feed())
+            with interrupt.stopping(solver.stop_search):
+                status_box["status"] = solver.Solve(m.model, _Feed())
         finally:
             handoff.put(_DONE)
 
@@ -515,6 +528,7 @@ def _stream(m: CpsatModel, limit, time_limit, seed):
             with contextlib.suppress(queue.Empty):
                 handoff.get(timeout=0.05)
         worker.join()
+    interrupt.check()  # a search stopped by Ctrl-C is not the end of the solutions
     if status_box.get("status") == cp_model.MODEL_INVALID:
         raise QueensError(f"CP-SAT rejected the model: {m.model.Validate()}")
 

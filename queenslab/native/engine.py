@@ -19,13 +19,14 @@ every solution grows roughly sevenfold per unit of n; :func:`count` refuses
 
 from __future__ import annotations
 
+import operator
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
 import numpy as np
 
-from .. import validate
+from .. import interrupt, validate
 from ..compiled import compile_problem
 from ..errors import InvalidPlacement, QueensError, TooLarge, UnsupportedProblem
 from ..problem import Problem
@@ -107,7 +108,9 @@ class Walker:
 
     def _kernel(self, opts, s, q, meta, out):
         c = self.compiled
-        return K.walk(c.allowed, c.leap_rows, c.leap_masks, opts, self.group, s, q, meta, out)
+        found = K.walk(c.allowed, c.leap_rows, c.leap_masks, opts, self.group, s, q, meta, out, interrupt.FLAG)
+        interrupt.check()  # a stopped walk returned partial counts: never use them
+        return found
 
     def run(self, prefix: Sequence[int], mode: int, stop: int | None = None, out=None):
         """Run a walk below ``prefix``; returns (count, canonical, nodes, emitted)."""
@@ -136,7 +139,7 @@ class Walker:
         left = limit
         while meta[1] != K.DONE and (left is None or left > 0):
             buf = out if left is None or left >= batch else out[:left]
-            emitted = self._kernel(opts, s, q, meta, buf)[3]
+            emitted = interrupt.run(self._kernel, opts, s, q, meta, buf)[3]
             if emitted:
                 yield buf[:emitted].copy() if mode == K.EMIT_CANON else buf[:emitted, :stop].copy()
                 if left is not None:
@@ -155,11 +158,15 @@ def _run(tasks: list, fn: Callable, threads: int, progress: Progress | None) -> 
     results = [None] * len(tasks)
     total = len(tasks)
     if threads == 1 or total <= 1:
-        for i, t in enumerate(tasks):
-            results[i] = fn(t)
-            if progress:
-                progress(i + 1, total)
-        return results
+
+        def serial() -> list:
+            for i, t in enumerate(tasks):
+                results[i] = fn(t)
+                if progress:
+                    progress(i + 1, total)
+            return results
+
+        return interrupt.run(serial)  # off the main thread, so that Ctrl-C stops it
     pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="queenslab")
     try:
         futures = {pool.submit(fn, t): i for i, t in enumerate(tasks)}
@@ -167,8 +174,16 @@ def _run(tasks: list, fn: Callable, threads: int, progress: Progress | None) -> 
             results[futures[fut]] = fut.result()
             if progress:
                 progress(done, total)
+    except KeyboardInterrupt:
+        # Ctrl-C in this thread (the API called from the main thread): stop the running
+        # kernels through the flag, drop the queued tasks, and lower the flag again.
+        own = not interrupt.requested()
+        interrupt.request()
+        pool.shutdown(wait=True, cancel_futures=True)
+        if own:
+            interrupt.clear()
+        raise
     finally:
-        # On Ctrl-C: drop the tasks not started; running kernels finish their (small) task.
         pool.shutdown(wait=True, cancel_futures=True)
     return results
 
@@ -197,7 +212,9 @@ def _count_symmetric(problem: Problem, threads: int, progress: Progress | None) 
     n = problem.n
 
     def task(t):
-        return K.sym_count(n, t[0], t[1], t[2])
+        found = K.sym_count(n, t[0], t[1], t[2], interrupt.FLAG)
+        interrupt.check()
+        return found
 
     parts = _run(_sym_tasks(n), task, threads, progress)
     c2 = sum(int(p[0]) for p in parts)
@@ -325,11 +342,19 @@ def count(
     return r.count
 
 
+def _column(c) -> int:
+    if isinstance(c, (bool, np.bool_)):
+        raise TypeError("a bool is not a column")
+    return operator.index(c)  # ints and numpy integers; a float is never truncated
+
+
 def _check_prefix(problem: Problem, prefix) -> tuple[int, ...]:
     try:
-        p = tuple(int(c) for c in np.asarray(prefix, dtype=object).ravel().tolist())
+        p = tuple(_column(c) for c in prefix)
     except (TypeError, ValueError):
-        raise InvalidPlacement(f"a prefix is a sequence of 0-based columns, got {prefix!r}") from None
+        raise InvalidPlacement(
+            f"a prefix is a sequence of 0-based integer columns, got {prefix!r}"
+        ) from None
     if len(p) > problem.n:
         raise InvalidPlacement(f"a prefix has at most n = {problem.n} rows, got {len(p)}")
     for r, c in enumerate(p):
@@ -365,7 +390,7 @@ def count_prefix(problem: Problem, prefix: Sequence[int], *, nodes: bool = False
     """
     check_problem(problem)
     p = _check_prefix(problem, prefix)
-    found, visited = PrefixCounter(problem).count(p)
+    found, visited = interrupt.run(PrefixCounter(problem).count, p)
     return (int(found), int(visited)) if nodes else int(found)
 
 
@@ -389,7 +414,8 @@ class PrefixCounter:
         if self.fast:
             q = np.zeros(self.problem.n, np.int64)
             q[: len(prefix)] = prefix
-            found, visited = K.prefix_count(self.allowed, q, len(prefix))
+            found, visited = K.prefix_count(self.allowed, q, len(prefix), interrupt.FLAG)
+            interrupt.check()
         else:
             found, _, visited, _ = self.walk.run(prefix, K.COUNT)
         return int(found), int(visited)

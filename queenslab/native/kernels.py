@@ -18,6 +18,10 @@ Two searches live here:
   the full group D4 (after Takaken's method): a first-row corner queen, or a first-row
   queen bounded to the left half with side/last-row masks, so that essentially only
   canonical solutions are built; each is classified as having 2, 4 or 8 images.
+
+The searches take a stop flag ``halt`` (an ``int64[1]`` array, set from another thread
+on Ctrl-C) and poll it at each backtrack, so a search of any size returns within
+microseconds of a stop request; its partial result is then discarded by the caller.
 """
 
 import numpy as np
@@ -172,7 +176,7 @@ def _leaf(q, n, stop, mode, group, inv, out, row):
 
 
 @njit(cache=True, nogil=True)
-def walk(allowed, leap_rows, leap_masks, opts, group, s, q, meta, out):
+def walk(allowed, leap_rows, leap_masks, opts, group, s, q, meta, out, halt):
     """Row-by-row backtracking from a prefix, in lexicographic order.
 
     Parameters
@@ -202,6 +206,10 @@ def walk(allowed, leap_rows, leap_masks, opts, group, s, q, meta, out):
         EMIT: receives up to m solutions (their first ``stop`` columns); EMIT_CANON: up
         to m canonical solutions with the stabiliser size in the last column; FIXED:
         ``out[0, g]`` is incremented for each solution fixed by ``group[g]``.
+    halt : int64[1]
+        The stop flag (:data:`queenslab.interrupt.FLAG`): when ``halt[0]`` is set the
+        walk returns at its next backtrack, state kept (``meta[1]`` stays RUNNING), with
+        the partial counts so far; the caller discards them and stops.
 
     Returns
     -------
@@ -252,6 +260,9 @@ def walk(allowed, leap_rows, leap_masks, opts, group, s, q, meta, out):
         bm = s[0, y]
         if bm == _U0:
             y -= 1
+            if halt[0]:  # polled on backtracks only: off the placement path
+                meta[0] = y
+                return count, canon, nodes, emitted
             continue
         bit = bm & (_U0 - bm)
         s[0, y] = bm ^ bit
@@ -349,7 +360,7 @@ def _classify(board, n, bound1, bound2, topbit, endbit):
 
 
 @njit(cache=True, nogil=True)
-def _sym_corner(n, bound1, split):
+def _sym_corner(n, bound1, split, halt):
     """Corner case of :func:`sym_count`: queens at (0, 0) and (1, bound1)."""
     sizee = n - 1
     mask = (1 << n) - 1
@@ -377,6 +388,8 @@ def _sym_corner(n, bound1, split):
         m = bm[y]
         if m == 0:
             y -= 1
+            if halt[0]:  # stop requested: the partial counts are discarded by the caller
+                break
             continue
         bit = m & -m
         bm[y] = m ^ bit
@@ -412,7 +425,7 @@ def _sym_corner(n, bound1, split):
 
 
 @njit(cache=True, nogil=True)
-def _sym_inner(n, bound1, split):
+def _sym_inner(n, bound1, split, halt):
     """Non-corner case of :func:`sym_count`: first-row queen in column bound1."""
     sizee = n - 1
     mask = (1 << n) - 1
@@ -455,6 +468,8 @@ def _sym_inner(n, bound1, split):
         m = bm[y]
         if m == 0:
             y -= 1
+            if halt[0]:  # stop requested: the partial counts are discarded by the caller
+                break
             continue
         bit = m & -m
         bm[y] = m ^ bit
@@ -514,7 +529,7 @@ def _sym_inner(n, bound1, split):
 
 
 @njit(cache=True, nogil=True)
-def sym_count(n, corner, bound1, split):
+def sym_count(n, corner, bound1, split, halt):
     """Count one subtree of the symmetry-classifying search of the standard problem.
 
     Parameters
@@ -528,17 +543,19 @@ def sym_count(n, corner, bound1, split):
     split : int
         If >= 0, only the subtree whose queen in the first free row (row 2 for
         corner, row 1 otherwise) stands in column ``split``; -1 for the whole subtree.
+    halt : int64[1]
+        The stop flag, polled at each backtrack.
 
     Returns
     -------
     (c2, c4, c8, nodes) : tuple of int64
         Canonical solutions with 2, 4 and 8 images, and queens placed below the
         first row(s). Over all tasks, the unique count is ``c2 + c4 + c8`` and the
-        total ``2*c2 + 4*c4 + 8*c8``.
+        total ``2*c2 + 4*c4 + 8*c8``. Partial when the stop flag ``halt[0]`` was set.
     """
     if corner:
-        return _sym_corner(n, bound1, split)
-    return _sym_inner(n, bound1, split)
+        return _sym_corner(n, bound1, split, halt)
+    return _sym_inner(n, bound1, split, halt)
 
 
 @njit(cache=True, nogil=True)
@@ -551,7 +568,7 @@ def _popcount64(x):
 
 
 @njit(cache=True, nogil=True)
-def prefix_count(allowed, q, y0):
+def prefix_count(allowed, q, y0, halt):
     """Solutions extending the prefix ``q[:y0]``, for boards without wrap or knight moves.
 
     The fast path of prefix counting (ranking, the index): ``int64`` masks (n <= 63),
@@ -565,6 +582,8 @@ def prefix_count(allowed, q, y0):
         The prefix in its first ``y0`` entries.
     y0 : int
         Prefix length.
+    halt : int64[1]
+        The stop flag, polled at each backtrack (the count is then partial).
 
     Returns
     -------
@@ -605,6 +624,8 @@ def prefix_count(allowed, q, y0):
         m = bm[y]
         if m == 0:
             y -= 1
+            if halt[0]:  # stop requested: the partial counts are discarded by the caller
+                break
             continue
         bit = m & -m
         bm[y] = m ^ bit
