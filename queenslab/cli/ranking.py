@@ -1,25 +1,39 @@
 """``rank``, ``unrank``, ``sample`` and ``index``: lexicographic ranks and the index.
 
 The ranking modules load the numba kernels, so they are imported inside the commands.
+The work runs through :func:`queenslab.interrupt.run`, so Ctrl-C stops it within about a
+second (exit 130); an interrupted ``index build`` keeps its finished tasks.
 """
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
 import click
 
+from .. import interrupt
+from ..errors import QueensError
 from ..problem import Problem
 from ..solution import format_placement, parse_placement
 from .app import cli, emit_json
 from .options import Progress, index_options, json_option, number_option, placement_arg, problem_options
 
 _THREADS = number_option("--threads", 1, "T", "Threads (default: every core).")
+_FORCE = click.option(
+    "--force",
+    is_flag=True,
+    help="Go ahead for n above the practical limit (18) without an index: days to years of counting.",
+)
 
 
 def _index_path(index) -> str | None:
     return str(index.path) if hasattr(index, "path") else None
+
+
+def _note(message: str) -> None:
+    click.echo(f"note: {message}", err=True)
 
 
 @cli.command("rank")
@@ -27,9 +41,13 @@ def _index_path(index) -> str | None:
 @click.argument("placement", nargs=-1, required=True)
 @index_options
 @_THREADS
+@_FORCE
 @json_option
-def rank_cmd(problem: Problem, placement, index, threads, as_json) -> int:
+def rank_cmd(problem: Problem, placement, index, threads, force, as_json) -> int:
     """Print the 1-based lexicographic rank of a solution (without enumerating).
+
+    A complete index of the problem is used when there is one. Without one, n above 18
+    is refused (the subtree counts would take days or more) unless --force.
 
     \b
     JSON keys: n, problem, placement, rank (1-based), seconds, index (the index file
@@ -43,7 +61,7 @@ def rank_cmd(problem: Problem, placement, index, threads, as_json) -> int:
 
     p = parse_placement(placement_arg(placement), problem.n)
     t0 = time.perf_counter()
-    r = rank(problem, p, index=index, threads=threads)
+    r = interrupt.run(rank, problem, p, index=index, threads=threads, force=force)
     if as_json:
         emit_json(
             {
@@ -65,9 +83,13 @@ def rank_cmd(problem: Problem, placement, index, threads, as_json) -> int:
 @click.argument("r", type=int)
 @index_options
 @_THREADS
+@_FORCE
 @json_option
-def unrank_cmd(problem: Problem, r: int, index, threads, as_json) -> int:
+def unrank_cmd(problem: Problem, r: int, index, threads, force, as_json) -> int:
     """Print the R-th solution (1-based) in lexicographic order.
+
+    A complete index of the problem is used when there is one. Without one, n above 18
+    is refused (the subtree counts would take days or more) unless --force.
 
     \b
     JSON keys: n, problem, rank, solution (1-based), seconds, index.
@@ -79,7 +101,7 @@ def unrank_cmd(problem: Problem, r: int, index, threads, as_json) -> int:
     from ..ranking.lex import unrank
 
     t0 = time.perf_counter()
-    s = unrank(problem, r - 1, index=index, threads=threads)
+    s = interrupt.run(unrank, problem, r - 1, index=index, threads=threads, force=force)
     if as_json:
         emit_json(
             {
@@ -100,42 +122,68 @@ def unrank_cmd(problem: Problem, r: int, index, threads, as_json) -> int:
 @problem_options
 @click.argument("k", type=click.IntRange(min=0))
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed: the same seed, the same sample.")
+@click.option(
+    "--distinct", is_flag=True, help="Without replacement: every solution at most once (K <= number of solutions)."
+)
 @index_options
+@_THREADS
+@_FORCE
 @json_option
-def sample_cmd(problem: Problem, k: int, seed: int, index, as_json) -> int:
+def sample_cmd(problem: Problem, k: int, seed: int, distinct: bool, index, threads, force, as_json) -> int:
     """Print K uniformly random solutions (exactly uniform: random ranks, unranked).
 
-    \b
-    JSON keys: n, problem, seed, samples (each: rank, solution), index.
+    Each solution is printed as soon as it is drawn. Draws are independent (with
+    replacement) unless --distinct. Without an index, n above 18 is refused unless
+    --force.
 
     \b
-    Example:
+    JSON keys: n, problem, seed, samples (each: rank, solution), index. The one JSON
+    object is streamed: its samples list grows as they are drawn.
+
+    \b
+    Examples:
       queenslab sample 12 5 --seed 7
+      queenslab sample 8 10 --distinct
     """
-    from ..ranking.lex import unrank
-    from ..ranking.sampling import sample_ranks
+    from ..ranking.sampling import iter_samples
 
-    ranks = sample_ranks(problem, k, seed=seed, index=index)
-    sols = [unrank(problem, r, index=index) for r in ranks]
-    if as_json:
-        emit_json(
-            {
-                "n": problem.n,
-                "problem": problem.to_dict(one_based=True),
-                "seed": seed,
-                "samples": [{"rank": r + 1, "solution": [c + 1 for c in s]} for r, s in zip(ranks, sols)],
-                "index": _index_path(index),
-            }
-        )
-    else:
-        for s in sols:
-            click.echo(format_placement(s))
+    draws = iter_samples(problem, k, seed=seed, index=index, threads=threads, distinct=distinct, force=force)
+
+    def stream() -> None:
+        if not as_json:
+            for _, s in draws:
+                click.echo(format_placement(s))
+            return
+        head = {
+            "n": problem.n,
+            "problem": problem.to_dict(one_based=True),
+            "seed": seed,
+            "index": _index_path(index),
+        }
+        click.echo(json.dumps(head)[:-1] + ', "samples": [', nl=False)
+        try:
+            for i, (r, s) in enumerate(draws):
+                item = json.dumps({"rank": r + 1, "solution": [c + 1 for c in s]})
+                click.echo(item if i == 0 else ", " + item, nl=False)
+        except QueensError:
+            click.echo("")  # the error object follows on its own line
+            raise
+        click.echo("]}")
+
+    interrupt.run(stream)
     return 0
 
 
 @cli.group("index")
 def index_group() -> None:
     """The persistent prefix-count index that makes rank / unrank fast."""
+
+
+def _build_target(index_path: str | None) -> dict:
+    if index_path is None:
+        return {}
+    p = Path(index_path)
+    return {"path": p} if p.suffix == ".sqlite" or p.is_file() else {"directory": p}
 
 
 @index_group.command("build")
@@ -150,30 +198,46 @@ def index_group() -> None:
 )
 @_THREADS
 @click.option("--rebuild", is_flag=True, help="Discard an existing (partial or corrupt) file and start afresh.")
+@click.option(
+    "--force", is_flag=True, help="Build for n above the practical limit (18): it counts every solution (days+)."
+)
 @json_option
-def index_build_cmd(problem: Problem, depth, index_path, threads, rebuild, as_json) -> int:
+def index_build_cmd(problem: Problem, depth, index_path, threads, rebuild, force, as_json) -> int:
     """Build (or resume) the index of a problem. Interrupt with Ctrl-C; run again to resume.
+
+    The build works in FILE.partial (resumable; a resumed build re-checks the tasks it
+    finds and recomputes any that fail) and renames the finished index into place, so
+    the index file only ever exists complete. A second build of the same index waits
+    for the first ("being built by PID ...") and returns its result.
 
     \b
     JSON keys: path, n, depth, total, rows, bytes, problem, built, seconds, status.
 
     \b
-    Example:
+    Examples:
       queenslab index build 16
+      queenslab index build 12 --toroidal --depth 3
     """
     from ..ranking.index import build_index
 
-    kw = {}
-    if index_path is not None:
-        p = Path(index_path)
-        kw = {"path": p} if p.suffix == ".sqlite" else {"directory": p}
     progress = Progress(not as_json, f"index {problem.n}")
     t0 = time.perf_counter()
     try:
-        idx = build_index(problem, depth, threads=threads, progress=progress, rebuild=rebuild, **kw)
+        idx = interrupt.run(
+            build_index,
+            problem,
+            depth,
+            threads=threads,
+            progress=progress,
+            rebuild=rebuild,
+            force=force,
+            note=_note,
+            **_build_target(index_path),
+        )
     finally:
         progress.close()
     info = idx.info()
+    idx.close()
     info["seconds"] = round(time.perf_counter() - t0, 3)
     if as_json:
         emit_json(info)
@@ -185,21 +249,96 @@ def index_build_cmd(problem: Problem, depth, index_path, threads, rebuild, as_js
     return 0
 
 
+@index_group.command("verify")
+@problem_options
+@number_option("--depth", 1, "D", "Which index of the problem (default: the deepest complete one).")
+@click.option(
+    "--index",
+    "index_path",
+    default=None,
+    metavar="PATH",
+    help="Index directory, or the index file (default: $QUEENSLAB_INDEX_DIR or the user cache).",
+)
+@number_option("--recount", 0, "K", "Also recount K random prefixes with the engine.", default=0)
+@click.option("--seed", type=int, default=0, show_default=True, help="Which prefixes --recount picks.")
+@_THREADS
+@json_option
+def index_verify_cmd(problem: Problem, depth, index_path, recount, seed, threads, as_json) -> int:
+    """Check an index completely: every row's check, the cum chain, the total, the
+    table digest, SQLite's integrity check; with --recount K also K prefix counts.
+
+    Exit 0 when every check passes; a failed check is an error (exit 2) that says what
+    is wrong and how to rebuild the index.
+
+    \b
+    JSON keys: path, n, depth, total, rows, problem, checks, recounted, seconds, status.
+
+    \b
+    Example:
+      queenslab index verify 16 --recount 100
+    """
+    from ..errors import InvalidIndex
+    from ..ranking.index import PrefixIndex, find_index, index_dir, index_path as path_of
+
+    t0 = time.perf_counter()
+    p = Path(index_path) if index_path is not None else None
+    if p is not None and p.is_file():
+        idx = PrefixIndex.open(p, problem)
+    elif depth is not None:
+        idx = PrefixIndex.open(path_of(problem, depth, p), problem)
+    else:
+        found = find_index(problem, p)
+        if found is None:
+            raise InvalidIndex(
+                f"no complete index for {problem.describe()} in {index_dir(p)}; "
+                f"build one with `queenslab index build {problem.n}`"
+            )
+        idx = found
+    with idx:
+        progress = Progress(not as_json, f"verify {problem.n}")
+        try:
+            report = interrupt.run(idx.verify, recount=recount, seed=seed, threads=threads, progress=progress)
+        finally:
+            progress.close()
+        out = {
+            "path": str(idx.path),
+            "n": problem.n,
+            "depth": idx.depth,
+            "total": report["total"],
+            "rows": report["rows"],
+            "problem": problem.to_dict(one_based=True),
+            "checks": report["checks"],
+            "recounted": report["recounted"],
+            "seconds": round(time.perf_counter() - t0, 3),
+            "status": "ok",
+        }
+    if as_json:
+        emit_json(out)
+    else:
+        click.echo(
+            f"index of {problem.describe()} (depth {out['depth']}, {out['rows']} prefixes, {out['total']} "
+            f"solutions) is consistent: {', '.join(out['checks'])}\n{out['path']}"
+        )
+    return 0
+
+
 @index_group.command("info")
 @click.option(
     "--index",
     "index_path",
     default=None,
-    metavar="DIR",
-    help="Index directory (default: $QUEENSLAB_INDEX_DIR or the user cache).",
+    metavar="PATH",
+    help="Index directory, or one index file (default: $QUEENSLAB_INDEX_DIR or the user cache).",
 )
 @json_option
 def index_info_cmd(index_path, as_json) -> int:
-    """List the indexes: n, depth, status, size on disk, total.
+    """List the indexes and partial builds: n, depth, status, size on disk, total.
+
+    Only the cheap checks are run here; `queenslab index verify` checks everything.
 
     \b
     JSON keys: directory, indexes (each: path, bytes, status, n, depth, total, rows,
-    problem, built; null where a file could not be read).
+    problem, built; null where unknown or unreadable).
     """
     from ..ranking.index import index_dir, list_indexes
 

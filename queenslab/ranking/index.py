@@ -14,15 +14,37 @@ lexicographic order. Files live in the index directory -- ``$QUEENSLAB_INDEX_DIR
 the user cache directory (platformdirs), overridable per call -- named by the problem's
 fingerprint and the depth.
 
-Building (:func:`build_index`) counts the prefixes of each first-rows *task* on threads
-and commits each finished task with its rows, so an interrupted build resumes where it
-stopped. When the problem is symmetric under ``c -> n-1-c`` only the left half is
-counted: the mirror of a prefix has the key ``n**d - 1 - key`` and the same count. At
-the end the sum of all counts must equal the problem's total (the OEIS value for the
-standard problem, else a separate native count); only then is the index marked complete
-and a SHA-256 checksum of the file written beside it (``<file>.sha256``). An index that
-is incomplete, fails its checksum (modified or truncated) or belongs to another problem
-is refused with :class:`~queenslab.errors.InvalidIndex`, never served.
+**Checks inside the file.** Every row of the ``lex`` table carries its own check ``chk``
+(63 bits of a keyed BLAKE2b of the problem's fingerprint, the depth, ``code``, ``cum``
+and ``cnt``), recomputed on every look-up; an unrank also requires ``0 <= r - cum <
+cnt`` of the row it lands on, so a deleted row cannot send it into a wrong subtree. The
+``meta`` table holds a digest of itself, the row count, the total and a digest of the
+whole table. Opening checks the SQLite header against the file size, the meta digest,
+the row count and the first and last rows (cheap); :meth:`PrefixIndex.verify` checks
+everything (every row check, the ``cum`` chain, the total, the table digest, SQLite's
+integrity check) and can recount random prefixes with the engine. File metadata (size,
+modification time) is never trusted. An index that fails a check is refused with
+:class:`~queenslab.errors.InvalidIndex` saying what is wrong and how to rebuild it.
+
+**Building** (:func:`build_index`) happens in a working file ``X.sqlite.partial`` (WAL
+mode): the prefixes of each first-rows *task* are counted on threads and each finished
+task is committed with its rows, each row with its own check and the task with its row
+count and sum (and their check), so an interrupted build (Ctrl-C, or a killed process)
+resumes where it stopped. A resumed build first verifies the tasks it did not compute
+itself and recomputes any that fail. When the problem is symmetric under
+``c -> n-1-c`` only the left half is counted: the mirror of a prefix has the key
+``n**d - 1 - key`` and the same count. In the final phase the counts must add up to the
+problem's total (the OEIS value for the standard problem, else a separate native count);
+then the ``lex`` table is written to ``X.sqlite.tmp``, synced to disk and renamed onto
+``X.sqlite`` (an atomic replacement), and the partial file is deleted. So ``X.sqlite``
+only ever exists complete, and is never modified once in place; a build killed before
+the rename redoes only the final phase.
+
+**Concurrency.** One builder at a time per file: the builder holds an exclusive lock on
+``X.sqlite.lock`` (``fcntl.flock``; ``msvcrt.locking`` on Windows) holding its process
+id; a second builder reports "being built by PID ..., waiting" and, once the first is
+done, returns the finished index. Readers only ever open complete, immutable files;
+listing a partial build reads a consistent WAL snapshot.
 """
 
 from __future__ import annotations
@@ -31,18 +53,30 @@ import hashlib
 import json
 import os
 import sqlite3
+import sys
+import threading
 import time
-from collections.abc import Callable, Sequence
+import warnings
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from contextlib import contextmanager, suppress
 from datetime import datetime, timezone
 from pathlib import Path
+from random import Random
+from typing import Any
 
-from .. import validate
+from .. import interrupt, validate
 from ..d4 import D4Element
+from ..data import known_total
 from ..errors import InvalidIndex, QueensError
 from ..native import engine
 from ..problem import Problem
-from .walk import rank_walk, total, unrank_walk
+from .walk import WalkMismatch, as_solution, check_problem, check_rank, check_size, rank_walk, total, unrank_walk
+
+try:  # POSIX
+    import fcntl as _fcntl
+except ImportError:  # pragma: no cover - Windows
+    _fcntl = None  # type: ignore[assignment]
 
 __all__ = [
     "ENV_VAR",
@@ -50,6 +84,8 @@ __all__ = [
     "index_dir",
     "default_depth",
     "index_path",
+    "partial_path",
+    "holder_pid",
     "PrefixIndex",
     "build_index",
     "find_index",
@@ -58,8 +94,32 @@ __all__ = [
 ]
 
 ENV_VAR = "QUEENSLAB_INDEX_DIR"
-SCHEMA_VERSION = 1
+#: Version 2: row checks, meta and table digests inside the file, atomic completion.
+SCHEMA_VERSION = 2
 _CMPL = D4Element(cmpl=True)
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+_CHUNK = 8192  # rows per executemany / between interrupt checks
+_BUSY_SECONDS = 30.0
+
+Note = Callable[[str], None]
+
+# The schemas, one statement each, as SQLite stores them: a file whose schema differs
+# (a table or key changed by hand or by damage) is refused.
+_META_TABLE = "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
+_FINAL_SCHEMA = (
+    _META_TABLE,
+    "CREATE TABLE lex (code INTEGER PRIMARY KEY, cum INTEGER NOT NULL, cnt INTEGER NOT NULL, chk INTEGER NOT NULL)",
+    "CREATE UNIQUE INDEX lex_cum ON lex (cum)",
+)
+_PARTIAL_SCHEMA = (
+    _META_TABLE,
+    "CREATE TABLE prefixes (code INTEGER PRIMARY KEY, cnt INTEGER NOT NULL, chk INTEGER NOT NULL)",
+    "CREATE TABLE tasks (code INTEGER PRIMARY KEY, rows INTEGER NOT NULL, total INTEGER NOT NULL, chk INTEGER NOT NULL)",
+)
+
+
+def _schema(con: sqlite3.Connection) -> set[str]:
+    return {str(sql) for (sql,) in con.execute("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL")}
 
 
 def index_dir(directory: str | os.PathLike | None = None) -> Path:
@@ -74,21 +134,47 @@ def index_dir(directory: str | os.PathLike | None = None) -> Path:
     return Path(platformdirs.user_cache_dir("queenslab")) / "index"
 
 
+def _max_key_depth(n: int) -> int:
+    """The largest depth whose prefix keys ``< n**d`` fit a signed 64-bit SQLite integer."""
+    if n < 2:
+        return 1 << 30
+    d = 0
+    while n ** (d + 1) < 2**63:
+        d += 1
+    return d
+
+
 def default_depth(n: int) -> int:
-    """Prefix depth used when none is given: ``max(2, n // 2 - 4)``, at most ``n - 1``;
-    subtrees of a few hundred to a few thousand solutions for n = 12..20.
+    """Prefix depth used when none is given: ``max(2, n // 2 - 4)``, at most ``n - 1``
+    (and small enough for 64-bit keys); subtrees of a few hundred to a few thousand
+    solutions for n = 12..20.
 
     Examples
     --------
     >>> [default_depth(n) for n in (3, 8, 12, 16, 18, 20)]
     [2, 2, 2, 4, 5, 6]
     """
-    return max(min(2, n - 1), min(n - 1, n // 2 - 4), 1) if n > 1 else 1
+    d = max(min(2, n - 1), min(n - 1, n // 2 - 4), 1) if n > 1 else 1
+    return min(d, _max_key_depth(n))
 
 
 def index_path(problem: Problem, depth: int, directory=None) -> Path:
     """Where the index of ``problem`` at ``depth`` lives."""
     return index_dir(directory) / f"{problem.fingerprint()[:20]}-n{problem.n}-d{depth}.sqlite"
+
+
+def partial_path(path: str | os.PathLike) -> Path:
+    """The working file of a build of the index at ``path`` (``X.sqlite.partial``)."""
+    p = Path(path)
+    return p.with_name(p.name + ".partial")
+
+
+def _tmp_path(path: Path) -> Path:
+    return path.with_name(path.name + ".tmp")
+
+
+def _lock_path(path: Path) -> Path:
+    return path.with_name(path.name + ".lock")
 
 
 def _encode(prefix: Sequence[int], n: int) -> int:
@@ -105,62 +191,136 @@ def _decode(code: int, n: int, d: int) -> list[int]:
     return out
 
 
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
+# ------------------------------------------------------------------------ checks
+
+
+class _Checks:
+    """The checks stored in an index, keyed by the problem's fingerprint and the depth,
+    so a row copied from another index fails too."""
+
+    def __init__(self, fingerprint: str, depth: int):
+        self.key = hashlib.sha256(f"queenslab-index\0{fingerprint}\0{depth}".encode()).digest()
+        self._h = hashlib.blake2b(digest_size=8, key=self.key)
+
+    def _of(self, text: str) -> int:
+        h = self._h.copy()
+        h.update(text.encode())
+        return int.from_bytes(h.digest(), "big") >> 1  # 63 bits: a non-negative SQLite integer
+
+    def row(self, code: int, cum: int, cnt: int) -> int:
+        """Check of a ``lex`` row."""
+        return self._of(f"L{code},{cum},{cnt}")
+
+    def prefix(self, code: int, cnt: int) -> int:
+        """Check of a stored count of a partial build."""
+        return self._of(f"P{code},{cnt}")
+
+    def task(self, code: int, rows: int, total: int) -> int:
+        """Check of a finished task's record (its row count and sum)."""
+        return self._of(f"T{code},{rows},{total}")
+
+    def table(self) -> Any:
+        """A running digest of the ``lex`` rows in code order (``update_row``)."""
+        return hashlib.blake2b(digest_size=32, key=self.key)
+
+
+def _update_row(h: Any, code: int, cum: int, cnt: int) -> None:
+    h.update(f"{code},{cum},{cnt};".encode())
+
+
+def _meta_digest(meta: dict) -> str:
+    body = json.dumps(sorted((k, v) for k, v in meta.items() if k != "meta_digest"))
+    return hashlib.sha256(body.encode()).hexdigest()
+
+
+def _header_problem(path: Path) -> str | None:
+    """What is wrong with the SQLite header of ``path`` given its size (None if nothing)."""
     with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+        head = fh.read(100)
+    size = path.stat().st_size
+    if len(head) < 100 or not head.startswith(_SQLITE_MAGIC):
+        return "is not an SQLite database"
+    page = int.from_bytes(head[16:18], "big")
+    page = 65536 if page == 1 else page
+    pages = int.from_bytes(head[28:32], "big")
+    if head[24:28] == head[92:96] and pages and size != pages * page:
+        return (
+            f"has {size} bytes, but its SQLite header says {pages} pages of {page} bytes "
+            f"({pages * page} bytes): it was truncated or extended"
+        )
+    return None
 
 
-def _sidecar(path: Path) -> Path:
-    return path.with_name(path.name + ".sha256")
-
-
-def _write_sidecar(path: Path) -> None:
-    st = path.stat()
-    _sidecar(path).write_text(
-        json.dumps({"sha256": _sha256(path), "size": st.st_size, "mtime_ns": st.st_mtime_ns}) + "\n"
+def _rebuild_hint(problem: Problem | None, depth: int | None, path: Path) -> str:
+    if problem is None:
+        return f"rebuild it with `queenslab index build ... --rebuild` (the same problem and depth) or delete {path}"
+    flags = "" if problem.is_standard else f" with the variant flags of {problem.describe()}"
+    return (
+        f"rebuild it with `queenslab index build {problem.n} --depth {depth} --rebuild`{flags} "
+        f"(build_index(..., rebuild=True)) or delete {path}"
     )
 
 
-def _verify_checksum(path: Path) -> None:
-    side = _sidecar(path)
-    rebuild = f"rebuild it with `queenslab index build` (it is replaced) or delete {path}"
-    try:
-        rec = json.loads(side.read_text())
-    except (OSError, ValueError):
-        raise InvalidIndex(f"index {path} has no valid checksum file {side.name}; {rebuild}") from None
-    st = path.stat()
-    if st.st_size == rec.get("size") and st.st_mtime_ns == rec.get("mtime_ns"):
-        return  # unchanged since the checksum was taken
-    if st.st_size != rec.get("size"):
-        raise InvalidIndex(
-            f"index {path} has been truncated or extended ({st.st_size} bytes, {rec.get('size')} when built); {rebuild}"
-        )
-    if _sha256(path) != rec.get("sha256"):
-        raise InvalidIndex(f"index {path} has been modified (checksum mismatch); {rebuild}")
+# ------------------------------------------------------------------- connections
 
 
-def _connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
-    if readonly:
-        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
-    else:
-        con = sqlite3.connect(str(path), check_same_thread=False)
+def _connect_ro(path: Path) -> sqlite3.Connection:
+    uri = path.resolve().as_uri() + "?mode=ro"
+    con = sqlite3.connect(uri, uri=True, check_same_thread=False, timeout=_BUSY_SECONDS)
     return con
 
 
-def _meta(con: sqlite3.Connection) -> dict:
+def _connect_rw(path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(str(path), check_same_thread=False, timeout=_BUSY_SECONDS)
+
+
+@contextmanager
+def _sql(path: Path, what: str, hint: str = "") -> Iterator[None]:
+    """Turn sqlite3 errors into InvalidIndex naming the file (and OSError into QueensError)."""
     try:
-        return {k: v for k, v in con.execute("SELECT key, value FROM meta")}
-    except sqlite3.DatabaseError as e:
-        raise InvalidIndex(f"not a readable queenslab index ({e})") from None
+        yield
+    except (sqlite3.Error, UnicodeDecodeError) as e:  # a damaged text cell may not decode
+        raise InvalidIndex(f"index {path}: {what} failed ({e}){'; ' + hint if hint else ''}") from None
+    except OSError as e:
+        raise QueensError(f"index {path}: {what} failed ({e.strerror or e})") from None
+
+
+def _read_meta(con: sqlite3.Connection, path: Path) -> dict:
+    with _sql(path, "reading its meta table", _rebuild_hint(None, None, path)):
+        return {str(k): str(v) for k, v in con.execute("SELECT key, value FROM meta")}
+
+
+def _unlink(*paths: Path) -> None:
+    for p in paths:
+        with suppress(FileNotFoundError):
+            p.unlink()
+
+
+def _db_files(path: Path) -> list[Path]:
+    return [path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")]
+
+
+def _fsync_dir(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:  # pragma: no cover - Windows cannot open directories
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover - not supported on every file system
+        pass
+    finally:
+        os.close(fd)
+
+
+# -------------------------------------------------------------------- the index
 
 
 class PrefixIndex:
-    """A complete, verified prefix-count index opened for queries.
+    """A complete prefix-count index opened for queries, its cheap checks passed.
 
-    Use :meth:`open` (or :func:`find_index`, :func:`build_index`) to get one.
+    Use :meth:`open` (or :func:`find_index`, :func:`build_index`) to get one. Every
+    look-up checks the row it reads; :meth:`verify` checks the whole file.
 
     Attributes
     ----------
@@ -181,41 +341,114 @@ class PrefixIndex:
         self.depth = int(meta["depth"])
         self.total = int(meta["total"])
         self.rows = int(meta["rows"])
+        self._checks = _Checks(problem.fingerprint(), self.depth)
+        self._hint = _rebuild_hint(problem, self.depth, path)
 
     @classmethod
     def open(cls, path, problem: Problem | None = None) -> PrefixIndex:
-        """Open and verify the index at ``path``.
+        """Open the index at ``path`` and run the cheap checks.
+
+        Checked: the SQLite header against the file size, the schema version, the
+        completeness mark, the digest of the meta table, the problem and depth it was
+        built for, the row count, and the first and last rows (their checks, ``cum = 0``
+        first and ``cum + cnt = total`` last).
 
         Raises
         ------
         InvalidIndex
-            If the file is missing, incomplete, fails its checksum, or was built for a
-            different problem than ``problem``.
+            If the file is missing, incomplete, fails a check, has an older schema, or
+            was built for a different problem than ``problem``.
         """
+        if problem is not None:
+            check_problem(problem)
         path = Path(path)
         if not path.is_file():
+            if partial_path(path).exists():
+                raise InvalidIndex(
+                    f"index {path} is incomplete (an interrupted build, {partial_path(path).name}); "
+                    "run `queenslab index build` again with the same arguments to resume it"
+                )
             raise InvalidIndex(f"no index file at {path}; build one with `queenslab index build`")
-        if _sidecar(path).exists():
-            _verify_checksum(path)  # first: a damaged file may not even open as SQLite
-        con = _connect(path, readonly=True)
-        meta = _meta(con)
+        with _sql(path, "opening it"):
+            bad = _header_problem(path)
+        if bad:
+            raise InvalidIndex(f"{path} {bad}; {_rebuild_hint(None, None, path)}")
+        with _sql(path, "opening it", _rebuild_hint(None, None, path)):
+            con = _connect_ro(path)
+        try:
+            with _sql(path, "reading its schema", _rebuild_hint(None, None, path)):
+                schema = _schema(con)
+            if schema != set(_FINAL_SCHEMA):
+                try:
+                    version = _read_meta(con, path).get("version")
+                except InvalidIndex:
+                    version = None
+                if version is not None and version != str(SCHEMA_VERSION):
+                    cls._check_meta(path, {"version": version})  # says which version, and to rebuild
+                raise InvalidIndex(
+                    f"{path} is not a queenslab index, or its tables were changed; {_rebuild_hint(None, None, path)}"
+                )
+            meta = _read_meta(con, path)
+            stored = cls._check_meta(path, meta)
+            if problem is not None and stored.fingerprint() != problem.fingerprint():
+                raise InvalidIndex(f"index {path} was built for {stored.describe()}, not for {problem.describe()}")
+            idx = cls(path, con, meta, stored)
+            idx._cheap_checks()
+        except BaseException:
+            con.close()
+            raise
+        return idx
+
+    @staticmethod
+    def _check_meta(path: Path, meta: dict) -> Problem:
+        generic = _rebuild_hint(None, None, path)
+        version = meta.get("version")
+        if version != str(SCHEMA_VERSION):
+            raise InvalidIndex(
+                f"index {path} has schema version {version}, this queenslab reads version {SCHEMA_VERSION} "
+                f"(checks stored inside the file); {generic}"
+            )
         if meta.get("complete") != "1":
-            con.close()
-            raise InvalidIndex(
-                f"index {path} is incomplete (an interrupted build); run `queenslab index build` "
-                "again with the same arguments to resume it"
-            )
-        if int(meta.get("version", -1)) != SCHEMA_VERSION:
-            con.close()
-            raise InvalidIndex(
-                f"index {path} has schema version {meta.get('version')}, expected {SCHEMA_VERSION}; rebuild it"
-            )
-        _verify_checksum(path)  # a complete index without its checksum file is refused too
-        stored = Problem.from_dict(json.loads(meta["problem"]))
-        if problem is not None and stored.fingerprint() != problem.fingerprint():
-            con.close()
-            raise InvalidIndex(f"index {path} was built for {stored.describe()}, not for {problem.describe()}")
-        return cls(path, con, meta, stored)
+            raise InvalidIndex(f"index {path} is not marked complete; {generic}")
+        if meta.get("meta_digest") != _meta_digest(meta):
+            raise InvalidIndex(f"index {path}: its meta table was modified (digest mismatch); {generic}")
+        try:
+            stored = Problem.from_dict(json.loads(meta["problem"]))
+            depth, n = int(meta["depth"]), int(meta["n"])
+            int(meta["total"]), int(meta["rows"])
+        except (KeyError, ValueError, TypeError) as e:
+            raise InvalidIndex(f"index {path}: its meta table is unreadable ({e}); {generic}") from None
+        if stored.fingerprint() != meta.get("fingerprint") or stored.n != n or not 1 <= depth <= max(1, n - 1):
+            raise InvalidIndex(f"index {path}: its meta table is inconsistent; {generic}")
+        return stored
+
+    def _query(self, sql: str, args: tuple = ()) -> list[tuple]:
+        with _sql(self.path, "a query", self._hint):
+            return self._con.execute(sql, args).fetchall()
+
+    def _bad(self, what: str) -> InvalidIndex:
+        return InvalidIndex(f"index {self.path} is inconsistent: {what}; {self._hint}")
+
+    def _checked(self, row: tuple) -> tuple[int, int, int]:
+        if not all(type(x) is int for x in row):  # a damaged cell may read as NULL, text or a float
+            raise self._bad(f"a row holds a value that is not an integer: {row!r}")
+        code, cum, cnt, chk = row
+        if chk != self._checks.row(code, cum, cnt):
+            raise self._bad(f"the row of prefix {_decode(code, self.problem.n, self.depth)} fails its check")
+        return code, cum, cnt
+
+    def _cheap_checks(self) -> None:
+        (count,) = self._query("SELECT COUNT(*) FROM lex")[0]
+        if count != self.rows:
+            raise self._bad(f"it has {count} rows, its meta table says {self.rows}")
+        if not self.rows:
+            if self.total:
+                raise self._bad(f"it has no rows but a total of {self.total}")
+            return
+        first = self._checked(self._query("SELECT code, cum, cnt, chk FROM lex ORDER BY code LIMIT 1")[0])
+        last = self._checked(self._query("SELECT code, cum, cnt, chk FROM lex ORDER BY code DESC LIMIT 1")[0])
+        if first[1] != 0 or last[1] + last[2] != self.total:
+            raise self._bad("its first and last rows do not span the total")
 
     def close(self) -> None:
         self._con.close()
@@ -227,35 +460,174 @@ class PrefixIndex:
         self.close()
 
     def check_problem(self, problem: Problem) -> None:
+        """Raise InvalidIndex unless the index was built for ``problem``."""
+        check_problem(problem)
         if problem.fingerprint() != self.problem.fingerprint():
             raise InvalidIndex(
                 f"index {self.path} was built for {self.problem.describe()}, not for {problem.describe()}"
             )
 
-    def prefix_count(self, prefix: Sequence[int]) -> tuple[int | None, int]:
-        """``(cum, cnt)`` of a depth-``d`` prefix (``(None, 0)`` when it has no solution)."""
-        row = self._con.execute(
-            "SELECT cum, cnt FROM lex WHERE code = ?", (_encode(prefix, self.problem.n),)
-        ).fetchone()
-        return (None, 0) if row is None else (int(row[0]), int(row[1]))
+    def _row(self, code: int) -> tuple[int, int, int] | None:
+        found = self._query("SELECT code, cum, cnt, chk FROM lex WHERE code = ?", (code,))
+        return self._checked(found[0]) if found else None
 
-    def rank(self, placement: Sequence[int], *, threads: int | None = None) -> int:
-        """0-based rank of a solution (validated by :func:`queenslab.ranking.lex.rank`)."""
-        d = self.depth
-        cum, _ = self.prefix_count(placement[:d])
-        if cum is None:
-            raise InvalidIndex(
-                f"index {self.path} has no entry for a solution's prefix: it is inconsistent; rebuild it"
-            )
-        return rank_walk(self.problem, placement, d, cum, 1)
+    def prefix_count(self, prefix: Sequence[int]) -> tuple[int | None, int]:
+        """``(cum, cnt)`` of a depth-``d`` prefix (``(None, 0)`` when it has no solution).
+
+        Raises
+        ------
+        QueensError
+            If ``prefix`` is not ``depth`` integer columns on the board.
+        InvalidIndex
+            If the stored row fails its check.
+        """
+        n, d = self.problem.n, self.depth
+        cols = [validate.whole_number(c, "a column", minimum=0) for c in prefix]
+        if len(cols) != d or any(c >= n for c in cols):
+            raise QueensError(f"a prefix of this index is {d} columns in 0..{n - 1}, got {list(prefix)!r}")
+        row = self._row(_encode(cols, n))
+        return (None, 0) if row is None else (row[1], row[2])
+
+    def rank(self, placement: Sequence[int] | str, *, threads: int | None = None) -> int:
+        """0-based rank of a solution (0-based columns or 1-based text).
+
+        Raises
+        ------
+        InvalidPlacement
+            If ``placement`` is not a solution.
+        InvalidIndex
+            If the row of its prefix is missing or fails its check.
+        """
+        p = as_solution(self.problem, placement)
+        row = self._row(_encode(p[: self.depth], self.problem.n))
+        if row is None:
+            raise self._bad(f"no row for the prefix {list(p[: self.depth])} of a solution")
+        local = rank_walk(self.problem, p, self.depth, 0, 1)
+        if not local < row[2]:
+            raise self._bad(f"the prefix {list(p[: self.depth])} holds more than its stored {row[2]} solutions")
+        return row[1] + local
 
     def unrank(self, r: int, *, threads: int | None = None) -> tuple[int, ...]:
-        """The solution of 0-based rank ``r`` (``0 <= r < total``)."""
-        row = self._con.execute(
-            "SELECT code, cum FROM lex WHERE cum <= ? ORDER BY cum DESC LIMIT 1", (int(r),)
-        ).fetchone()
-        prefix = _decode(int(row[0]), self.problem.n, self.depth)
-        return unrank_walk(self.problem, int(r) - int(row[1]), self.total, prefix, 1)
+        """The solution of 0-based rank ``r`` (``0 <= r < total``).
+
+        Raises
+        ------
+        QueensError
+            If ``r`` is not an integer in range.
+        InvalidIndex
+            If the row found fails its check or does not hold rank ``r``.
+        """
+        r = check_rank(self.problem, r, self.total)
+        found = self._query("SELECT code, cum, cnt, chk FROM lex WHERE cum <= ? ORDER BY cum DESC LIMIT 1", (r,))
+        if not found:
+            raise self._bad(f"no row with cum <= {r}")
+        code, cum, cnt = self._checked(found[0])
+        if not 0 <= r - cum < cnt:
+            raise self._bad(f"no row holds rank {r} (a row is missing: the nearest ends at {cum + cnt - 1})")
+        prefix = _decode(code, self.problem.n, self.depth)
+        try:
+            return unrank_walk(self.problem, r - cum, self.total, prefix, 1)
+        except WalkMismatch:
+            raise self._bad(f"the prefix {prefix} holds fewer solutions than its stored {cnt}") from None
+
+    def verify(
+        self,
+        *,
+        recount: int = 0,
+        seed: int | None = 0,
+        threads: int | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> dict:
+        """Check the whole index; raise :class:`InvalidIndex` at the first failure.
+
+        Checked: SQLite's integrity check (pages, and the ``cum`` index against the
+        table), the meta digest, every row's check, the ``cum`` chain (``cum[i+1] =
+        cum[i] + cnt[i]``, starting at 0, every ``cnt > 0``, every key a valid prefix
+        code), the row count, the total (against OEIS A000170 for the standard problem)
+        and the table digest; with ``recount`` that many random rows are recounted by the
+        engine.
+
+        Parameters
+        ----------
+        recount : int, default 0
+            Prefixes to recount with :class:`~queenslab.native.engine.PrefixCounter`.
+        seed : int or None, default 0
+            Which rows are recounted (the same seed, the same rows).
+        threads : int, optional
+            Threads for the recount.
+        progress : callable, optional
+            ``progress(rows_done, rows)`` during the pass over the rows.
+
+        Returns
+        -------
+        dict
+            ``rows``, ``total``, ``recounted`` and ``checks`` (what was checked).
+        """
+        recount = validate.whole_number(recount, "recount", minimum=0)
+        seed = validate.optional_whole_number(seed, "seed", minimum=-(2**63))
+        threads = validate.threads(threads)
+        n, d = self.problem.n, self.depth
+        checks = []
+        (status,) = self._query("PRAGMA integrity_check(1)")[0]
+        if status != "ok":
+            raise self._bad(f"SQLite's integrity check says: {status}")
+        checks.append("SQLite integrity check")
+        if self.meta.get("meta_digest") != _meta_digest(self.meta):
+            raise self._bad("its meta table was modified (digest mismatch)")
+        checks.append("meta digest")
+        rng = Random(seed)
+        picked: list[tuple[int, int]] = []
+        digest = self._checks.table()
+        acc = count = 0
+        top = n**d
+        with _sql(self.path, "reading the rows", self._hint):
+            cur = self._con.execute("SELECT code, cum, cnt, chk FROM lex ORDER BY code")
+            for row in cur:
+                code, cum, cnt = self._checked(row)
+                if cum != acc:
+                    raise self._bad(
+                        f"the row of prefix {_decode(code, n, d)} has cum {cum}, the rows before sum to {acc}"
+                    )
+                if cnt <= 0 or not 0 <= code < top:
+                    raise self._bad(f"the row with key {code} has count {cnt} (keys are 0..{top - 1}, counts > 0)")
+                _update_row(digest, code, cum, cnt)
+                acc += cnt
+                count += 1
+                if recount:  # reservoir sample of the rows to recount
+                    if len(picked) < recount:
+                        picked.append((code, cnt))
+                    else:
+                        j = rng.randrange(count)
+                        if j < recount:
+                            picked[j] = (code, cnt)
+                if count % _CHUNK == 0:
+                    interrupt.check()
+                    if progress:
+                        progress(count, self.rows)
+        checks += ["row checks", "cum chain"]
+        if count != self.rows:
+            raise self._bad(f"it has {count} rows, its meta table says {self.rows}")
+        checks.append("row count")
+        if acc != self.total:
+            raise self._bad(f"the counts add up to {acc}, its meta table says {self.total}")
+        known = known_total(n) if self.problem.is_standard else None
+        if known is not None and known != self.total:
+            raise self._bad(f"its total {self.total} is not the known {known} (OEIS A000170)")
+        checks.append("total" + (" (OEIS A000170)" if known is not None else ""))
+        if digest.hexdigest() != self.meta.get("table_digest"):
+            raise self._bad("the table digest does not match (rows were changed, added or removed)")
+        checks.append("table digest")
+        if picked:
+            prefixes = [_decode(code, n, d) for code, _ in picked]
+            got = engine.count_prefixes(self.problem, prefixes, threads=threads)
+            interrupt.check()
+            for (_, cnt), c, pre in zip(picked, got, prefixes):
+                if c != cnt:
+                    raise self._bad(f"prefix {pre} has {c} solutions, the index says {cnt}")
+            checks.append(f"{len(picked)} prefixes recounted")
+        if progress:
+            progress(count, self.rows)
+        return {"rows": count, "total": acc, "recounted": len(picked), "checks": checks}
 
     def info(self) -> dict:
         """n, depth, total, rows, size on disk, path, problem, built date."""
@@ -273,6 +645,130 @@ class PrefixIndex:
         }
 
 
+# ----------------------------------------------------------------------- locking
+
+
+class _BuildLock:
+    """The exclusive build lock on ``X.sqlite.lock``, holding the builder's PID.
+
+    ``fcntl.flock`` where it exists (the kernel releases it when the process dies, so a
+    killed build never leaves a stale lock), ``msvcrt.locking`` on Windows; where neither
+    works the build goes ahead unlocked, with a note.
+    """
+
+    def __init__(self, target: Path, note: Note, *, wait: bool = True):
+        self.target = target
+        self.path = _lock_path(target)
+        self.note = note
+        self.wait = wait
+        self.fd: int | None = None
+        self.locked = False
+        self.waited = False
+
+    def _try(self) -> bool:
+        assert self.fd is not None
+        if _fcntl is not None:
+            try:
+                _fcntl.flock(self.fd, _fcntl.LOCK_EX | _fcntl.LOCK_NB)
+                return True
+            except BlockingIOError:
+                return False
+            except OSError as e:  # e.g. a file system without locks
+                self.note(f"cannot lock {self.path} ({e.strerror}); building without a lock")
+                return True
+        if sys.platform == "win32":  # pragma: no cover
+            import msvcrt
+
+            try:
+                os.lseek(self.fd, 0, os.SEEK_SET)
+                msvcrt.locking(self.fd, msvcrt.LK_NBLCK, 1)
+                return True
+            except OSError:
+                return False
+        return True  # pragma: no cover - no locking available
+
+    def __enter__(self) -> _BuildLock:
+        try:
+            self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as e:
+            raise QueensError(
+                f"cannot write the index at {self.target}: {e.strerror} ({self.path}); choose a writable "
+                f"directory with --index DIR or ${ENV_VAR}"
+            ) from None
+        try:
+            t0 = time.monotonic()
+            told = False
+            while not self._try():
+                self.waited = True
+                if not self.wait:
+                    return self
+                if not told and time.monotonic() - t0 > 0.2:
+                    self.note(
+                        f"{self.target} is being built by PID {holder_pid(self.target)}, waiting for it to finish"
+                    )
+                    told = True
+                interrupt.check()
+                time.sleep(0.1)
+            self.locked = True
+            os.ftruncate(self.fd, 0)
+            os.lseek(self.fd, 0, os.SEEK_SET)
+            os.write(self.fd, f"{os.getpid()}\n".encode())
+        except BaseException:
+            os.close(self.fd)
+            self.fd = None
+            raise
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.fd is None:
+            return
+        try:
+            if self.locked:
+                os.ftruncate(self.fd, 0)
+                if _fcntl is not None:
+                    _fcntl.flock(self.fd, _fcntl.LOCK_UN)
+                elif sys.platform == "win32":  # pragma: no cover
+                    import msvcrt
+
+                    os.lseek(self.fd, 0, os.SEEK_SET)
+                    msvcrt.locking(self.fd, msvcrt.LK_UNLCK, 1)
+        finally:
+            os.close(self.fd)
+            self.fd = None
+
+
+def holder_pid(target: str | os.PathLike) -> int | None:
+    """The PID of the process building the index at ``target``, or None if none is.
+
+    Examples
+    --------
+    >>> holder_pid("/nonexistent/x.sqlite") is None
+    True
+    """
+    lock = _lock_path(Path(target))
+    try:
+        fd = os.open(lock, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        if _fcntl is not None:
+            try:
+                _fcntl.flock(fd, _fcntl.LOCK_SH | _fcntl.LOCK_NB)
+                _fcntl.flock(fd, _fcntl.LOCK_UN)
+                return None  # nobody holds it
+            except BlockingIOError:
+                pass
+            except OSError:
+                return None
+        text = os.read(fd, 64).decode(errors="replace").strip()
+        return int(text) if text.isdigit() else None
+    finally:
+        os.close(fd)
+
+
+# ---------------------------------------------------------------------- building
+
+
 def _problem_json(problem: Problem) -> str:
     return json.dumps(problem.to_dict(), sort_keys=True)
 
@@ -280,11 +776,352 @@ def _problem_json(problem: Problem) -> str:
 def _check_depth(problem: Problem, depth) -> int:
     if depth is None:
         return default_depth(problem.n)
-    top = max(1, problem.n - 1)
+    top = min(max(1, problem.n - 1), _max_key_depth(problem.n))
     d = validate.whole_number(depth, "depth")
     if d > top:
-        raise QueensError(f"depth must be an integer in 1..{top} for n = {problem.n}, got {depth!r}")
+        raise QueensError(
+            f"depth must be an integer in 1..{top} for n = {problem.n} (at most n - 1, and n**depth must fit "
+            f"a 64-bit key), got {depth!r}"
+        )
     return d
+
+
+def _warn(message: str) -> None:
+    warnings.warn(message, RuntimeWarning, stacklevel=3)
+
+
+def _target(problem: Problem, d: int, directory, path) -> Path:
+    if path is not None and directory is not None:
+        raise QueensError("give the index directory or the index file, not both")
+    target = Path(path) if path is not None else index_path(problem, d, directory)
+    if target.is_dir():
+        raise QueensError(f"the index file {target} is a directory; give a file name or pass it as the directory")
+    parent = target.parent
+    if parent.exists() and not parent.is_dir():
+        raise QueensError(f"cannot put the index in {parent}: it is a file, not a directory")
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise QueensError(
+            f"cannot create the index directory {parent}: {e.strerror or e}; choose a writable directory "
+            f"with --index DIR or ${ENV_VAR}"
+        ) from None
+    if target.is_file() and target.stat().st_size > 0:
+        try:
+            with open(target, "rb") as fh:
+                head = fh.read(16)
+        except OSError as e:
+            raise QueensError(f"cannot read {target}: {e.strerror}") from None
+        if head != _SQLITE_MAGIC:
+            raise QueensError(f"{target} exists and is not a queenslab index; not overwriting it: choose another path")
+    return target
+
+
+def _reuse(target: Path, problem: Problem, d: int) -> PrefixIndex:
+    idx = PrefixIndex.open(target)
+    if idx.problem.fingerprint() != problem.fingerprint() or idx.depth != d:
+        idx.close()
+        raise InvalidIndex(
+            f"{target} holds the index of {idx.problem.describe()} at depth {idx.depth}, not of "
+            f"{problem.describe()} at depth {d}; pass rebuild=True (--rebuild) to replace it"
+        )
+    return idx
+
+
+def _file_id(path: Path) -> tuple[int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_ino, st.st_mtime_ns
+
+
+class _Plan:
+    """The tasks of a build and which task owns each stored prefix."""
+
+    def __init__(self, problem: Problem, d: int):
+        n = self.n = problem.n
+        self.d = d
+        self.tdepth = min(d, 2 if n >= 8 else 1)
+        self.mirror = n > 1 and any(g == _CMPL for g in problem.symmetries())
+        self.half = (n - 1) // 2
+        tasks = [tuple(int(x) for x in row) for arr in engine.prefix_batches(problem, self.tdepth) for row in arr]
+        if self.mirror:
+            tasks = [t for t in tasks if t[0] <= self.half]
+        self.tasks = tasks
+        self.codes = {_encode(t, n): t for t in tasks}
+        self.span = n ** (d - self.tdepth)
+        self.top = n**d - 1
+        self.lead = n ** (d - 1)
+
+    def adds_mirror(self, t: Sequence[int]) -> bool:
+        """Whether task ``t`` also stores the mirror images of its prefixes."""
+        return self.mirror and not (self.n % 2 == 1 and t[0] == self.half)
+
+    def owner(self, code: int) -> int:
+        """The code of the task that stores the prefix ``code``."""
+        if self.mirror and code // self.lead > self.half:
+            code = self.top - code
+        return code // self.span
+
+    def ranges(self, tc: int) -> list[tuple[int, int]]:
+        """Inclusive key ranges of the rows task ``tc`` stores."""
+        lo, hi = tc * self.span, (tc + 1) * self.span - 1
+        out = [(lo, hi)]
+        if self.adds_mirror(self.codes[tc]):
+            out.append((self.top - hi, self.top - lo))
+        return out
+
+
+def _open_partial(part: Path, meta0: dict, note: Note, rebuild_hint: str) -> sqlite3.Connection:
+    """The working file, created (complete with its schema, atomically) or reopened."""
+    if part.exists():
+        meta: dict = {}
+        try:
+            con = _connect_rw(part)
+            try:
+                if _schema(con) == set(_PARTIAL_SCHEMA):
+                    meta = {str(k): str(v) for k, v in con.execute("SELECT key, value FROM meta")}
+            finally:
+                con.close()
+        except (sqlite3.Error, UnicodeDecodeError):
+            meta = {}
+        if meta and meta.get("meta_digest") == _meta_digest(meta) and meta.get("version") == meta0["version"]:
+            if any(meta.get(k) != meta0[k] for k in ("fingerprint", "depth", "tdepth", "n")):
+                raise InvalidIndex(
+                    f"the partial build {part} is for another problem or depth; {rebuild_hint} (this discards it)"
+                )
+            with _sql(part, "reopening the partial build"):
+                con = _connect_rw(part)
+                con.execute("PRAGMA journal_mode=WAL")
+                con.execute("PRAGMA synchronous=NORMAL")
+            return con
+        note(f"the partial build {part} is damaged or from another version; starting it afresh")
+        _unlink(*_db_files(part))
+    new = part.with_name(part.name + ".new")
+    _unlink(*_db_files(new))
+    meta = dict(meta0)
+    meta["meta_digest"] = _meta_digest(meta)
+    with _sql(new, "creating the partial build"):
+        con = _connect_rw(new)
+        try:
+            con.execute("PRAGMA journal_mode=WAL")
+            with con:
+                for statement in _PARTIAL_SCHEMA:
+                    con.execute(statement)
+                con.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
+        finally:
+            con.close()
+        os.replace(new, part)
+        con = _connect_rw(part)
+        con.execute("PRAGMA journal_mode=WAL")
+        con.execute("PRAGMA synchronous=NORMAL")
+    return con
+
+
+def _verified_tasks(con: sqlite3.Connection, plan: _Plan, checks: _Checks, part: Path, note: Note) -> set[int]:
+    """The finished tasks of a resumed build whose rows pass every check; the rows and
+    records of every other task are deleted, so they are computed again."""
+    # a damaged cell may read as NULL, text or a float: such a value fails like a bad check
+    records = {c: (r, t, k) for c, r, t, k in con.execute("SELECT code, rows, total, chk FROM tasks")}
+    if not records:
+        with con:
+            con.execute("DELETE FROM prefixes")
+        return set()
+    stats: dict[int, list[int]] = {}
+    bad: set[int] = set()
+    orphans: list[int] = []
+    for i, (code, cnt, chk) in enumerate(con.execute("SELECT code, cnt, chk FROM prefixes")):
+        if i % _CHUNK == 0:
+            interrupt.check()
+        if type(code) is not int:  # pragma: no cover - the schema check makes code the rowid
+            raise InvalidIndex(f"the partial build {part} is damaged; start it afresh with rebuild=True (--rebuild)")
+        owner = plan.owner(code)
+        if owner not in records:
+            orphans.append(code)
+            continue
+        if type(cnt) is not int or chk != checks.prefix(code, cnt):
+            bad.add(owner)
+            continue
+        s = stats.setdefault(owner, [0, 0])
+        s[0] += 1
+        s[1] += cnt
+    good: set[int] = set()
+    for tc, (rows, tot, chk) in records.items():
+        ok = (
+            tc in plan.codes
+            and type(rows) is int
+            and type(tot) is int
+            and chk == checks.task(tc, rows, tot)
+            and tc not in bad
+            and stats.get(tc, [0, 0]) == [rows, tot]
+        )
+        if ok:
+            good.add(tc)
+    redo = [tc for tc in records if tc not in good]
+    with con:
+        for tc in redo:
+            con.execute("DELETE FROM tasks WHERE code = ?", (tc,))
+            if tc in plan.codes:
+                for lo, hi in plan.ranges(tc):
+                    con.execute("DELETE FROM prefixes WHERE code BETWEEN ? AND ?", (lo, hi))
+        for k in range(0, len(orphans), _CHUNK):
+            con.executemany("DELETE FROM prefixes WHERE code = ?", [(c,) for c in orphans[k : k + _CHUNK]])
+    if redo:
+        note(
+            f"{len(redo)} finished task(s) of the interrupted build {part.name} failed their checks "
+            "(stored counts edited or damaged); computing them again"
+        )
+    if orphans:
+        note(f"{len(orphans)} stored count(s) in {part.name} belong to no finished task; dropped")
+    return good
+
+
+def _run_tasks(
+    problem: Problem,
+    plan: _Plan,
+    con: sqlite3.Connection,
+    checks: _Checks,
+    done: set[int],
+    threads: int,
+    progress: Callable[[int, int], None] | None,
+) -> None:
+    n, d = plan.n, plan.d
+    todo = [t for t in plan.tasks if _encode(t, n) not in done]
+    counter = engine.PrefixCounter(problem)
+    stop = threading.Event()
+
+    def run_task(t):
+        rows = []
+        for arr in engine.prefix_batches(problem, d, prefix=t):
+            for pre in arr.tolist():
+                if stop.is_set():
+                    return None
+                interrupt.check()
+                rows.append((_encode(pre, n), counter.count(pre)[0]))
+        if plan.adds_mirror(t):
+            rows += [(plan.top - code, cnt) for code, cnt in rows]
+        return t, rows
+
+    finished = len(plan.tasks) - len(todo)
+    pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="queenslab-index")
+    try:
+        futures = [pool.submit(run_task, t) for t in todo]
+        for fut in as_completed(futures):
+            res = fut.result()
+            if res is None:  # pragma: no cover - only after a stop
+                continue
+            t, rows = res
+            tc = _encode(t, n)
+            s = sum(cnt for _, cnt in rows)
+            with con:  # one transaction per finished task: rows and the task record together
+                con.executemany(
+                    "INSERT OR REPLACE INTO prefixes VALUES (?, ?, ?)",
+                    [(code, cnt, checks.prefix(code, cnt)) for code, cnt in rows],
+                )
+                con.execute(
+                    "INSERT OR REPLACE INTO tasks VALUES (?, ?, ?, ?)",
+                    (tc, len(rows), s, checks.task(tc, len(rows), s)),
+                )
+            finished += 1
+            if progress:
+                progress(finished, len(plan.tasks))
+            interrupt.check()
+    finally:
+        # On Ctrl-C or an error: tasks not started are dropped, running ones stop at
+        # their next prefix; what was committed stays for the next build.
+        stop.set()
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _finish(
+    problem: Problem,
+    plan: _Plan,
+    con: sqlite3.Connection,
+    checks: _Checks,
+    part: Path,
+    target: Path,
+    threads: int,
+    seconds: float,
+    hint: str,
+) -> None:
+    """The final phase: check the counts, write ``X.sqlite.tmp``, sync it, rename it onto
+    ``X.sqlite``."""
+    want = total(problem, threads=threads)
+    interrupt.check()
+    ntasks, task_rows, task_sum = con.execute(
+        "SELECT COUNT(*), COALESCE(SUM(rows), 0), COALESCE(SUM(total), 0) FROM tasks"
+    ).fetchone()
+    if ntasks != len(plan.tasks):
+        raise InvalidIndex(f"the partial build {part} lacks {len(plan.tasks) - ntasks} task(s); run the build again")
+    tmp = _tmp_path(target)
+    _unlink(*_db_files(tmp))
+    t0 = time.perf_counter()
+    out = _connect_rw(tmp)
+    try:
+        out.execute("PRAGMA journal_mode=OFF")  # a fresh file, renamed into place only when complete
+        out.execute("PRAGMA synchronous=OFF")
+        for statement in _FINAL_SCHEMA[:2]:
+            out.execute(statement)
+        digest = checks.table()
+        acc = stored = rows = 0
+        buf: list[tuple[int, int, int, int]] = []
+        out.execute("BEGIN")
+        for code, cnt, chk in con.execute("SELECT code, cnt, chk FROM prefixes ORDER BY code"):
+            if type(cnt) is not int or chk != checks.prefix(code, cnt):
+                raise InvalidIndex(
+                    f"a stored count in {part} changed during the build; run the build again "
+                    "(it recomputes what fails its checks)"
+                )
+            stored += 1
+            if cnt <= 0:
+                continue
+            buf.append((code, acc, cnt, checks.row(code, acc, cnt)))
+            _update_row(digest, code, acc, cnt)
+            acc += cnt
+            rows += 1
+            if len(buf) >= _CHUNK:
+                out.executemany("INSERT INTO lex VALUES (?, ?, ?, ?)", buf)
+                buf.clear()
+                interrupt.check()
+        out.executemany("INSERT INTO lex VALUES (?, ?, ?, ?)", buf)
+        if stored != task_rows or acc != task_sum:
+            raise InvalidIndex(
+                f"the partial build {part} holds {stored} counts summing to {acc}, its tasks record "
+                f"{task_rows} summing to {task_sum}; run the build again (it recomputes what fails its checks)"
+            )
+        if acc != want:
+            raise InvalidIndex(
+                f"the index counts add up to {acc}, but {problem.describe()} has {want} solutions; "
+                f"the build stays incomplete: {hint}"
+            )
+        out.execute(_FINAL_SCHEMA[2])
+        interrupt.check()
+        meta = {
+            "version": str(SCHEMA_VERSION),
+            "fingerprint": problem.fingerprint(),
+            "problem": _problem_json(problem),
+            "n": str(problem.n),
+            "depth": str(plan.d),
+            "total": str(want),
+            "rows": str(rows),
+            "table_digest": digest.hexdigest(),
+            "built": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "seconds": f"{seconds + time.perf_counter() - t0:.3f}",
+            "complete": "1",
+        }
+        meta["meta_digest"] = _meta_digest(meta)
+        out.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
+        out.execute("COMMIT")
+        out.execute("PRAGMA journal_mode=DELETE")
+        out.close()
+        with open(tmp, "rb+") as fh:
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)  # the complete index appears at once, or not at all
+        _fsync_dir(target.parent)
+    finally:
+        out.close()
+        _unlink(*_db_files(tmp))
 
 
 def build_index(
@@ -296,6 +1133,8 @@ def build_index(
     threads: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     rebuild: bool = False,
+    force: bool = False,
+    note: Note | None = None,
 ) -> PrefixIndex:
     """Build (or resume, or reuse) the prefix-count index of ``problem``.
 
@@ -312,153 +1151,104 @@ def build_index(
         ``progress(done_tasks, total_tasks)`` after each committed task.
     rebuild : bool
         Delete an existing file (complete, partial or corrupt) and start afresh.
+    force : bool
+        Allow ``n > engine.PRACTICAL_LIMIT`` (a build counts every solution).
+    note : callable, optional
+        ``note(message)`` for what the build wants to say on the way: waiting for
+        another builder, tasks recomputed after failing their checks. Default: a
+        ``RuntimeWarning``.
 
     Returns
     -------
     PrefixIndex
-        The complete, verified index.
+        The complete index (an existing complete index is returned as it is).
 
     Raises
     ------
+    TooLarge
+        For ``n > PRACTICAL_LIMIT`` without ``force``.
     InvalidIndex
-        If the counts do not add up to the problem's total (the file stays incomplete).
+        If an existing file is damaged or for another problem (without ``rebuild``), or
+        the counts do not add up to the problem's total (the build stays partial).
+    QueensError
+        If the index cannot be written where asked (the message names the path).
+    KeyboardInterrupt
+        On Ctrl-C (:class:`~queenslab.interrupt.Interrupted`); finished tasks stay in the
+        partial file and the next build resumes from them.
     """
-    engine.check_problem(problem)
+    check_problem(problem)
     threads = validate.threads(threads)
+    rebuild = validate.flag(rebuild, "rebuild")
     d = _check_depth(problem, depth)
     n = problem.n
     if n > 63:
         raise QueensError(f"an index is for exact ranking, n <= 63; got n = {n}")
-    path = Path(path) if path is not None else index_path(problem, d, directory)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if rebuild:
-        for p in (path, _sidecar(path), path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
-            if p.exists():
-                p.unlink()
-    if path.exists():
-        con = sqlite3.connect(str(path))
-        meta = _meta(con)
-        con.close()
-        if meta.get("fingerprint") != problem.fingerprint() or int(meta.get("depth", -1)) != d:
-            raise InvalidIndex(
-                f"{path} holds an index for another problem or depth; pass rebuild=True (--rebuild) to replace it"
-            )
-        if meta.get("complete") == "1":
-            return PrefixIndex.open(path, problem)
+    check_size(problem, force, "building an index")
+    say: Note = note if note is not None else _warn
+    target = _target(problem, d, directory, path)
+    part = partial_path(target)
+    hint = _rebuild_hint(problem, d, target)
+    if not rebuild and target.exists():
+        idx = _reuse(target, problem, d)
+        if part.exists():  # left over from a build killed after its rename
+            with _BuildLock(target, say, wait=False) as lock:
+                if lock.locked:
+                    _unlink(*_db_files(part))
+        return idx
+    before = _file_id(target)
     t_start = time.perf_counter()
-    con = sqlite3.connect(str(path), check_same_thread=False)
-    con.execute("PRAGMA journal_mode=WAL")
-    con.execute("PRAGMA synchronous=NORMAL")
-    con.executescript(
-        """
-        CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-        CREATE TABLE IF NOT EXISTS prefixes (code INTEGER PRIMARY KEY, cnt INTEGER NOT NULL);
-        CREATE TABLE IF NOT EXISTS tasks (code INTEGER PRIMARY KEY);
-        """
-    )
-    meta = {
-        "version": str(SCHEMA_VERSION),
-        "fingerprint": problem.fingerprint(),
-        "problem": _problem_json(problem),
-        "n": str(n),
-        "depth": str(d),
-        "complete": "0",
-    }
-    with con:
-        con.executemany("INSERT OR IGNORE INTO meta VALUES (?, ?)", meta.items())
-    done = {row[0] for row in con.execute("SELECT code FROM tasks")}
-
-    mirror = any(g == _CMPL for g in problem.symmetries()) and n > 1
-    tdepth = min(d, 2 if n >= 8 else 1)
-    task_prefixes = [tuple(int(x) for x in row) for arr in engine.prefix_batches(problem, tdepth) for row in arr]
-    half = (n - 1) // 2
-    if mirror:
-        task_prefixes = [t for t in task_prefixes if t[0] <= half]
-    todo = [t for t in task_prefixes if _encode(t, n) not in done]
-    counter = engine.PrefixCounter(problem)
-    top = n**d - 1
-
-    def run_task(t):
-        rows = []
-        for arr in engine.prefix_batches(problem, d, prefix=t):
-            for pre in arr.tolist():
-                rows.append((_encode(pre, n), counter.count(pre)[0]))
-        if mirror and not (n % 2 == 1 and t[0] == half):
-            rows += [(top - code, cnt) for code, cnt in rows]
-        return t, rows
-
-    finished = len(task_prefixes) - len(todo)
-    pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="queenslab-index")
-    try:
-        futures = [pool.submit(run_task, t) for t in todo]
-        for fut in as_completed(futures):
-            t, rows = fut.result()
-            with con:  # one transaction per finished task: rows and the task mark together
-                con.executemany("INSERT OR REPLACE INTO prefixes VALUES (?, ?)", rows)
-                con.execute("INSERT INTO tasks VALUES (?)", (_encode(t, n),))
-            finished += 1
-            if progress:
-                progress(finished, len(task_prefixes))
-    except BaseException:
-        con.close()  # what was committed stays; the next build resumes from it
-        raise
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-    want = total(problem, threads=threads)
-    got = con.execute("SELECT COALESCE(SUM(cnt), 0) FROM prefixes").fetchone()[0]
-    if got != want:
-        con.close()
-        raise InvalidIndex(
-            f"the index counts add up to {got}, but {problem.describe()} has {want} solutions; "
-            f"the file {path} stays incomplete: rebuild it with rebuild=True (--rebuild)"
-        )
-    with con:
-        con.executescript(
-            """
-            DROP TABLE IF EXISTS lex;
-            CREATE TABLE lex (code INTEGER PRIMARY KEY, cum INTEGER NOT NULL, cnt INTEGER NOT NULL);
-            INSERT INTO lex
-                SELECT code, SUM(cnt) OVER (ORDER BY code ROWS UNBOUNDED PRECEDING) - cnt, cnt
-                FROM prefixes WHERE cnt > 0 ORDER BY code;
-            CREATE UNIQUE INDEX lex_cum ON lex (cum);
-            """
-        )
-        rows = con.execute("SELECT COUNT(*) FROM lex").fetchone()[0]
-        final = {
-            "total": str(want),
-            "rows": str(rows),
-            "built": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            "seconds": f"{time.perf_counter() - t_start:.3f}",
-            "complete": "1",
+    with _BuildLock(target, say) as lock:
+        if target.exists() and (not rebuild or (lock.waited and _file_id(target) != before)):
+            # another builder finished it while we waited
+            idx = _reuse(target, problem, d)
+            _unlink(*_db_files(part))
+            return idx
+        if rebuild:
+            _unlink(*_db_files(target), *_db_files(part), *_db_files(_tmp_path(target)))
+        checks = _Checks(problem.fingerprint(), d)
+        plan = _Plan(problem, d)
+        meta0 = {
+            "version": str(SCHEMA_VERSION),
+            "fingerprint": problem.fingerprint(),
+            "problem": _problem_json(problem),
+            "n": str(n),
+            "depth": str(d),
+            "tdepth": str(plan.tdepth),
+            "tasks": str(len(plan.tasks)),
+            "complete": "0",
         }
-        con.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", final.items())
-        con.execute("DROP TABLE prefixes")
-        con.execute("DROP TABLE tasks")
-    con.execute("PRAGMA journal_mode=DELETE")
-    con.execute("VACUUM")
-    con.close()
-    _write_sidecar(path)
-    return PrefixIndex.open(path, problem)
+        con = _open_partial(part, meta0, say, hint)
+        try:
+            with _sql(part, "the partial build", hint):
+                done = _verified_tasks(con, plan, checks, part, say)
+                _run_tasks(problem, plan, con, checks, done, threads, progress)
+                _finish(problem, plan, con, checks, part, target, threads, time.perf_counter() - t_start, hint)
+        finally:
+            con.close()
+        _unlink(*_db_files(part))
+    return PrefixIndex.open(target, problem)
+
+
+# ---------------------------------------------------------------------- finding
+
+
+def _depth_of(path: Path, prefix: str) -> int | None:
+    tail = path.name[len(prefix) : -len(".sqlite")]
+    return int(tail) if tail.isdigit() else None
 
 
 def find_index(problem: Problem, directory=None) -> PrefixIndex | None:
     """The complete index of ``problem`` in the index directory (the deepest if several),
-    or None. An incomplete one is skipped; a corrupt one raises :class:`InvalidIndex`."""
+    or None. A partial build is skipped; a damaged or outdated index raises
+    :class:`InvalidIndex`."""
+    check_problem(problem)
     base = index_dir(directory)
     if not base.is_dir():
         return None
     prefix = f"{problem.fingerprint()[:20]}-n{problem.n}-d"
-    candidates = sorted(base.glob(prefix + "*.sqlite"), key=lambda p: -int(p.stem.rsplit("-d", 1)[1]))
-    for path in candidates:
-        if _sidecar(path).exists():
-            _verify_checksum(path)
-        con = _connect(path, readonly=True)
-        try:
-            complete = _meta(con).get("complete") == "1"
-        finally:
-            con.close()
-        if complete:
-            return PrefixIndex.open(path, problem)
+    found = [(dd, p) for p in base.glob(prefix + "*.sqlite") if (dd := _depth_of(p, prefix)) is not None]
+    for _, path in sorted(found, reverse=True):
+        return PrefixIndex.open(path, problem)
     return None
 
 
@@ -469,7 +1259,7 @@ def resolve(problem: Problem, path=None, *, no_index: bool = False):
     ----------
     problem : Problem
     path : str or path, optional
-        A ``.sqlite`` file (opened and verified), or a directory searched for a complete
+        An index file (opened and checked), or a directory searched for a complete
         index of ``problem``; None means ``"auto"`` (the default directory, if any).
     no_index : bool, default False
         Never use an index (returns None).
@@ -482,6 +1272,7 @@ def resolve(problem: Problem, path=None, *, no_index: bool = False):
         When a named directory has no complete index of ``problem``, or a named file is
         not a valid index of it.
     """
+    check_problem(problem)
     if no_index:
         if path is not None:
             raise QueensError("--index and --no-index contradict each other")
@@ -489,6 +1280,8 @@ def resolve(problem: Problem, path=None, *, no_index: bool = False):
     if path is None:
         return "auto"
     p = Path(path)
+    if p.is_file():
+        return PrefixIndex.open(p, problem)
     if p.is_dir() or not p.suffix:
         found = find_index(problem, p)
         if found is None:
@@ -499,50 +1292,68 @@ def resolve(problem: Problem, path=None, *, no_index: bool = False):
     return PrefixIndex.open(p, problem)
 
 
+def _read_partial_meta(path: Path) -> dict:
+    con = _connect_ro(path)
+    try:
+        return {str(k): str(v) for k, v in con.execute("SELECT key, value FROM meta")}
+    finally:
+        con.close()
+
+
 def list_indexes(directory=None) -> list[dict]:
-    """Every index file in the directory: path, bytes, status, and (None when the file
-    cannot be read) n, depth, total, rows, problem (1-based dict form), built."""
+    """Every index file and partial build in the directory (or the one file named):
+    path, bytes, status, and (None when unknown or unreadable) n, depth, total, rows,
+    problem (1-based dict form), built.
+
+    ``status`` is ``"complete"``, ``"incomplete: ..."`` for a partial build (with the
+    builder's PID while one runs), or ``"invalid: ..."`` with the reason.
+    """
     base = index_dir(directory)
+    if base.is_file():
+        files = [base]
+    elif base.is_dir():
+        files = sorted([*base.glob("*.sqlite"), *base.glob("*.sqlite.partial")])
+    else:
+        return []
     out: list[dict] = []
-    if not base.is_dir():
-        return out
-    for path in sorted(base.glob("*.sqlite")):
+    for path in files:
         # the same keys for every file; what could not be read is None
         entry: dict = dict.fromkeys(("n", "depth", "total", "rows", "problem", "built", "status"))
-        entry.update({"path": str(path), "bytes": path.stat().st_size})
-        if _sidecar(path).exists():
+        try:
+            entry.update({"path": str(path), "bytes": path.stat().st_size})
+        except OSError:  # gone meanwhile (a build finished)
+            continue
+        if path.name.endswith(".partial"):
             try:
-                _verify_checksum(path)
-            except InvalidIndex as e:
-                entry["status"] = f"corrupt: {e}"
+                meta = _read_partial_meta(path)
+                problem = Problem.from_dict(json.loads(meta["problem"]))
+                con = _connect_ro(path)
+                try:
+                    (done,) = con.execute("SELECT COUNT(*) FROM tasks").fetchone()
+                finally:
+                    con.close()
+            except (sqlite3.Error, KeyError, ValueError, TypeError) as e:
+                entry["status"] = f"incomplete, unreadable ({e})"
                 out.append(entry)
                 continue
-        try:
-            con = _connect(path, readonly=True)
-            meta = _meta(con)
-            con.close()
-        except (InvalidIndex, sqlite3.DatabaseError) as e:
-            entry.update({"status": f"unreadable: {e}"})
+            target = path.with_name(path.name[: -len(".partial")])
+            pid = holder_pid(target)
+            entry.update({"n": problem.n, "depth": int(meta["depth"]), "problem": problem.to_dict(one_based=True)})
+            state = f"being built by PID {pid}" if pid else "resume it with `queenslab index build`"
+            entry["status"] = f"incomplete: {done} of {meta.get('tasks', '?')} tasks done, {state}"
             out.append(entry)
             continue
-        problem = Problem.from_dict(json.loads(meta["problem"]))
-        entry.update(
-            {
-                "n": int(meta["n"]),
-                "depth": int(meta["depth"]),
-                "total": int(meta["total"]) if "total" in meta else None,
-                "rows": int(meta["rows"]) if "rows" in meta else None,
-                "problem": problem.to_dict(one_based=True),
-                "built": meta.get("built"),
-            }
-        )
-        if meta.get("complete") != "1":
-            entry["status"] = "incomplete (resume with index build)"
-        else:
-            try:
-                _verify_checksum(path)
-                entry["status"] = "complete"
-            except InvalidIndex as e:
-                entry["status"] = f"corrupt: {e}"
+        try:
+            with PrefixIndex.open(path) as idx:
+                info = idx.info()
+            entry.update({k: info[k] for k in ("n", "depth", "total", "rows", "problem", "built", "status")})
+        except InvalidIndex as e:
+            entry["status"] = f"invalid: {e}"
+            try:  # what can still be read
+                meta = _read_partial_meta(path)
+                problem = Problem.from_dict(json.loads(meta["problem"]))
+                entry.update({"n": problem.n, "depth": int(meta["depth"]), "problem": problem.to_dict(one_based=True)})
+            except Exception:  # a damaged file: leave the fields None
+                pass
         out.append(entry)
     return out

@@ -29,56 +29,36 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .. import validate
-from ..errors import InvalidPlacement, QueensError
+from .. import interrupt, validate
 from ..native import engine
 from ..problem import Problem
-from ..solution import conflicts, parse_placement
 from .index import PrefixIndex, find_index
-from .walk import rank_walk, total, unrank_walk
+from .walk import as_solution, check_problem, check_rank, check_size, rank_walk, total, unrank_walk
 
 __all__ = ["rank", "unrank", "total", "batches_from", "solution_batches"]
 
-
-def _as_solution(problem: Problem, placement) -> tuple[int, ...]:
-    if isinstance(placement, str):
-        p = parse_placement(placement, problem.n)
-    else:
-        try:
-            p = tuple(int(c) for c in placement)
-        except (TypeError, ValueError):
-            raise InvalidPlacement(f"a placement is a sequence of 0-based columns, got {placement!r}") from None
-    found = conflicts(problem, p)
-    if found:
-        raise InvalidPlacement(f"not a solution of {problem.describe()}, so it has no rank: {found[0].message()}")
-    return p
+# kept for callers of the former private names
+_as_solution = as_solution
+_check_rank = check_rank
 
 
-def _check_rank(problem: Problem, r, size: int) -> int:
-    r = validate.whole_number(r, "a rank", minimum=-(2**63))
-    if size == 0:
-        raise QueensError(f"{problem.describe()} has no solutions, so no rank is valid")
-    if not 0 <= r < size:
-        raise QueensError(
-            f"rank {r} (0-based; {r + 1} counted from 1) is out of range: {problem.describe()} "
-            f"has {size} solutions, so ranks are 0..{size - 1} (1..{size} on the command line)"
-        )
-    return r
-
-
-def rank(problem: Problem, placement, *, index="auto", threads: int | None = None) -> int:
+def rank(problem: Problem, placement, *, index="auto", threads: int | None = None, force: bool = False) -> int:
     """The 0-based lexicographic rank of a solution.
 
     Parameters
     ----------
     problem : Problem
+        An ``int`` is refused (write ``Problem(n)``).
     placement : sequence of int or str
-        A solution of ``problem`` (0-based columns, or 1-based text).
+        A solution of ``problem`` (0-based integer columns, or 1-based text).
     index : "auto", None/False, path or PrefixIndex
         ``"auto"`` uses a complete persistent index for this problem when one exists in
         the index directory; None or False never does; a path or an opened index uses it.
     threads : int, optional
         Threads for subtree counting (default: all cores).
+    force : bool, default False
+        Rank without an index even for ``n > engine.PRACTICAL_LIMIT`` (subtree counts
+        of a sizeable fraction of all solutions: days and more).
 
     Returns
     -------
@@ -89,6 +69,10 @@ def rank(problem: Problem, placement, *, index="auto", threads: int | None = Non
     ------
     InvalidPlacement
         If ``placement`` is not a solution of ``problem`` (the message says why).
+    TooLarge
+        For ``n > PRACTICAL_LIMIT`` without an index and without ``force``.
+    InvalidIndex
+        If the index used fails a check.
 
     See Also
     --------
@@ -101,23 +85,26 @@ def rank(problem: Problem, placement, *, index="auto", threads: int | None = Non
     >>> unrank(Problem(10), 99, index=None)
     (1, 7, 9, 3, 0, 4, 8, 5, 2, 6)
     """
-    engine.check_problem(problem)
-    p = _as_solution(problem, placement)
+    check_problem(problem)
+    p = as_solution(problem, placement)
     idx = _open_index(problem, index)
     if idx is not None:
         return idx.rank(p, threads=threads)
+    check_size(problem, force)
     return rank_walk(problem, p, 0, 0, threads)
 
 
-def unrank(problem: Problem, r: int, *, index="auto", threads: int | None = None) -> tuple[int, ...]:
+def unrank(
+    problem: Problem, r: int, *, index="auto", threads: int | None = None, force: bool = False
+) -> tuple[int, ...]:
     """The solution of 0-based lexicographic rank ``r``.
 
     Parameters
     ----------
     problem : Problem
     r : int
-        ``0 <= r < number of solutions``.
-    index, threads
+        ``0 <= r < number of solutions`` (an integer; a float is refused).
+    index, threads, force
         As for :func:`rank`.
 
     Returns
@@ -128,7 +115,9 @@ def unrank(problem: Problem, r: int, *, index="auto", threads: int | None = None
     Raises
     ------
     QueensError
-        If ``r`` is out of range (the message gives the valid range).
+        If ``r`` is not an integer in range (the message gives the valid range).
+    TooLarge
+        For ``n > PRACTICAL_LIMIT`` without an index and without ``force``.
 
     See Also
     --------
@@ -139,32 +128,37 @@ def unrank(problem: Problem, r: int, *, index="auto", threads: int | None = None
     >>> unrank(Problem(8), 0, index=None), unrank(Problem(8), 91, index=None)
     ((0, 4, 7, 5, 2, 6, 1, 3), (7, 3, 0, 2, 5, 1, 6, 4))
     """
-    engine.check_problem(problem)
+    check_problem(problem)
+    validate.whole_number(r, "a rank", minimum=-(2**63))
     idx = _open_index(problem, index)
     if idx is not None:
-        return idx.unrank(_check_rank(problem, r, idx.total), threads=threads)
+        return idx.unrank(check_rank(problem, r, idx.total), threads=threads)
+    check_size(problem, force)
     size = total(problem, threads=threads)
-    r = _check_rank(problem, r, size)
+    r = check_rank(problem, r, size)
     return unrank_walk(problem, r, size, [], threads)
 
 
-def _open_index(problem: Problem, index):
+def _open_index(problem: Problem, index) -> PrefixIndex | None:
     if index is None or index is False:
         return None
     if isinstance(index, PrefixIndex):
         index.check_problem(problem)
         return index
-    if index == "auto":
+    if isinstance(index, str) and index == "auto":
         return find_index(problem)
     return PrefixIndex.open(index, problem=problem)
 
 
-def batches_from(problem: Problem, r: int, *, batch: int = 4096, index="auto", threads=None):
+def batches_from(
+    problem: Problem, r: int, *, batch: int = 4096, index="auto", threads=None, force: bool = False
+) -> Iterator[np.ndarray]:
     """Stream the solutions of rank ``r`` onwards, in lexicographic order, as numpy
     batches -- without enumerating the ``r`` solutions before them.
 
-    The solution ``s`` of rank ``r`` is found by :func:`unrank`; what follows it is, for
-    ``i = n-1 .. 0``, every subtree ``s[:i] + [c]`` with ``c > s[i]``, in order.
+    The solution ``s`` of rank ``r`` is found by :func:`unrank` (``index``, ``threads``
+    and ``force`` as there); what follows it is, for ``i = n-1 .. 0``, every subtree
+    ``s[:i] + [c]`` with ``c > s[i]``, in order.
 
     Examples
     --------
@@ -173,11 +167,12 @@ def batches_from(problem: Problem, r: int, *, batch: int = 4096, index="auto", t
     >>> (rows + 1).tolist()
     [[4, 1, 5, 2, 6, 3], [5, 3, 1, 6, 4, 2]]
     """
-    s = unrank(problem, r, index=index, threads=threads)
+    s = unrank(problem, r, index=index, threads=threads, force=force)
     n = problem.n
     yield np.array([s], dtype=np.int64)
     for i in range(n - 1, -1, -1):
         for c in range(s[i] + 1, n):
+            interrupt.check()
             yield from engine.solution_batches(problem, batch=batch, prefix=list(s[:i]) + [c])
 
 
@@ -189,6 +184,7 @@ def solution_batches(
     batch: int = 4096,
     index="auto",
     threads: int | None = None,
+    force: bool = False,
 ) -> Iterator[np.ndarray]:
     """Stream the solutions from 0-based rank ``offset`` on, at most ``limit`` of them.
 
@@ -202,8 +198,9 @@ def solution_batches(
         Rank of the first solution streamed.
     limit : int, optional
         At most this many solutions (default all).
-    batch, index, threads
-        As for :func:`batches_from`.
+    batch, index, threads, force
+        As for :func:`batches_from`; an ``offset`` is found by unranking, which for
+        ``n > PRACTICAL_LIMIT`` needs an index or ``force``.
 
     Yields
     ------
@@ -215,15 +212,18 @@ def solution_batches(
     >>> [(a + 1).tolist() for a in solution_batches(Problem(6), offset=1, limit=2, index=None)]
     [[[3, 6, 2, 5, 1, 4]], [[4, 1, 5, 2, 6, 3]]]
     """
-    engine.check_problem(problem)
+    check_problem(problem)
     offset = validate.whole_number(offset, "offset", minimum=0)
     left = validate.optional_whole_number(limit, "limit")
     if left == 0:
         return
     if offset:
-        if offset >= total(problem, threads=threads):
+        idx = _open_index(problem, index)
+        if idx is None:
+            check_size(problem, force)
+        if offset >= (idx.total if idx is not None else total(problem, threads=threads)):
             return
-        source = batches_from(problem, offset, batch=batch, index=index, threads=threads)
+        source = batches_from(problem, offset, batch=batch, index=idx, threads=threads, force=True)
     else:
         source = engine.solution_batches(problem, batch=batch)
     for arr in source:

@@ -6,7 +6,7 @@ in both directions, through the Lehmer code: ``rank = sum_i L[i] * (n-1-i)!`` wh
 ``L[i]`` counts the later entries smaller than ``p[i]``.
 
 :func:`permutation_rank` and :func:`permutation_unrank` are inverse to each other, 0-based
-(the document's tables count from 1). They agree with sympy's
+(N. Gupta's tables count from 1). They agree with sympy's
 ``Permutation(p).rank()`` and ``Permutation.unrank_lex(n, r)``.
 """
 
@@ -15,16 +15,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from math import factorial
 
+from .. import validate
 from ..errors import InvalidPlacement, QueensError
 
 __all__ = ["lehmer_code", "from_lehmer_code", "permutation_rank", "permutation_unrank"]
 
 
 def _check_permutation(p: Sequence[int]) -> list[int]:
+    if isinstance(p, (str, bytes)):
+        raise InvalidPlacement(f"a permutation is a sequence of integers, got {p!r}")
     try:
-        q = [int(x) for x in p]
-    except (TypeError, ValueError):
+        items = list(p)
+    except TypeError:
         raise InvalidPlacement(f"a permutation is a sequence of integers, got {p!r}") from None
+    # integers only: a float is refused, never truncated
+    q = [validate.whole_number(x, "a permutation entry", minimum=-(2**63), error=InvalidPlacement) for x in items]
     if sorted(q) != list(range(len(q))):
         raise InvalidPlacement(f"not a permutation of 0..{len(q) - 1}: {q!r} (each 0-based column exactly once)")
     return q
@@ -81,9 +86,10 @@ def from_lehmer_code(code: Sequence[int]) -> list[int]:
     left = list(range(n))
     out = []
     for i, k in enumerate(code):
-        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= n - 1 - i:
+        v = validate.whole_number(k, f"Lehmer code entry {i}", minimum=0)
+        if not v <= n - 1 - i:
             raise QueensError(f"Lehmer code entry {i} must be in 0..{n - 1 - i}, got {k!r}")
-        out.append(left.pop(k))
+        out.append(left.pop(v))
     return out
 
 
@@ -117,10 +123,10 @@ def permutation_unrank(n: int, r: int) -> tuple[int, ...]:
     QueensError
         If ``n < 0`` or ``r`` is not in ``0 .. n! - 1`` (the message gives the range).
     """
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise QueensError(f"n must be a non-negative integer, got {n!r}")
+    n = validate.whole_number(n, "n", minimum=0)
     size = factorial(n)
-    if isinstance(r, bool) or not isinstance(r, int) or not 0 <= r < size:
+    r = validate.whole_number(r, "a permutation rank", minimum=-(2**63))
+    if not 0 <= r < size:
         raise QueensError(f"permutation rank {r!r} is out of range: ranks of {n}! permutations are 0..{size - 1}")
     code = [0] * n
     for i in range(n - 1, -1, -1):

@@ -1,4 +1,5 @@
-"""Walks down the prefix tree that rank and unrank share, and a problem's total.
+"""Walks down the prefix tree that rank and unrank share, a problem's total, and the
+argument checks every ranking function applies first.
 
 The rank of a solution is ``base`` plus the sizes of the subtrees of its rows' smaller
 siblings (:func:`rank_walk`); unranking walks down choosing the child whose subtree holds
@@ -6,20 +7,169 @@ the wanted rank (:func:`unrank_walk`). Subtree sizes come from the native engine
 the index-free functions of :mod:`queenslab.ranking.lex` and the persistent index
 (:mod:`queenslab.ranking.index`, which starts the walks below a stored prefix) call
 these.
+
+One rule for the arguments of every ranking function: the problem is a
+:class:`~queenslab.problem.Problem` (an ``int`` is refused with a message naming
+``Problem(n)``, as everywhere in queenslab), columns and ranks are integers (a float is
+refused, never truncated), and an exact computation without an index is refused for
+``n > PRACTICAL_LIMIT`` unless ``force=True`` (:func:`check_size`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .. import interrupt, validate
 from ..d4 import D4Element
 from ..data import known_total
+from ..errors import InvalidPlacement, QueensError, TooLarge
 from ..native import engine
 from ..problem import Problem
+from ..solution import conflicts, parse_placement
 
-__all__ = ["total", "rank_walk", "unrank_walk"]
+__all__ = [
+    "total",
+    "rank_walk",
+    "unrank_walk",
+    "check_problem",
+    "check_size",
+    "as_solution",
+    "check_rank",
+    "WalkMismatch",
+]
 
 _CMPL = D4Element(cmpl=True)
+
+
+class WalkMismatch(RuntimeError):
+    """A walk below a stored prefix found fewer solutions than the stored count promised
+    (only an inconsistent index can cause it; the index turns it into InvalidIndex)."""
+
+
+def check_problem(problem: object) -> Problem:
+    """``problem`` if it is a :class:`Problem` the native engine can represent.
+
+    Raises
+    ------
+    QueensError
+        For anything else than a Problem (an int ``n`` included: write ``Problem(n)``).
+    TooLarge
+        For ``n > engine.MAX_N``.
+
+    Examples
+    --------
+    >>> check_problem(8)
+    Traceback (most recent call last):
+    ...
+    queenslab.errors.QueensError: expected a queenslab Problem, got int 8 (for the standard problem write Problem(8))
+    """
+    if not isinstance(problem, Problem):
+        hint = ""
+        if isinstance(problem, int) and not isinstance(problem, bool):
+            hint = f" (for the standard problem write Problem({problem}))"
+        raise QueensError(f"expected a queenslab Problem, got {type(problem).__name__} {problem!r}{hint}")
+    engine.check_problem(problem)
+    return problem
+
+
+def _duration(seconds: float) -> str:
+    """A rough duration in words.
+
+    Examples
+    --------
+    >>> _duration(90), _duration(3 * 86400), _duration(1e20)
+    ('2 minutes', '3 days', '3e+12 years')
+    """
+    year = 365.25 * 86400
+    if seconds >= 1e4 * year:
+        return f"{seconds / year:.0e} years"
+    for unit, size in (("years", year), ("days", 86400), ("hours", 3600), ("minutes", 60)):
+        if seconds >= size:
+            return f"{seconds / size:,.0f} {unit}"
+    return f"{seconds:.0f} seconds"
+
+
+def _count_seconds(n: int) -> float:
+    """A rough time to count every solution of n-queens on 2 cores: about a minute for
+    n = 18 and seven times longer per further unit (the engine's benchmark)."""
+    return 60.0 * 7.0 ** (n - engine.PRACTICAL_LIMIT)
+
+
+def check_size(problem: Problem, force: bool, what: str = "exact ranking without an index") -> None:
+    """Refuse ``n > PRACTICAL_LIMIT`` unless ``force``, saying what it would take.
+
+    Ranking without an index counts subtrees: unranking counts at least one first-row
+    subtree (about ``total / n`` solutions) and up to a quarter of the tree; building an
+    index counts every solution. Both grow about sevenfold per unit of n.
+
+    Raises
+    ------
+    TooLarge
+        With the estimated work, and how to go ahead anyway.
+    """
+    force = validate.flag(force, "force")
+    n = problem.n
+    if force or n <= engine.PRACTICAL_LIMIT:
+        return
+    size = known_total(n) if problem.is_standard else None
+    index = what.startswith("building")
+    if index:
+        work = (
+            f"it counts every solution ({size:.2e} for n = {n}, OEIS A000170)" if size else "it counts every solution"
+        )
+        secs = _count_seconds(n)
+    else:
+        work = (
+            f"it counts subtrees of between about total/n = {size // n:.1e} and total/4 = {size // 4:.1e} solutions"
+            if size
+            else "it counts subtrees of between about 1/n and a quarter of all solutions"
+        )
+        secs = _count_seconds(n) / n
+    raise TooLarge(
+        f"{what} for n = {n} is beyond the practical limit n <= {engine.PRACTICAL_LIMIT}: {work}, "
+        f"roughly {_duration(secs)} or more on 2 cores (counting n = {engine.PRACTICAL_LIMIT} takes about "
+        "a minute and each further step about seven times longer)"
+        + ("" if index else "; a complete index for this problem (queenslab index build) lifts the limit")
+        + "; pass force=True (--force) to run it anyway"
+    )
+
+
+def as_solution(problem: Problem, placement: object) -> tuple[int, ...]:
+    """``placement`` (0-based integer columns, or 1-based text) as a tuple, if it is a
+    solution of ``problem``.
+
+    Raises
+    ------
+    InvalidPlacement
+        If a column is not an integer (floats are refused, not truncated), the length or
+        a column is off the board, or it is not a solution (the message says why).
+    """
+    if isinstance(placement, str):
+        p = parse_placement(placement, problem.n)
+    else:
+        try:
+            cells = list(placement)  # type: ignore[call-overload]
+        except TypeError:
+            raise InvalidPlacement(f"a placement is a sequence of 0-based columns, got {placement!r}") from None
+        p = tuple(validate.whole_number(c, "a column", minimum=0, error=InvalidPlacement) for c in cells)
+    found = conflicts(problem, p)
+    if found:
+        raise InvalidPlacement(f"not a solution of {problem.describe()}, so it has no rank: {found[0].message()}")
+    return p
+
+
+def check_rank(problem: Problem, r: object, size: int) -> int:
+    """``r`` as an int if ``0 <= r < size``; else a QueensError giving the valid range
+    (0-based, and 1-based as the command line counts)."""
+    v = validate.whole_number(r, "a rank", minimum=-(2**63))
+    if size == 0:
+        raise QueensError(f"{problem.describe()} has no solutions, so no rank is valid")
+    if not 0 <= v < size:
+        raise QueensError(
+            f"rank {v} (0-based; {v + 1} counted from 1) is out of range: {problem.describe()} "
+            f"has {size} solutions, so ranks are 0..{size - 1} (1..{size} on the command line)"
+        )
+    return v
 
 
 def total(problem: Problem, *, threads: int | None = None) -> int:
@@ -36,7 +186,15 @@ def _mirror_ok(problem: Problem) -> bool:
 
 def _children_counts(problem, prefix, upto, threads) -> list[int]:
     prefix = list(prefix)
-    return engine.count_prefixes(problem, [prefix + [c] for c in range(upto)], threads=threads)
+    out = engine.count_prefixes(problem, [prefix + [c] for c in range(upto)], threads=threads)
+    interrupt.check()
+    return out
+
+
+def _counts(problem, prefixes, threads) -> list[int]:
+    out = engine.count_prefixes(problem, prefixes, threads=threads)
+    interrupt.check()
+    return out
 
 
 def _left_sum_row0(problem: Problem, k: int, size: int, threads) -> int:
@@ -46,12 +204,12 @@ def _left_sum_row0(problem: Problem, k: int, size: int, threads) -> int:
         h = n // 2
         if k <= h - k:
             return sum(_children_counts(problem, [], k, threads))
-        right = engine.count_prefixes(problem, [[c] for c in range(k, h)], threads=threads)
+        right = _counts(problem, [[c] for c in range(k, h)], threads)
         return size // 2 - sum(right)
     m = (n - 1) // 2
     if k <= m - k + 1:
         return sum(_children_counts(problem, [], k, threads))
-    right = engine.count_prefixes(problem, [[c] for c in range(k, m + 1)], threads=threads)
+    right = _counts(problem, [[c] for c in range(k, m + 1)], threads)
     middle = right[-1]
     return (size - middle) // 2 - sum(right[:-1])
 
@@ -75,6 +233,13 @@ def rank_walk(problem: Problem, p: Sequence[int], start: int, base: int, threads
 
 
 def unrank_walk(problem: Problem, r: int, size: int, prefix: list[int], threads) -> tuple[int, ...]:
+    """The solution of rank ``r`` (0-based) inside the subtree below ``prefix``.
+
+    Raises
+    ------
+    WalkMismatch
+        If the subtree holds ``r`` or fewer solutions (only when a stored count is wrong).
+    """
     n = problem.n
     if not prefix and _mirror_ok(problem):
         if r >= (size + 1) // 2 and n >= 2:
@@ -85,7 +250,7 @@ def unrank_walk(problem: Problem, r: int, size: int, prefix: list[int], threads)
         if r < size // 4:
             acc = 0
             for c in range(half):
-                f = engine.count_prefixes(problem, [[c]], threads=threads)[0]
+                f = _counts(problem, [[c]], threads)[0]
                 if r < acc + f:
                     return unrank_walk(problem, r - acc, size, [c], threads)
                 acc += f
@@ -95,18 +260,18 @@ def unrank_walk(problem: Problem, r: int, size: int, prefix: list[int], threads)
                 c, s_next = n // 2, size // 2
             else:
                 c = (n - 1) // 2
-                middle = engine.count_prefixes(problem, [[c]], threads=threads)[0]
+                middle = _counts(problem, [[c]], threads)[0]
                 s_c = (size - middle) // 2
                 if s_c <= r:
                     return unrank_walk(problem, r - s_c, size, [c], threads)
                 s_next = s_c
             while c > 0:
                 c -= 1
-                s_c = s_next - engine.count_prefixes(problem, [[c]], threads=threads)[0]
+                s_c = s_next - _counts(problem, [[c]], threads)[0]
                 if s_c <= r:
                     return unrank_walk(problem, r - s_c, size, [c], threads)
                 s_next = s_c
-        raise AssertionError("rank within range must fall in a first-row subtree")  # pragma: no cover
+        raise WalkMismatch("a rank within range must fall in a first-row subtree")  # pragma: no cover
     prefix = list(prefix)
     while len(prefix) < n:
         counts = _children_counts(problem, prefix, n, threads)
@@ -115,6 +280,6 @@ def unrank_walk(problem: Problem, r: int, size: int, prefix: list[int], threads)
                 prefix.append(c)
                 break
             r -= k
-        else:  # pragma: no cover - the counts add up to the subtree size
-            raise AssertionError("rank exceeds the subtree")
+        else:
+            raise WalkMismatch(f"the subtree below {prefix} holds fewer solutions than the rank asked for")
     return tuple(prefix)
