@@ -9,20 +9,32 @@ columns by row separated by commas and/or white space, optionally inside bracket
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 import numpy as np
 
 from .errors import InvalidPlacement
+from .outfile import atomic_output
 
 __all__ = ["read_placement", "write_placement"]
 
 _SEPARATORS = re.compile(r"[\s,\[\]()]+")
+#: A column number in a text file: ASCII digits, optionally signed (a sign is checked
+#: against the range like any other value).
+_NUMBER = re.compile(r"[+-]?[0-9]+", re.ASCII)
+#: Longest column number read (more digits cannot be a column of any board).
+_MAX_DIGITS = 18
+_HELP = "the file holds 1-based column numbers (ASCII digits) separated by commas or spaces"
 
 
 def write_placement(placement, path) -> str:
     """Write a 0-based placement 1-based to ``path``; returns ``"npy"`` or ``"text"``.
+
+    The file is written whole or not at all (see :func:`queenslab.outfile.atomic_output`):
+    an error or an interrupt leaves no partial file, and an existing file of that name
+    as it was.
 
     Parameters
     ----------
@@ -30,6 +42,11 @@ def write_placement(placement, path) -> str:
         0-based columns by row.
     path : str or Path
         ``*.npy`` gets an int64 array; any other name one line of text ``2, 4, 1, 3``.
+
+    Raises
+    ------
+    QueensError
+        If ``path`` cannot be written (a directory, a missing directory, a device).
 
     Examples
     --------
@@ -44,13 +61,76 @@ def write_placement(placement, path) -> str:
     read_placement
     """
     one = np.asarray(placement, dtype=np.int64) + 1
-    if str(path).lower().endswith(".npy"):
-        np.save(path, one)
+    if str(os.fspath(path)).lower().endswith(".npy"):
+        with atomic_output(path, "wb") as fh:
+            np.save(fh, one, allow_pickle=False)
         return "npy"
-    with open(path, "w") as fh:
+    with atomic_output(path, "w") as fh:
         fh.write(", ".join(map(str, one.tolist())))
         fh.write("\n")
     return "text"
+
+
+def _read_npy(path: Path) -> np.ndarray:
+    """The 1-D integer array of a ``.npy`` file, read without pickle and checked
+    against the file's size before anything is allocated."""
+    fmt = np.lib.format
+    with open(path, "rb") as fh:
+        try:
+            version = fmt.read_magic(fh)
+            if version == (1, 0):
+                shape, _, dtype = fmt.read_array_header_1_0(fh)
+            elif version in ((2, 0), (3, 0)):
+                shape, _, dtype = fmt.read_array_header_2_0(fh)
+            else:
+                raise ValueError(f"unknown .npy format version {version[0]}.{version[1]}")
+        except Exception as e:  # a malformed header: numpy raises ValueError, TypeError, SyntaxError ...
+            raise InvalidPlacement(
+                f"{path} is not a .npy array file numpy can read ({e}); write placements with numpy.save "
+                "or `queenslab solve --out F.npy`"
+            ) from None
+        if dtype.hasobject or dtype.kind not in "iu":
+            raise InvalidPlacement(
+                f"{path}: a placement is an array of integer columns, got dtype {dtype}; "
+                "object, float, bool and structured arrays are not read"
+            )
+        if len(shape) != 1 or shape[0] <= 0:
+            raise InvalidPlacement(f"{path}: a placement is a non-empty 1-D array of columns, got shape {shape}")
+        need = shape[0] * dtype.itemsize
+        held = os.fstat(fh.fileno()).st_size - fh.tell()
+        if held < need:  # checked before reading: the header may promise more than memory holds
+            raise InvalidPlacement(
+                f"{path} is truncated: its header promises {shape[0]} columns ({need} bytes), "
+                f"the file holds {max(0, held)} bytes of data"
+            )
+        data = fh.read(need)
+        if len(data) != need:  # the file shrank while being read
+            raise InvalidPlacement(f"{path} is truncated: {len(data)} of {need} bytes of data could be read")
+    return np.frombuffer(data, dtype=dtype)
+
+
+def _read_text(path: Path) -> np.ndarray:
+    """The column numbers of a text placement file, as Python ints checked one by one."""
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InvalidPlacement(f"{path} is not UTF-8 text (byte {e.start + 1}); {_HELP}, or give a .npy file") from None
+    words = [w for w in _SEPARATORS.split(text) if w]
+    if not words:
+        raise InvalidPlacement(f"{path} holds no columns; {_HELP}")
+    n = len(words)
+    cols = []
+    for r, w in enumerate(words):
+        if not _NUMBER.fullmatch(w):
+            raise InvalidPlacement(f"{path}: {w[:40]!r} is not a column number; {_HELP}")
+        digits = w.lstrip("+-").lstrip("0")
+        c = (-1 if w[0] == "-" else 1) * int(digits or "0") if len(digits) <= _MAX_DIGITS else None
+        if c is None or not 1 <= c <= n:
+            shown = w if c is not None else f"{w[:12]}... ({len(digits)} digits)"
+            raise InvalidPlacement(f"{path}: row {r + 1} has column {shown}; with {n} rows the columns are 1..{n}")
+        cols.append(c)
+    return np.array(cols, dtype=np.int64)
 
 
 def read_placement(path) -> np.ndarray:
@@ -59,7 +139,8 @@ def read_placement(path) -> np.ndarray:
     Parameters
     ----------
     path : str or Path
-        A ``.npy`` file with a 1-D integer array, or a text file of integers.
+        A ``.npy`` file with a 1-D integer array (read without pickle: object arrays
+        are refused), or a UTF-8 text file of column numbers.
 
     Returns
     -------
@@ -70,8 +151,10 @@ def read_placement(path) -> np.ndarray:
     Raises
     ------
     InvalidPlacement
-        If the file cannot be read, is empty, holds something other than integers, or a
-        column lies outside ``1..n`` (n = the number of rows). The message names the file.
+        If the file cannot be read, is empty, is not UTF-8 text or a well-formed
+        ``.npy`` file, holds something other than integers (in the ASCII digits 0-9),
+        or a column lies outside ``1..n`` (n = the number of rows). The message names
+        the file. Nothing else is raised, whatever the file holds.
 
     See Also
     --------
@@ -79,32 +162,12 @@ def read_placement(path) -> np.ndarray:
     """
     path = Path(path)
     try:
-        if path.suffix.lower() == ".npy":
-            try:
-                arr = np.load(path, allow_pickle=False)
-            except ValueError as e:  # not a .npy array file
-                raise InvalidPlacement(f"{path} is not a .npy array file: {e}") from None
-        else:
-            words = [w for w in _SEPARATORS.split(path.read_text()) if w]
-            bad = next((w for w in words if not w.lstrip("+-").isdigit()), None)
-            if bad is not None:
-                raise InvalidPlacement(
-                    f"{path}: {bad[:40]!r} is not a column number; the file holds 1-based columns "
-                    "separated by commas or spaces"
-                )
-            arr = np.array([int(w) for w in words], dtype=np.int64)
+        arr = _read_npy(path) if path.suffix.lower() == ".npy" else _read_text(path)
     except OSError as e:
         raise InvalidPlacement(f"cannot read placement file {path}: {e.strerror or e}") from None
-    if arr.ndim != 1 or arr.size == 0 or arr.dtype.kind not in "iu":
-        raise InvalidPlacement(
-            f"{path}: a placement is a non-empty 1-D array of integer columns, got shape {arr.shape} of {arr.dtype}"
-        )
-    arr = arr.astype(np.int64) - 1
     n = arr.size
-    bad = np.flatnonzero((arr < 0) | (arr >= n))
+    bad = np.flatnonzero((arr < 1) | (arr > n))  # compared in the file's own dtype: no overflow
     if bad.size:
         r = int(bad[0])
-        raise InvalidPlacement(
-            f"{path}: row {r + 1} has column {int(arr[r]) + 1}; with {n} rows the columns are 1..{n}"
-        )
-    return arr
+        raise InvalidPlacement(f"{path}: row {r + 1} has column {int(arr[r])}; with {n} rows the columns are 1..{n}")
+    return arr.astype(np.int64) - 1

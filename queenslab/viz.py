@@ -9,11 +9,10 @@ it is imported only when a picture is written.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
 from .errors import InvalidPlacement, MissingDependency, TooLarge
+from .outfile import atomic_output
 from .validate import whole_number
 
 __all__ = ["MAX_PNG_SIDE", "png_bits", "write_png"]
@@ -80,7 +79,8 @@ def write_png(placement, path, *, scale: int = 1) -> tuple[int, int]:
     placement : array_like of int
         0-based columns by row (any placement, not only solutions).
     path : str or Path
-        The file to write.
+        The file to write, whole or not at all (see
+        :func:`queenslab.outfile.atomic_output`).
     scale : int, default 1
         Pixels per cell side; ``n * scale`` must be at most :data:`MAX_PNG_SIDE`.
 
@@ -97,6 +97,8 @@ def write_png(placement, path, *, scale: int = 1) -> tuple[int, int]:
         If the picture would exceed :data:`MAX_PNG_SIDE` pixels a side.
     MissingDependency
         If Pillow is not installed.
+    QueensError
+        If ``path`` cannot be written.
 
     Examples
     --------
@@ -112,5 +114,6 @@ def write_png(placement, path, *, scale: int = 1) -> tuple[int, int]:
         raise MissingDependency("writing PNG pictures needs Pillow: pip install pillow") from None
     side = bits.shape[0]
     image = Image.frombytes("1", (side, side), bits.tobytes())
-    image.save(Path(path), format="PNG", compress_level=1)
+    with atomic_output(path, "wb") as fh:
+        image.save(fh, format="PNG", compress_level=1)
     return side, side

@@ -14,6 +14,7 @@ import click
 from ..backends.interface import Option
 from ..backends.registry import BACKENDS, backend_options
 from ..errors import QueensError
+from ..outfile import check_output_path
 from ..problem import Problem
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "choice_option",
     "number_option",
     "out_option",
+    "OutputPath",
     "Progress",
     "placement_arg",
     "parse_cells",
@@ -176,9 +178,26 @@ def number_option(flag: str, minimum: int, metavar: str, help: str, default: int
     return click.option(flag, type=click.IntRange(min=minimum), default=default, metavar=metavar, help=help)
 
 
-def out_option(help: str = "Write to file F instead of standard output.") -> Callable:
-    """``--out F``: where a command writes its file."""
-    return click.option("--out", type=click.Path(dir_okay=False, writable=True), default=None, metavar="F", help=help)
+class OutputPath(click.ParamType):
+    """A file the command will write: checked before the work starts (not empty, not
+    a directory or a device, in an existing directory where a file can be created;
+    see :func:`queenslab.outfile.check_output_path`)."""
+
+    name = "file"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        try:
+            return check_output_path(value)
+        except QueensError as e:
+            self.fail(str(e), param, ctx)
+
+
+def out_option(
+    help: str = "Write to file F instead of standard output.", flag: str = "--out", metavar: str = "F"
+) -> Callable:
+    """``--out F``: where a command writes its file (written whole or not at all)."""
+    name = flag.lstrip("-").replace("-", "_")
+    return click.option(flag, name, type=OutputPath(), default=None, metavar=metavar, help=help)
 
 
 def index_options(fn: Callable) -> Callable:

@@ -13,8 +13,10 @@ import click
 
 from ..backends import count
 from ..errors import QueensError, TooLarge, UnsupportedProblem
+from ..outfile import NpyRows, atomic_output, free_bytes
 from ..placement_file import read_placement
 from ..solution import board_text, conflicts, format_placement, parse_placement
+from ..viz import MAX_PNG_SIDE
 from .app import cli, emit_json
 from .options import json_option, number_option, out_option, placement_arg, problem_options
 
@@ -71,25 +73,17 @@ def solutions_cmd(problem, limit, offset, fmt, out, as_json):
         )
 
     if fmt == "npy":
-        import numpy as np
-
-        total = count(problem, force=True) if limit is None else None
-        if total is None:
-            # the file's shape is needed first: count only as far as the limit reaches
-            total = sum(len(a) for a in stream())
-        else:
-            total = max(0, total - offset)
-        arr_out = np.lib.format.open_memmap(out, mode="w+", dtype=np.int64, shape=(total, n))
-        i = 0
-        for arr in stream():
-            arr_out[i : i + len(arr)] = arr + 1
-            i += len(arr)
-        arr_out.flush()
-        del arr_out
+        if limit is None:  # every solution from the offset on: refuse early what cannot fit on the disk
+            _check_room(out, max(0, count(problem, force=True) - offset), n)
+        with atomic_output(out, "wb", what="--out") as fh:
+            rows = NpyRows(fh, n)
+            for arr in stream():
+                rows.write(arr + 1)
+            written = rows.finish()
         if as_json:
-            report(i, None)
+            report(written, None)
         else:
-            click.echo(f"wrote {i} solutions (1-based, int64) to {out}", err=True)
+            click.echo(f"wrote {written} solutions (1-based, int64) to {out}", err=True)
         return 0
 
     if as_json and out is None:
@@ -97,9 +91,8 @@ def solutions_cmd(problem, limit, offset, fmt, out, as_json):
         report(len(flat), flat)
         return 0
 
-    written = 0
-    fh = open(out, "w") if out else sys.stdout  # noqa: SIM115 - closed below; stdout is not ours
-    try:
+    def write_lines(fh) -> int:
+        written = 0
         for arr in stream():
             written += len(arr)
             if fmt == "json":
@@ -107,15 +100,38 @@ def solutions_cmd(problem, limit, offset, fmt, out, as_json):
             else:
                 lines = [format_placement(row, fmt) for row in arr.tolist()]
             fh.write("\n".join(lines) + "\n")
-    except BrokenPipeError:  # e.g. piped into head
-        sys.stderr.close()
-        return 0
-    finally:
-        if out:
-            fh.close()
+        return written
+
+    if out is None:
+        try:
+            written = write_lines(sys.stdout)
+        except BrokenPipeError:  # e.g. piped into head
+            sys.stderr.close()
+            return 0
+    else:
+        with atomic_output(out, "w", what="--out") as fh:
+            written = write_lines(fh)
     if as_json:
         report(written, None)
     return 0
+
+
+def _check_room(out: str, rows: int, n: int) -> None:
+    """Refuse an ``.npy`` file of ``rows`` rows that the disk has no room for."""
+    need = NpyRows.HEADER_BYTES + rows * n * 8
+    free = free_bytes(out)
+    if free is not None and need > free:
+        raise TooLarge(
+            f"--out {out}: {rows:,} solutions of {n} int64 columns need {_size(need)} and {_size(free)} is free "
+            "there; give --limit K (and --offset R) to write a part, or write to a larger disk"
+        )
+
+
+def _size(b: int) -> str:
+    for unit, scale in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if b >= scale:
+            return f"{b / scale:.1f} {unit}"
+    return f"{b} bytes"
 
 
 @cli.command("check")
@@ -175,17 +191,14 @@ TEXT_BOARD_MAX_N = 100
     metavar="F",
     help="Read the placement from F: F.npy (1-based array, as `solve --out` writes) or text '2, 4, 1, 3'.",
 )
-@click.option(
-    "--png",
-    "png",
-    type=click.Path(dir_okay=False, writable=True),
-    default=None,
+@out_option(
+    "Write a PNG picture (white queens on black) instead of the text board; boards up to 20,000.",
+    flag="--png",
     metavar="OUT",
-    help="Write a PNG picture (white queens on black) instead of the text board; boards up to 20,000.",
 )
 @click.option(
     "--scale",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=MAX_PNG_SIDE),
     default=1,
     show_default=True,
     metavar="K",
