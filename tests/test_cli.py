@@ -7,6 +7,7 @@ import sys
 import naive
 import numpy as np
 import pytest
+from hypothesis import given, strategies as st
 
 from queenslab.cli import main
 from queenslab.data import known_total, known_unique
@@ -148,3 +149,140 @@ def test_help_does_not_load_numba_or_solvers():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip().splitlines()[-1] == "[]"
+
+
+# ----------------------------------------------------------------------- option ranges, cells, placements
+
+BIG = "1" + "0" * 30
+
+
+@pytest.mark.parametrize(
+    "args,match",
+    [
+        (["solve", "8", "--method", "minconflicts", "--max-steps", BIG], "1<=x<=9223372036854775807"),
+        (["solve", "8", "--method", "minconflicts", "--restarts", BIG], "0<=x<=9223372036854775807"),
+        (["solve", "8", "--method", "cpsat", "--seed", "18446744073709551616"], "0<=x<=2147483647"),
+        (["solve", "8", "--method", "cpsat", "--seed", "2147483648"], "0<=x<=2147483647"),
+        (["solve", "8", "--method", "minconflicts", "--seed", "-1"], "0<=x<=2147483647"),
+        (["solve", "8", "--max-steps", "1e30"], "not a valid integer"),
+        (["count", "8", "--backend", "cpsat", "--seed", "18446744073709551616"], "0<=x<=2147483647"),
+        (["count", "8", "--threads", BIG], "1<=x<=1024"),
+        (["rank", "4", "2413", "--threads", "1025"], "1<=x<=1024"),
+        (["count", "8", "--backend", "cpsat", "--limit", BIG], "1<=x<=9223372036854775807"),
+        (["solutions", "8", "--limit", BIG], "0<=x<=9223372036854775807"),
+        (["solutions", "8", "--offset", BIG], "0<=x<=9223372036854775807"),
+        (["orbits", "8", "--limit", BIG], "0<=x<=9223372036854775807"),
+        (["show", "2413", "--png", "x.png", "--scale", BIG], "1<=x<=20000"),
+        (["count", "8", "--backend", "cpsat", "--time-limit", "nan"], "finite number > 0"),
+        (["count", "8", "--backend", "cpsat", "--time-limit", "inf"], "finite number > 0"),
+        (["count", "8", "--backend", "cpsat", "--time-limit", "-1"], "finite number > 0"),
+        (["count", "8", "--backend", "cpsat", "--time-limit", "0"], "finite number > 0"),
+        (["count", "8", "--backend", "cpsat", "--time-limit", "1e400"], "finite number > 0"),
+        (["count", "8", "--backend", "cpsat", "--time-limit", "soon"], "finite number > 0"),
+        (["solutions", "8", "--out", ""], "empty file name"),
+        (["solve", "8", "--out", " "], "empty file name"),
+    ],
+)
+def test_out_of_range_options_are_usage_errors(capsys, tmp_path, monkeypatch, args, match):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, *args)
+    assert code == 2 and err.startswith("error: ") and match in err, err
+    assert out == "" and list(tmp_path.iterdir()) == []
+
+
+def test_seconds_in_range_are_read_and_the_range_is_in_the_help(capsys):
+    from queenslab.cli.options import Seconds
+
+    assert Seconds().convert("2.5", None, None) == 2.5 and Seconds().convert("1e-3", None, None) == 0.001
+    code, out, _ = run(capsys, "count", "--help")
+    assert code == 0 and "[finite, x>0]" in " ".join(out.split())  # the help wraps lines anywhere
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["²,1", "1,²", "١,٢", "1,1,1", "1,,2", "1,", ",1", "", " ", "1.5,2", "+1,2", "-1,2", "--1,2", "1;;2", "1 2", "x,y"],
+)
+@pytest.mark.parametrize("flag", ["--block", "--fix"])
+def test_malformed_cells_are_errors(capsys, flag, value):
+    code, out, err = run(capsys, "count", "8", flag, value)
+    assert code == 2 and err.startswith(f"error: {flag} expects ROW,COL") and "digits 0-9" in err, err
+
+
+def test_cells_far_off_the_board(capsys):
+    code, _, err = run(capsys, "count", "8", "--fix", "99999999999999999999,1")
+    assert code == 2 and "off any board" in err and "1..n" in err
+    code, _, err = run(capsys, "count", "8", "--block", "9,1")
+    assert code == 2 and "rows and columns are 1..8" in err
+    code, out, _ = run(capsys, "count", "8", "--block", " 1 , 2 ", "--block", "3;4", "--json")
+    assert code == 0 and json.loads(out)["problem"]["blocked"] == [[1, 2], [3, 4]]
+
+
+@pytest.mark.parametrize(
+    "words,match",
+    [
+        (["²413"], "'²413' is not a column number"),
+        (["2", "4", "1", "٣"], "'٣' is not a column number"),
+        (["2,4,1.5,3"], "'1.5' is not a column number"),
+        (["2", "+4", "1", "3"], "'+4' is not a column number"),
+        (["2,4,1,3e0"], "'3e0' is not a column number"),
+        (["2,,4,1,3"], "empty column between commas"),
+        (["2,4,1,3,"], "empty column between commas"),
+        ([",2,4,1,3"], "empty column between commas"),
+        (["[]"], "empty placement"),
+        (["2", "4", "1", "3" + "0" * 25], "more than 18 digits"),
+        (["2", "4", "1", "9" * 5000], "more than 18 digits"),
+    ],
+)
+@pytest.mark.parametrize("command", [["check"], ["show"], ["rank", "4"], ["symmetry", "orbit"]])
+def test_malformed_placements_are_errors(capsys, command, words, match):
+    code, out, err = run(capsys, *command, *words)
+    assert code == 2 and err.startswith("error: ") and match in err, err
+    assert "digits 0-9" in err
+
+
+def _only_queens_errors(fn, *args):
+    from queenslab.errors import QueensError
+
+    try:
+        return fn(*args)
+    except QueensError:
+        return None
+
+
+@given(st.lists(st.text(max_size=12), max_size=3))
+def test_parse_cells_raises_only_queens_errors(values):
+    from queenslab.cli.options import parse_cells
+
+    cells = _only_queens_errors(parse_cells, tuple(values), "block")
+    if cells is not None:
+        assert len(cells) == len(values) and all(r >= -1 and c >= -1 for r, c in cells)
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(1, 10**18 - 1), st.integers(1, 10**18 - 1), st.sampled_from([",", " , ", ";", "\t,"]))
+    )
+)
+def test_parse_cells_reads_what_it_should(cells):
+    from queenslab.cli.options import parse_cells
+
+    values = tuple(f" {r}{sep}{c} " for r, c, sep in cells)
+    assert parse_cells(values, "fix") == [(r - 1, c - 1) for r, c, _ in cells]
+
+
+@given(st.lists(st.text(max_size=10), max_size=4))
+def test_placement_text_raises_only_queens_errors(words):
+    from queenslab.cli.options import placement_arg
+    from queenslab.solution import parse_placement
+
+    p = _only_queens_errors(lambda w: parse_placement(placement_arg(w)), tuple(words))
+    if p is not None:
+        assert len(p) > 0 and all(0 <= c < len(p) for c in p)
+
+
+@given(st.lists(st.sampled_from(list("0123456789 ,;[]()+-.²١") + ["", "9" * 20]), max_size=8))
+def test_placement_lookalikes_raise_only_queens_errors(parts):
+    from queenslab.cli.options import placement_arg
+    from queenslab.solution import parse_placement
+
+    _only_queens_errors(lambda w: parse_placement(placement_arg(w)), ("".join(parts),))

@@ -67,6 +67,22 @@ def test_interrupted_solutions_leave_no_file_and_keep_an_old_one(capsys, monkeyp
         assert listing(tmp_path) == []
 
 
+@pytest.mark.parametrize("fmt", ["npy", "digits"])
+def test_stop_requested_while_writing_stops_the_write(capsys, monkeypatch, tmp_path, fmt):
+    from queenslab import interrupt
+
+    def stream(problem, **kw):  # a source that never looks at the stop flag
+        for i in range(10**6):
+            if i == 3:
+                interrupt.request()  # what the main thread does on Ctrl-C
+            yield np.zeros((1, problem.n), np.int64)
+
+    monkeypatch.setattr(lex, "solution_batches", stream)
+    code, _, err = run(capsys, "solutions", "8", "--format", fmt, "--out", tmp_path / "s", "--limit", 10**6)
+    assert code == 130 and "interrupted" in err
+    assert listing(tmp_path) == [] and not interrupt.requested()
+
+
 def test_failed_solutions_write_is_an_error_and_leaves_no_file(capsys, monkeypatch, tmp_path):
     interrupt_after(2, monkeypatch, exc=lambda: OSError(28, "No space left on device"))
     target = tmp_path / "s.npy"

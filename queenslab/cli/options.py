@@ -5,6 +5,8 @@ choice, progress bars and placement arguments."""
 from __future__ import annotations
 
 import functools
+import math
+import re
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -13,7 +15,7 @@ import click
 
 from ..backends.interface import Option
 from ..backends.registry import BACKENDS, backend_options
-from ..errors import QueensError
+from ..errors import InvalidPlacement, QueensError
 from ..outfile import check_output_path
 from ..problem import Problem
 
@@ -27,23 +29,75 @@ __all__ = [
     "number_option",
     "out_option",
     "OutputPath",
+    "Seconds",
     "Progress",
     "placement_arg",
     "parse_cells",
+    "INT64_MAX",
+    "SEED_MAX",
+    "THREADS_MAX",
 ]
 
 
+#: The largest value of an integer option unless it says otherwise: a 64-bit integer.
+INT64_MAX = 2**63 - 1
+#: Seeds: 0..2**31 - 1 (CP-SAT's random seed is a 32-bit integer; one range for every method).
+SEED_MAX = 2**31 - 1
+#: Threads and solver workers: 1..1024.
+THREADS_MAX = 1024
+#: The largest value of the backends' integer options, by name (else :data:`INT64_MAX`).
+_MAXIMUM = {"seed": SEED_MAX, "threads": THREADS_MAX, "workers": THREADS_MAX}
+
+_CELL = re.compile(r"\s*([0-9]+)\s*[,;]\s*([0-9]+)\s*", re.ASCII)
+#: More digits than this cannot be a row or column of any board.
+_MAX_DIGITS = 18
+
+
 def parse_cells(values: tuple[str, ...], what: str) -> list[tuple[int, int]]:
-    """1-based ``ROW,COL`` strings as 0-based cells."""
+    """1-based ``ROW,COL`` strings as 0-based cells.
+
+    Parameters
+    ----------
+    values : tuple of str
+        Each ``ROW,COL`` (``ROW;COL`` also), ROW and COL written in the ASCII digits
+        0-9; spaces around them are allowed, nothing else.
+    what : str
+        The option's name (``block``), for messages.
+
+    Returns
+    -------
+    list of (int, int)
+        0-based cells (whether they lie on the board is checked with n).
+
+    Raises
+    ------
+    QueensError
+        For anything else: signs, decimals, other digits than 0-9, a missing or extra
+        part, a number of more than 18 digits.
+
+    Examples
+    --------
+    >>> parse_cells(("1,3", " 2 , 4 "), "block")
+    [(0, 2), (1, 3)]
+    >>> parse_cells(("1,,3",), "fix")
+    Traceback (most recent call last):
+    ...
+    queenslab.errors.QueensError: --fix expects ROW,COL: two 1-based numbers (digits 0-9) separated by a comma, for example --fix 1,3; got '1,,3'
+    """
     cells = []
     for v in values:
-        parts = [p for p in v.replace(";", ",").split(",") if p.strip()]
-        try:
-            r, c = (int(p) for p in parts)
-        except ValueError:
+        m = _CELL.fullmatch(v) if isinstance(v, str) else None
+        if m is None:
             raise QueensError(
-                f"--{what} expects ROW,COL with 1-based integers (for example --{what} 1,3), got {v!r}"
-            ) from None
+                f"--{what} expects ROW,COL: two 1-based numbers (digits 0-9) separated by a comma, "
+                f"for example --{what} 1,3; got {v!r}"
+            )
+        if any(len(g.lstrip("0")) > _MAX_DIGITS for g in m.groups()):
+            raise QueensError(
+                f"--{what} {v.strip()[:40]!r}: a row or column of {_MAX_DIGITS + 1}+ digits is off any board; "
+                "rows and columns are 1..n"
+            )
+        r, c = (int(g) for g in m.groups())
         cells.append((r - 1, c - 1))
     return cells
 
@@ -124,11 +178,29 @@ def backend_option(fn: Callable) -> Callable:
     )(fn)
 
 
+class Seconds(click.ParamType):
+    """A positive, finite number of seconds (``2``, ``0.5``, ``1e3``); nan, inf, zero
+    and negative numbers are refused with the allowed range."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        if isinstance(value, float) and math.isfinite(value) and value > 0:
+            return value
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            seconds = math.nan
+        if not (math.isfinite(seconds) and seconds > 0):
+            self.fail(f"{value!r} is not a number of seconds: give a finite number > 0, for example 2.5", param, ctx)
+        return seconds
+
+
 def _click_type(opt: Option) -> Any:
     if opt.kind == "int":
-        return click.IntRange(min=int(opt.minimum or 0))
+        return click.IntRange(min=int(opt.minimum or 0), max=_MAXIMUM.get(opt.name, INT64_MAX))
     if opt.kind == "float":
-        return click.FloatRange(min=opt.minimum or 0, min_open=opt.open_minimum)
+        return Seconds()
     if opt.kind == "choice":
         return click.Choice(list(opt.choices))
     return str
@@ -152,6 +224,8 @@ def solver_options(question: str) -> Callable:
             text = f"[{', '.join(users)}] {opt.help}"
             if opt.default not in (None, False):
                 text += f" (default {opt.default})"
+            if opt.kind == "float":
+                text += "  [finite, x>0]"
             if opt.kind == "flag":
                 w = click.option(opt.flag, name, is_flag=True, default=False, help=text)(w)
             else:
@@ -173,9 +247,21 @@ def choice_option(flag: str, choices: list[str], default: str, help: str) -> Cal
     return click.option(flag, type=click.Choice(choices), default=default, show_default=True, help=help)
 
 
-def number_option(flag: str, minimum: int, metavar: str, help: str, default: int | None = None) -> Callable:
-    """An integer option with a lower bound (None when not given, unless ``default``)."""
-    return click.option(flag, type=click.IntRange(min=minimum), default=default, metavar=metavar, help=help)
+def number_option(
+    flag: str, minimum: int, metavar: str, help: str, default: int | None = None, maximum: int | None = None
+) -> Callable:
+    """An integer option in ``minimum..maximum`` (None when not given, unless ``default``).
+
+    ``maximum`` defaults to the backends' maximum for an option of that name
+    (``--seed`` :data:`SEED_MAX`, ``--threads`` :data:`THREADS_MAX`), else
+    :data:`INT64_MAX`. The range is shown in the help and a value outside it is refused
+    with the range.
+    """
+    if maximum is None:
+        maximum = _MAXIMUM.get(flag.lstrip("-").replace("-", "_"), INT64_MAX)
+    return click.option(
+        flag, type=click.IntRange(min=minimum, max=maximum), default=default, metavar=metavar, help=help
+    )
 
 
 class OutputPath(click.ParamType):
@@ -242,8 +328,54 @@ class Progress:
             self.bar.close()
 
 
+_PLACEMENT_CHARS = frozenset("0123456789 \t\n,;[]()")
+_PLACEMENT_WORDS = re.compile(r"[ \t\n,;\[\]()]+")
+_EMPTY_PART = re.compile(r"(^|[,;])\s*([,;]|$)")
+
+
 def placement_arg(words: tuple[str, ...]) -> str:
-    """The words of a placement argument as one string (an error when there are none)."""
+    """The words of a placement argument as one string, checked for what a placement
+    may contain.
+
+    Parameters
+    ----------
+    words : tuple of str
+        As the command line gives them.
+
+    Returns
+    -------
+    str
+        The words joined by spaces, for :func:`queenslab.solution.parse_placement`.
+
+    Raises
+    ------
+    QueensError
+        If there are no words, or the text holds anything but column numbers in the
+        ASCII digits 0-9 separated by spaces, commas or semicolons (optionally inside
+        brackets): no signs, decimals, other digits, empty parts between commas or
+        numbers of more than 18 digits.
+
+    Examples
+    --------
+    >>> placement_arg(("2", "4", "1", "3"))
+    '2 4 1 3'
+    >>> placement_arg(("2,4,1.5",))
+    Traceback (most recent call last):
+    ...
+    queenslab.errors.InvalidPlacement: '1.5' is not a column number: give the 1-based column of each row in the digits 0-9, separated by spaces or commas, e.g. '2 4 1 3'
+    """
+    how = "give the 1-based column of each row in the digits 0-9, separated by spaces or commas, e.g. '2 4 1 3'"
     if not words:
-        raise QueensError("give a placement, e.g. '2 4 1 3' or 2413 (1-based columns by row)")
-    return " ".join(words)
+        raise InvalidPlacement(f"give a placement: {how} (or 2413 for n <= 9)")
+    text = " ".join(words)
+    if any(ch not in _PLACEMENT_CHARS for ch in text):
+        bad = next(t for t in _PLACEMENT_WORDS.split(text) if t and not (t.isascii() and t.isdigit()))
+        raise InvalidPlacement(f"{bad[:40]!r} is not a column number: {how}")
+    body = text.strip().strip("[]()").strip()
+    if not body:
+        raise InvalidPlacement(f"empty placement: {how}")
+    if _EMPTY_PART.search(body):
+        raise InvalidPlacement(f"{text[:60]!r} has an empty column between commas: {how}")
+    if any(len(t.lstrip("0")) > _MAX_DIGITS for t in re.findall(r"[0-9]+", text)):
+        raise InvalidPlacement(f"a column number of more than {_MAX_DIGITS} digits is off any board: {how}")
+    return text

@@ -11,6 +11,7 @@ import sys
 
 import click
 
+from .. import interrupt
 from ..backends import count
 from ..errors import QueensError, TooLarge, UnsupportedProblem
 from ..outfile import NpyRows, atomic_output, free_bytes
@@ -78,6 +79,7 @@ def solutions_cmd(problem, limit, offset, fmt, out, as_json):
         with atomic_output(out, "wb", what="--out") as fh:
             rows = NpyRows(fh, n)
             for arr in stream():
+                interrupt.check()  # Ctrl-C (seen by the main thread) stops the writing too
                 rows.write(arr + 1)
             written = rows.finish()
         if as_json:
@@ -94,6 +96,7 @@ def solutions_cmd(problem, limit, offset, fmt, out, as_json):
     def write_lines(fh) -> int:
         written = 0
         for arr in stream():
+            interrupt.check()
             written += len(arr)
             if fmt == "json":
                 lines = [json.dumps(row) for row in (arr + 1).tolist()]
