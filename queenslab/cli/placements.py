@@ -31,9 +31,10 @@ from .options import json_option, number_option, out_option, placement_arg, prob
     "fmt",
     type=click.Choice(["spaces", "digits", "json", "npy"]),
     default="spaces",
-    help="spaces: '2 4 1 3'; digits: '2413' (n <= 9); json: one list per line; npy: a numpy file (needs --out).",
+    help="spaces: '2 4 1 3'; digits: '2413' (n <= 9); json: one list per line; npy: a numpy file, streamed "
+    "(needs --out).",
 )
-@out_option()
+@out_option("Write to file F instead of standard output, whole or not at all (an interrupted run leaves F as it was).")
 @json_option
 def solutions_cmd(problem, limit, offset, fmt, out, as_json):
     """Enumerate solutions in lexicographic order (1-based columns), streaming.
