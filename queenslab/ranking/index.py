@@ -502,7 +502,7 @@ class PrefixIndex:
         row = self._row(_encode(p[: self.depth], self.problem.n))
         if row is None:
             raise self._bad(f"no row for the prefix {list(p[: self.depth])} of a solution")
-        local = rank_walk(self.problem, p, self.depth, 0, 1)
+        local = interrupt.run(rank_walk, self.problem, p, self.depth, 0, 1)
         if not local < row[2]:
             raise self._bad(f"the prefix {list(p[: self.depth])} holds more than its stored {row[2]} solutions")
         return row[1] + local
@@ -526,7 +526,7 @@ class PrefixIndex:
             raise self._bad(f"no row holds rank {r} (a row is missing: the nearest ends at {cum + cnt - 1})")
         prefix = _decode(code, self.problem.n, self.depth)
         try:
-            return unrank_walk(self.problem, r - cum, self.total, prefix, 1)
+            return interrupt.run(unrank_walk, self.problem, r - cum, self.total, prefix, 1)
         except WalkMismatch:
             raise self._bad(f"the prefix {prefix} holds fewer solutions than its stored {cnt}") from None
 

@@ -91,7 +91,9 @@ def rank(problem: Problem, placement, *, index="auto", threads: int | None = Non
     if idx is not None:
         return idx.rank(p, threads=threads)
     check_size(problem, force)
-    return rank_walk(problem, p, 0, 0, threads)
+    # the whole walk off the main thread at once (Ctrl-C stays responsive; the engine's
+    # own calls inside then run in place instead of one thread each)
+    return interrupt.run(rank_walk, problem, p, 0, 0, threads)
 
 
 def unrank(
@@ -136,7 +138,7 @@ def unrank(
     check_size(problem, force)
     size = total(problem, threads=threads)
     r = check_rank(problem, r, size)
-    return unrank_walk(problem, r, size, [], threads)
+    return interrupt.run(unrank_walk, problem, r, size, [], threads)
 
 
 def _open_index(problem: Problem, index) -> PrefixIndex | None:

@@ -115,7 +115,7 @@ def _ranks(size: int, k: int, seed: int | None, distinct: bool) -> Iterator[int]
 
 def _draws(problem, k, seed, idx, size, threads, distinct) -> Iterator[tuple[int, tuple[int, ...]]]:
     for r in _ranks(size, k, seed, distinct):
-        yield r, (idx.unrank(r) if idx is not None else unrank_walk(problem, r, size, [], threads))
+        yield r, (idx.unrank(r) if idx is not None else interrupt.run(unrank_walk, problem, r, size, [], threads))
 
 
 def sample_ranks(
