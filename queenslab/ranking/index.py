@@ -371,6 +371,11 @@ class PrefixIndex:
             raise InvalidIndex(f"no index file at {path}; build one with `queenslab index build`")
         with _sql(path, "opening it"):
             bad = _header_problem(path)
+        if bad == "is not an SQLite database":
+            raise InvalidIndex(
+                f"{path} is not a queenslab index (not an SQLite database); give an index file or directory "
+                "made by `queenslab index build`"
+            )
         if bad:
             raise InvalidIndex(f"{path} {bad}; {_rebuild_hint(None, None, path)}")
         with _sql(path, "opening it", _rebuild_hint(None, None, path)):
@@ -386,7 +391,8 @@ class PrefixIndex:
                 if version is not None and version != str(SCHEMA_VERSION):
                     cls._check_meta(path, {"version": version})  # says which version, and to rebuild
                 raise InvalidIndex(
-                    f"{path} is not a queenslab index, or its tables were changed; {_rebuild_hint(None, None, path)}"
+                    f"{path} is not a queenslab index, or its tables were changed; if it is an index, "
+                    "rebuild it with `queenslab index build ... --rebuild` (the same problem and depth)"
                 )
             meta = _read_meta(con, path)
             stored = cls._check_meta(path, meta)
@@ -685,7 +691,8 @@ class _BuildLock:
                 return True
             except OSError:
                 return False
-        return True  # pragma: no cover - no locking available
+        self.note(f"no file locking on this platform; building {self.target} without a lock")  # pragma: no cover
+        return True  # pragma: no cover
 
     def __enter__(self) -> _BuildLock:
         try:
@@ -760,7 +767,10 @@ def holder_pid(target: str | os.PathLike) -> int | None:
                 pass
             except OSError:
                 return None
-        text = os.read(fd, 64).decode(errors="replace").strip()
+        try:
+            text = os.read(fd, 64).decode(errors="replace").strip()
+        except OSError:  # pragma: no cover - Windows: the locked byte cannot be read
+            return None
         return int(text) if text.isdigit() else None
     finally:
         os.close(fd)
