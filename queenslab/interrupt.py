@@ -19,6 +19,7 @@ line exits with status 130.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -26,7 +27,18 @@ from typing import TypeVar
 
 import numpy as np
 
-__all__ = ["FLAG", "Interrupted", "GRACE_SECONDS", "requested", "abandoned", "check", "request", "clear", "stopping", "run"]
+__all__ = [
+    "FLAG",
+    "Interrupted",
+    "GRACE_SECONDS",
+    "requested",
+    "abandoned",
+    "check",
+    "request",
+    "clear",
+    "stopping",
+    "run",
+]
 
 #: The stop flag read by the kernels: ``FLAG[0] != 0`` means "return now".
 FLAG = np.zeros(1, np.int64)
@@ -65,10 +77,8 @@ def request() -> None:
     with _lock:
         hooks = list(_hooks)
     for hook in hooks:
-        try:
+        with contextlib.suppress(Exception):  # a solver that already finished may refuse to stop
             hook()
-        except Exception:  # a solver that already finished may refuse to stop
-            pass
 
 
 def abandoned() -> bool:

@@ -36,7 +36,7 @@ CONTRACT = {
         ],
     ),
     "crosscheck": (
-        {"n", "problem", "unique", "agree", "rows"},
+        {"n", "problem", "unique", "agree", "verdict", "rows"},
         [
             ["crosscheck", 6, "--backends", "native,sat"],
             ["crosscheck", 5, "--toroidal", "--no-unique", "--backends", "native,cpsat"],

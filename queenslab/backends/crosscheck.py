@@ -32,8 +32,15 @@ class CrosscheckRow:
 class Crosscheck:
     """The same problem on several backends.
 
-    ``agree`` is True when every backend that answered completely gave the same count
-    (and the same unique count, when asked for).
+    A row stopped by a limit (``complete=False``) holds a lower bound, and a row with an
+    ``error`` holds nothing: neither is ever part of an agreement. The :attr:`verdict` is
+
+    * ``"disagree"`` when two complete answers differ;
+    * ``"agree"`` when at least two backends answered completely, all alike, and no row
+      was stopped by a limit;
+    * ``"inconclusive"`` otherwise (fewer than two complete answers, or a limited row).
+
+    An interrupted crosscheck has no verdict: it raises ``KeyboardInterrupt``.
     """
 
     problem: Problem
@@ -42,12 +49,28 @@ class Crosscheck:
 
     @property
     def answered(self) -> tuple[CrosscheckRow, ...]:
+        """The rows with a complete answer."""
         return tuple(r for r in self.rows if r.error is None and r.complete)
 
     @property
-    def agree(self) -> bool:
+    def limited(self) -> tuple[CrosscheckRow, ...]:
+        """The rows a limit stopped (their counts are lower bounds)."""
+        return tuple(r for r in self.rows if r.error is None and not r.complete)
+
+    @property
+    def verdict(self) -> str:
+        """``"agree"``, ``"disagree"`` or ``"inconclusive"`` (see the class docstring)."""
         answers = {(r.count, r.unique if self.unique else None) for r in self.answered}
-        return len(answers) <= 1
+        if len(answers) > 1:
+            return "disagree"
+        if len(self.answered) >= 2 and not self.limited:
+            return "agree"
+        return "inconclusive"
+
+    @property
+    def agree(self) -> bool:
+        """Whether the verdict is ``"agree"``: two or more complete answers, all alike."""
+        return self.verdict == "agree"
 
 
 def crosscheck(

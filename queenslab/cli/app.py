@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     as_json = _wants_json(args)
     try:
         # the command runs off the main thread, so that Ctrl-C stops kernels and solvers
-        rv = interrupt.run(cli.main, args=args, prog_name="queenslab", standalone_mode=False)
+        rv: object = interrupt.run(cli.main, args=args, prog_name="queenslab", standalone_mode=False)
     except click.exceptions.UsageError as e:
         name = e.ctx.command_path if e.ctx is not None and e.ctx.parent is not None else None
         hint = f" (see '{name} --help')" if name else ""

@@ -7,6 +7,8 @@ import click
 from ..backends import crosscheck, get_backend
 from ..backends.interface import COUNTS
 from ..data import compare
+from ..errors import QueensError
+from ..outfile import atomic_output
 from ..problem import Problem
 from .app import cli, emit_json
 from .options import (
@@ -108,8 +110,13 @@ def crosscheck_cmd(problem: Problem, backends: str | None, no_unique: bool, as_j
     """Count one problem on several backends, side by side; exit 1 if they disagree.
 
     \b
-    JSON keys: n, problem, unique (whether orbits were compared), agree, rows (each:
-    backend, count, unique, seconds, complete, error).
+    A row stopped by a limit or a backend that could not run is never part of an
+    agreement: exit 0 needs two or more complete answers, all alike; Ctrl-C exits 130.
+
+    \b
+    JSON keys: n, problem, unique (whether orbits were compared), agree, verdict (agree,
+    disagree or inconclusive), rows (each: backend, count, unique, seconds, complete,
+    error).
 
     \b
     Examples:
@@ -125,6 +132,7 @@ def crosscheck_cmd(problem: Problem, backends: str | None, no_unique: bool, as_j
                 "problem": problem.to_dict(one_based=True),
                 "unique": not no_unique,
                 "agree": res.agree,
+                "verdict": res.verdict,
                 "rows": [
                     {
                         "backend": r.backend,
@@ -146,21 +154,42 @@ def crosscheck_cmd(problem: Problem, backends: str | None, no_unique: bool, as_j
                 click.echo(f"{r.backend:<10} {'-':>14} {'-':>12} {'-':>9}  {r.error}")
             else:
                 u = "-" if r.unique is None else str(r.unique)
-                click.echo(f"{r.backend:<10} {r.count:>14} {u:>12} {r.seconds:>9.3f}")
-        click.echo("all backends agree" if res.agree else "BACKENDS DISAGREE")
+                note = "" if r.complete else "  stopped by a limit: a lower bound, not compared"
+                click.echo(f"{r.backend:<10} {r.count:>14} {u:>12} {r.seconds:>9.3f}{note}")
+        names = ", ".join(r.backend for r in res.answered)
+        if res.verdict == "agree":
+            click.echo(f"all {len(res.answered)} complete answers agree ({names})")
+        elif res.verdict == "disagree":
+            click.echo("BACKENDS DISAGREE")
+        else:
+            click.echo(
+                f"inconclusive: {len(res.answered)} complete answer(s) ({names or 'none'}); "
+                "an agreement needs two or more, and no row stopped by a limit"
+            )
     return 0 if res.agree else 1
 
 
 @cli.command("export")
 @click.argument("kind", type=click.Choice(["cnf", "cpsat"]))
 @problem_options
-@click.option("--encoding", default="pairwise", show_default=True, metavar="E", help="cnf: cardinality encoding.")
-@choice_option("--formulation", ["integer", "boolean"], "integer", "cpsat: model formulation.")
+@click.option("--encoding", default=None, metavar="E", help="cnf only: cardinality encoding (default pairwise).")
+@click.option(
+    "--formulation",
+    type=click.Choice(["integer", "boolean"]),
+    default=None,
+    help="cpsat only: model formulation (default integer).",
+)
 @choice_option("--symmetry", ["none", "lex-leader"], "none", "Add lex-leader symmetry-breaking constraints.")
 @out_option()
 @json_option
 def export_cmd(
-    kind: str, problem: Problem, encoding: str, formulation: str, symmetry: str, out: str | None, as_json: bool
+    kind: str,
+    problem: Problem,
+    encoding: str | None,
+    formulation: str | None,
+    symmetry: str,
+    out: str | None,
+    as_json: bool,
 ) -> int:
     """Export the model: DIMACS CNF with a cell-variable map, or CP-SAT's text proto.
 
@@ -173,6 +202,13 @@ def export_cmd(
       queenslab export cnf 8 --out q8.cnf
       queenslab export cpsat 8 --symmetry lex-leader
     """
+    # an option of the other model would be silently ignored: refuse it
+    if kind == "cnf" and formulation is not None:
+        raise QueensError("--formulation is an option of the cpsat model; the cnf model takes --encoding")
+    if kind == "cpsat" and encoding is not None:
+        raise QueensError("--encoding is an option of the cnf model; the cpsat model takes --formulation")
+    encoding = encoding or "pairwise"
+    formulation = formulation or "integer"
     sym = None if symmetry == "none" else symmetry
     if kind == "cnf":
         from ..models.cnf import to_dimacs
@@ -183,7 +219,7 @@ def export_cmd(
 
         text = export_text(problem, formulation=formulation, symmetry=sym)
     if out:
-        with open(out, "w") as fh:
+        with atomic_output(out, "w", what="--out") as fh:
             fh.write(text)
     if as_json:
         header = next((line for line in text.splitlines() if line.startswith("p cnf")), None)

@@ -352,9 +352,7 @@ def _check_prefix(problem: Problem, prefix) -> tuple[int, ...]:
     try:
         p = tuple(_column(c) for c in prefix)
     except (TypeError, ValueError):
-        raise InvalidPlacement(
-            f"a prefix is a sequence of 0-based integer columns, got {prefix!r}"
-        ) from None
+        raise InvalidPlacement(f"a prefix is a sequence of 0-based integer columns, got {prefix!r}") from None
     if len(p) > problem.n:
         raise InvalidPlacement(f"a prefix has at most n = {problem.n} rows, got {len(p)}")
     for r, c in enumerate(p):
