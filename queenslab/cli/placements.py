@@ -35,8 +35,14 @@ from .options import json_option, number_option, out_option, placement_arg, prob
     "(needs --out).",
 )
 @out_option("Write to file F instead of standard output, whole or not at all (an interrupted run leaves F as it was).")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Go ahead for n above the practical limit (18) where the command must count: an --offset "
+    "without an index, or an .npy file of every solution.",
+)
 @json_option
-def solutions_cmd(problem, limit, offset, fmt, out, as_json):
+def solutions_cmd(problem, limit, offset, fmt, out, force, as_json):
     """Enumerate solutions in lexicographic order (1-based columns), streaming.
 
     \b
@@ -58,7 +64,7 @@ def solutions_cmd(problem, limit, offset, fmt, out, as_json):
     def stream():
         from ..ranking.lex import solution_batches
 
-        return solution_batches(problem, offset=offset, limit=limit)
+        return solution_batches(problem, offset=offset, limit=limit, force=force)
 
     def report(count: int, sols) -> None:
         emit_json(
@@ -76,7 +82,7 @@ def solutions_cmd(problem, limit, offset, fmt, out, as_json):
 
     if fmt == "npy":
         if limit is None:  # every solution from the offset on: refuse early what cannot fit on the disk
-            _check_room(out, max(0, count(problem, force=True) - offset), n)
+            _check_room(out, max(0, count(problem, force=force) - offset), n)
         with atomic_output(out, "wb", what="--out") as fh:
             rows = NpyRows(fh, n)
             for arr in stream():

@@ -18,7 +18,15 @@ from ..errors import QueensError
 from ..problem import Problem
 from ..solution import format_placement, parse_placement
 from .app import cli, emit_json
-from .options import Progress, index_options, json_option, number_option, placement_arg, problem_options
+from .options import (
+    INT64_MAX,
+    Progress,
+    index_options,
+    json_option,
+    number_option,
+    placement_arg,
+    problem_options,
+)
 
 _THREADS = number_option("--threads", 1, "T", "Threads (default: every core).")
 _FORCE = click.option(
@@ -80,7 +88,7 @@ def rank_cmd(problem: Problem, placement, index, threads, force, as_json) -> int
 
 @cli.command("unrank")
 @problem_options
-@click.argument("r", type=int)
+@click.argument("r", type=click.IntRange(min=1, max=INT64_MAX))
 @index_options
 @_THREADS
 @_FORCE
@@ -120,8 +128,8 @@ def unrank_cmd(problem: Problem, r: int, index, threads, force, as_json) -> int:
 
 @cli.command("sample")
 @problem_options
-@click.argument("k", type=click.IntRange(min=0))
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed: the same seed, the same sample.")
+@click.argument("k", type=click.IntRange(min=0, max=INT64_MAX))
+@number_option("--seed", 0, "S", "Random seed: the same seed, the same sample (default 0).", default=0)
 @click.option(
     "--distinct", is_flag=True, help="Without replacement: every solution at most once (K <= number of solutions)."
 )
@@ -260,7 +268,7 @@ def index_build_cmd(problem: Problem, depth, index_path, threads, rebuild, force
     help="Index directory, or the index file (default: $QUEENSLAB_INDEX_DIR or the user cache).",
 )
 @number_option("--recount", 0, "K", "Also recount K random prefixes with the engine.", default=0)
-@click.option("--seed", type=int, default=0, show_default=True, help="Which prefixes --recount picks.")
+@number_option("--seed", 0, "S", "Which prefixes --recount picks (default 0).", default=0)
 @_THREADS
 @json_option
 def index_verify_cmd(problem: Problem, depth, index_path, recount, seed, threads, as_json) -> int:
