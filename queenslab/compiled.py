@@ -3,7 +3,7 @@
 A problem says what its variant means (move rules, blocked cells, fixed queens); this
 module turns that meaning into the tables the backends consume, once per problem:
 
-* ``allowed`` -- for the native engine, a ``uint64`` mask per row of the cells a queen
+* ``allowed`` -- for the native engine (n <= 64), a ``uint64`` mask per row of the cells a queen
   may take (blocked cells and every cell a fixed queen attacks removed; a row with a
   fixed queen allows only that cell);
 * ``leap_rows`` / ``leap_masks`` -- the leaper moves (knight, ...) as a table: a queen in
@@ -16,7 +16,8 @@ module turns that meaning into the tables the backends consume, once per problem
 
 Everything is derived from :meth:`Problem.attack <queenslab.problem.Problem.attack>`,
 the one definition of the move rules, so a backend never re-derives a variant's meaning.
-:func:`compile_problem` caches the result; its arrays are read-only.
+:func:`compile_problem` caches the result; each table is computed on first use, and its
+arrays are read-only.
 
 Examples
 --------
@@ -39,9 +40,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from .d4 import D4Element
+from .errors import TooLarge
 from .problem import Cell, Problem, leap_offsets
 
-__all__ = ["Compiled", "Conflict", "compile_problem"]
+__all__ = ["BITBOARD_MAX_N", "Compiled", "Conflict", "compile_problem"]
+
+#: Largest n of the bitboard tables (``allowed``, ``leap_masks``): a row in 64 bits.
+BITBOARD_MAX_N = 64
 
 
 @dataclass(frozen=True)
@@ -78,15 +83,49 @@ class Compiled:
     problem: Problem
     group: tuple[D4Element, ...]
     group_flags: np.ndarray
-    allowed: np.ndarray
-    leap_rows: np.ndarray
-    leap_masks: np.ndarray
-    diagonals: tuple[tuple[Cell, ...], ...]
-    leap_pairs: tuple[tuple[Cell, Cell], ...]
 
     @property
     def n(self) -> int:
         return self.problem.n
+
+    # The tables are computed on first use: the bitboard ones exist only for n <= 64,
+    # and the models' cell lists are not needed by the native engine.
+    @functools.cached_property
+    def allowed(self) -> np.ndarray:
+        """``uint64[n]``: the cells each row may take (n <= 64)."""
+        return _readonly(_allowed(self._bitboard_problem()))
+
+    @functools.cached_property
+    def _leap_table(self) -> tuple[np.ndarray, np.ndarray]:
+        rows, masks = _leap_table(self._bitboard_problem())
+        return _readonly(rows), _readonly(masks)
+
+    @property
+    def leap_rows(self) -> np.ndarray:
+        """``int64[m]``: the row distances at which leaper moves attack."""
+        return self._leap_table[0]
+
+    @property
+    def leap_masks(self) -> np.ndarray:
+        """``uint64[m, n]``: the cells a queen in column c attacks ``leap_rows[i]`` rows down."""
+        return self._leap_table[1]
+
+    @functools.cached_property
+    def diagonals(self) -> tuple[tuple[Cell, ...], ...]:
+        """The diagonal lines (wrapping on a torus) of two or more cells."""
+        return _diagonals(self.problem)
+
+    @functools.cached_property
+    def leap_pairs(self) -> tuple[tuple[Cell, Cell], ...]:
+        """The pairs of cells a leaper move apart."""
+        return _leap_pairs(self.problem)
+
+    def _bitboard_problem(self) -> Problem:
+        if self.n > BITBOARD_MAX_N:
+            raise TooLarge(
+                f"the bitboard tables hold a row in a 64-bit integer: n <= {BITBOARD_MAX_N}, got n = {self.n}"
+            )
+        return self.problem
 
     def rows(self) -> list[list[Cell]]:
         """The cells of each row (each holds exactly one queen)."""
@@ -203,14 +242,4 @@ def compile_problem(problem: Problem) -> Compiled:
     """
     group = problem.symmetries()
     flags = np.array([g.flags for g in group[1:]], dtype=np.int64).reshape(len(group) - 1, 3)
-    rows, masks = _leap_table(problem)
-    return Compiled(
-        problem=problem,
-        group=group,
-        group_flags=_readonly(flags),
-        allowed=_readonly(_allowed(problem)),
-        leap_rows=_readonly(rows),
-        leap_masks=_readonly(masks),
-        diagonals=_diagonals(problem),
-        leap_pairs=_leap_pairs(problem),
-    )
+    return Compiled(problem=problem, group=group, group_flags=_readonly(flags))

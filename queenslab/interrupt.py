@@ -83,7 +83,21 @@ def request() -> None:
 
 def abandoned() -> bool:
     """Whether interrupted work that did not stop within the grace period still runs."""
-    return any(not done.is_set() for done in _abandoned)
+    with _lock:
+        return bool(_abandoned)
+
+
+def _wait_for_abandoned() -> None:
+    """Let interrupted work that is still ending finish before new work starts (it holds
+    the stop flag up, which would stop the new work at once)."""
+    while True:
+        with _lock:
+            pending = list(_abandoned)
+        if not pending:
+            return
+        for done in pending:
+            while not done.wait(0.25):  # bounded waits: Ctrl-C is seen between them
+                pass
 
 
 def clear() -> None:
@@ -91,21 +105,41 @@ def clear() -> None:
     FLAG[0] = 0
 
 
+class Stopper:
+    """What :func:`stopping` yields: ``fired`` tells whether the hook was called."""
+
+    def __init__(self, hook: Callable[[], None]):
+        self._hook = hook
+        self.fired = False
+
+    def __call__(self) -> None:
+        self.fired = True
+        self._hook()
+
+    def check(self) -> None:
+        """Raise :class:`Interrupted` if the hook was called (even if the flag has been
+        lowered since: the solver's answer is partial either way)."""
+        if self.fired:
+            raise Interrupted("interrupted")
+
+
 @contextmanager
-def stopping(hook: Callable[[], None]) -> Iterator[None]:
+def stopping(hook: Callable[[], None]) -> Iterator[Stopper]:
     """Register ``hook`` (a solver's stop method) for the duration of the block.
 
-    If a stop was requested before the block, the hook is called at once.
+    If a stop was requested before the block, the hook is called at once. Call the
+    yielded :class:`Stopper`'s ``check()`` after the solver returns.
     """
+    stopper = Stopper(hook)
     with _lock:
-        _hooks.append(hook)
+        _hooks.append(stopper)
     try:
         if FLAG[0]:
-            hook()
-        yield
+            stopper()
+        yield stopper
     finally:
         with _lock:
-            _hooks.remove(hook)
+            _hooks.remove(stopper)
 
 
 def run(fn: Callable[..., T], *args, **kwargs) -> T:
@@ -123,6 +157,7 @@ def run(fn: Callable[..., T], *args, **kwargs) -> T:
     """
     if threading.current_thread() is not threading.main_thread() or getattr(_state, "active", False):
         return fn(*args, **kwargs)
+    _wait_for_abandoned()
     box: dict = {}
     done = threading.Event()
 
@@ -132,7 +167,12 @@ def run(fn: Callable[..., T], *args, **kwargs) -> T:
         except BaseException as e:  # handed to the main thread, re-raised there
             box["error"] = e
         finally:
-            done.set()
+            with _lock:
+                done.set()
+                if box.get("abandoned"):
+                    _abandoned.remove(done)
+                    if not _abandoned:
+                        clear()  # the last interrupted work has ended: lower the flag
 
     worker = threading.Thread(target=target, name="queenslab-work", daemon=True)
     _state.active = True
@@ -149,11 +189,15 @@ def run(fn: Callable[..., T], *args, **kwargs) -> T:
             raise Interrupted("interrupted") from None
     finally:
         _state.active = False
-        if not done.is_set():
-            # work that ignores the flag (a C++ counter without a stop API): leave it to
-            # finish in the background, its result discarded; later work must not stop
-            _abandoned.append(done)
-        clear()
+        with _lock:
+            if done.is_set():
+                if not _abandoned:
+                    clear()
+            else:
+                # work slow to stop (a C++ counter without a stop API): it ends in the
+                # background, its result discarded; the flag stays up until it has ended
+                box["abandoned"] = True
+                _abandoned.append(done)
     if "error" in box:
         raise box["error"]
     return box["value"]

@@ -9,7 +9,7 @@ from naive import attacked, symmetry_count
 from strategies import problems
 
 from queenslab.compiled import compile_problem
-from queenslab.errors import InvalidProblem
+from queenslab.errors import InvalidProblem, TooLarge
 from queenslab.problem import Problem
 
 
@@ -87,3 +87,16 @@ def test_leap_table_of_toroidal_knight_wraps():
     # distances 1, 2 and (across the edge) 3 = 5 - 2, 4 = 5 - 1
     assert c.leap_rows.tolist() == [1, 2, 3, 4]
     assert np.array_equal(c.leap_masks[0], c.leap_masks[3])
+
+
+def test_bitboard_tables_stop_at_64_columns_but_the_models_do_not():
+    """Boards above 64 columns have no bitboard tables (a TooLarge naming the limit), and
+    the models of such boards still build: the tables are computed only when read."""
+    c = compile_problem(Problem(65))
+    with pytest.raises(TooLarge, match="n <= 64"):
+        c.allowed  # noqa: B018 (the property is the call under test)
+    assert len(c.diagonals) == 2 * (2 * 65 - 3)
+    from queenslab.models import cnf, cpsat
+
+    assert cnf.build(Problem(65), encoding="seqcounter").var(64, 64) == 65 * 65
+    assert cpsat.build(Problem(65)).q is not None

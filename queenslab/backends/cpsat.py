@@ -29,6 +29,7 @@ class CpsatBackend(Backend):
             "int",
             "parallel CP-SAT workers for one solution (counting uses one)",
             minimum=1,
+            maximum=1024,
             applies_to=frozenset({SOLVE}),
             metavar="W",
         ),

@@ -67,6 +67,7 @@ class Option:
         ``--time-limit``.
     kind : {"int", "float", "str", "flag", "choice", "object"}
         ``int`` / ``float`` take ``minimum`` (and ``open_minimum`` for a strict bound);
+        ``int`` also ``maximum`` (default :data:`INT64_MAX`, what a kernel or solver can hold);
         ``choice`` takes ``choices``; ``object`` (a model, a callback) is for Python
         only and has no command-line flag.
     help : str
@@ -85,6 +86,7 @@ class Option:
     default: Any = None
     minimum: float | None = None
     open_minimum: bool = False
+    maximum: int = 2**63 - 1
     choices: tuple[str, ...] = ()
     applies_to: frozenset[str] = _ALL
     metavar: str | None = None
@@ -103,7 +105,12 @@ class Option:
         if value is None:
             return None
         if self.kind == "int":
-            return validate.whole_number(value, self.name, minimum=int(self.minimum or 0))
+            number = validate.whole_number(value, self.name, minimum=int(self.minimum or 0))
+            if number > self.maximum:
+                raise QueensError(
+                    f"{self.name} must be an integer in {int(self.minimum or 0)}..{self.maximum}, got {value!r}"
+                )
+            return number
         if self.kind == "float":
             return validate.positive_seconds(value, self.name)
         if self.kind == "flag":
@@ -134,10 +141,17 @@ TIME_LIMIT = Option(
 )
 #: Threads to count on (the result does not depend on it).
 THREADS = Option(
-    "threads", "int", "threads (default: every core)", minimum=1, applies_to=frozenset({COUNTS}), metavar="T"
+    "threads",
+    "int",
+    "threads (default: every core)",
+    minimum=1,
+    maximum=1024,
+    applies_to=frozenset({COUNTS}),
+    metavar="T",
 )
 #: Random seed of a solver.
-SEED = Option("seed", "int", "random seed of the solver", default=0, minimum=0, metavar="S")
+#: CP-SAT's random seed is a 32-bit integer.
+SEED = Option("seed", "int", "random seed of the solver", default=0, minimum=0, maximum=2**31 - 1, metavar="S")
 #: A callback ``progress(done, total)`` after each finished task (Python only).
 PROGRESS = Option(
     "progress",

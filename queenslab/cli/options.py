@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from ..backends.interface import Option
+from ..backends.interface import SEED, THREADS, Option
 from ..backends.registry import BACKENDS, backend_options
 from ..errors import InvalidPlacement, QueensError
 from ..outfile import check_output_path
@@ -42,9 +42,9 @@ __all__ = [
 #: The largest value of an integer option unless it says otherwise: a 64-bit integer.
 INT64_MAX = 2**63 - 1
 #: Seeds: 0..2**31 - 1 (CP-SAT's random seed is a 32-bit integer; one range for every method).
-SEED_MAX = 2**31 - 1
+SEED_MAX = SEED.maximum
 #: Threads and solver workers: 1..1024.
-THREADS_MAX = 1024
+THREADS_MAX = THREADS.maximum
 #: The largest value of the backends' integer options, by name (else :data:`INT64_MAX`).
 _MAXIMUM = {"seed": SEED_MAX, "threads": THREADS_MAX, "workers": THREADS_MAX}
 
@@ -198,7 +198,7 @@ class Seconds(click.ParamType):
 
 def _click_type(opt: Option) -> Any:
     if opt.kind == "int":
-        return click.IntRange(min=int(opt.minimum or 0), max=_MAXIMUM.get(opt.name, INT64_MAX))
+        return click.IntRange(min=int(opt.minimum or 0), max=opt.maximum)
     if opt.kind == "float":
         return Seconds()
     if opt.kind == "choice":

@@ -35,6 +35,7 @@ from . import kernels as K
 
 __all__ = [
     "MAX_N",
+    "MAX_BATCH",
     "SYM_MAX_N",
     "PRACTICAL_LIMIT",
     "METHODS",
@@ -63,6 +64,9 @@ SYM_MAX_N = 62
 PRACTICAL_LIMIT = 18
 
 Progress = Callable[[int, int], None]
+
+#: Largest number of rows per streamed array (a batch is allocated whole).
+MAX_BATCH = 1 << 20
 
 #: The counting methods of :func:`count_both`.
 METHODS = ("auto", "symmetric", "general")
@@ -342,6 +346,13 @@ def count(
     return r.count
 
 
+def _check_batch(batch) -> int:
+    b = validate.whole_number(batch, "batch")
+    if b > MAX_BATCH:
+        raise QueensError(f"batch is the number of rows per array, 1..{MAX_BATCH}; got {batch!r}")
+    return b
+
+
 def _column(c) -> int:
     if isinstance(c, (bool, np.bool_)):
         raise TypeError("a bool is not a column")
@@ -445,7 +456,10 @@ def count_prefixes(problem: Problem, prefixes: Sequence[Sequence[int]], *, threa
     """
     check_problem(problem)
     threads = validate.threads(threads)
-    ps = [_check_prefix(problem, p) for p in prefixes]
+    try:
+        ps = [_check_prefix(problem, p) for p in prefixes]
+    except TypeError:
+        raise InvalidPlacement(f"prefixes is a sequence of prefixes (sequences of columns), got {prefixes!r}") from None
     if all(problem.n - len(p) <= 10 for p in ps):
         threads = 1  # small subtrees: a thread pool would cost more than it saves
     counter = PrefixCounter(problem)
@@ -485,7 +499,7 @@ def prefix_batches(
     depth = validate.whole_number(depth, "depth", minimum=0)
     if depth > problem.n:
         raise QueensError(f"depth must be at most n = {problem.n}, got {depth}")
-    batch = validate.whole_number(batch, "batch")
+    batch = _check_batch(batch)
     p = _check_prefix(problem, prefix)
     if len(p) > depth:
         raise InvalidPlacement(f"a prefix of {len(p)} rows is longer than the depth {depth}")
@@ -513,7 +527,7 @@ def solution_batches(
         0-based placements, one per row; never the whole set at once.
     """
     check_problem(problem)
-    batch = validate.whole_number(batch, "batch")
+    batch = _check_batch(batch)
     limit = validate.optional_whole_number(limit, "limit")
     p = _check_prefix(problem, prefix)
     yield from Walker(problem).stream(problem.n, batch, limit, p)
@@ -539,7 +553,7 @@ def fundamental_batches(
     ([[1, 3, 5, 0, 2, 4]], [4])
     """
     check_problem(problem)
-    batch = validate.whole_number(batch, "batch")
+    batch = _check_batch(batch)
     limit = validate.optional_whole_number(limit, "limit")
     order = len(problem.symmetries())
     n = problem.n

@@ -1,0 +1,186 @@
+"""Ctrl-C stops every long command within about a second, with exit 130 and nothing
+half-done left behind (a partial count is never printed, no output file reads as
+complete), and the process can go on working afterwards.
+
+In-process: ``main(argv)`` runs in pytest's main thread and a timer thread sends SIGINT
+to this process, as a terminal would. The slow tests do the same to a real
+``python -m queenslab`` process.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from queenslab import Problem, interrupt
+from queenslab.cli import main
+from queenslab.data import known_total
+from queenslab.native import engine
+
+#: Seconds within which an interrupted command must have returned.
+STOP_WITHIN = 2.0
+
+
+def _interrupted(argv, delay=1.0):
+    """Run ``main(argv)``, send SIGINT after ``delay`` s; return (code, seconds after the signal)."""
+    sent = {}
+
+    def fire():
+        sent["t"] = time.perf_counter()
+        os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Timer(delay, fire)
+    timer.start()
+    try:
+        code = main([str(a) for a in argv])
+    finally:
+        timer.cancel()
+    assert "t" in sent, f"{argv} finished before the interrupt: the case is too small to test"
+    return code, time.perf_counter() - sent["t"]
+
+
+LONG_COMMANDS = [
+    ["count", 30, "--force"],
+    ["count", 30, "--force", "--threads", 1],
+    ["count", 24, "--force", "--toroidal", "--knight"],  # the general walk
+    ["count", 19, "--unique", "--force", "--block", "1,1"],  # orbits by canonical forms
+    ["solutions", 40, "--limit", 1],
+    ["orbits", 40, "--limit", 1],
+    ["count", 14, "--backend", "cpsat"],
+    ["count", 14, "--backend", "sat"],
+    ["crosscheck", 13],
+    ["unrank", 18, 300_000_000, "--no-index"],
+]
+
+
+@pytest.fixture(autouse=True)
+def _sigint_raises():
+    """The test process takes SIGINT as KeyboardInterrupt (it may have inherited SIG_IGN)."""
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, old)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _kernels_loaded():
+    """Load the kernels first: loading compiled code cannot be interrupted, and on a
+    cold cache it may take longer than the grace period (the command still exits 130
+    in time, but the loading goes on in the background)."""
+    engine.count_both(Problem(8))
+    engine.count_both(Problem(7, toroidal=True, knight=True, blocked=((0, 0),)))
+    engine.count_prefix(Problem(8), [0])
+    list(engine.fundamental_batches(Problem(6)))
+
+
+def _settled(timeout=30.0):
+    """Wait until interrupted work has ended; True when the stop flag is down again."""
+    t0 = time.perf_counter()
+    while interrupt.abandoned() and time.perf_counter() - t0 < timeout:
+        time.sleep(0.05)
+    return not interrupt.requested()
+
+
+@pytest.mark.parametrize("argv", LONG_COMMANDS, ids=lambda a: " ".join(map(str, a)))
+def test_ctrl_c_stops_a_long_command(argv, capsys):
+    code, after = _interrupted(argv)
+    out, err = capsys.readouterr()
+    assert code == 130 and "interrupted" in err
+    assert after < STOP_WITHIN, f"stopped {after:.2f} s after Ctrl-C"
+    assert "Traceback" not in err
+    # nothing that reads as an answer was printed
+    assert out.strip() == "" or argv[0] == "solutions" and out.count("\n") == 0
+    assert _settled()
+
+
+def test_work_goes_on_after_an_interrupt(capsys):
+    code, _ = _interrupted(["count", 30, "--force"])
+    assert code == 130 and _settled()
+    assert engine.count(Problem(10)) == known_total(10)
+    assert main(["count", "9", "--backend", "cpsat", "--json"]) == 0
+    assert f'"count": {known_total(9)}' in capsys.readouterr().out
+
+
+def test_api_count_from_the_main_thread_is_interrupted():
+    """Library calls (a notebook's main thread) stop too, raising KeyboardInterrupt."""
+    timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    t0 = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        engine.count(Problem(30), force=True, threads=1)
+    assert time.perf_counter() - t0 < 1.0 + STOP_WITHIN
+    assert _settled() and engine.count(Problem(8)) == known_total(8)
+
+
+def test_an_interrupted_kernel_never_returns_a_partial_count():
+    """A stop requested from another thread makes the engine raise, not return a number."""
+    box = {}
+
+    def work():
+        try:
+            box["value"] = engine.count(Problem(30), force=True, threads=2)
+        except KeyboardInterrupt as e:
+            box["error"] = e
+
+    t = threading.Thread(target=work)
+    t.start()
+    time.sleep(0.5)
+    interrupt.request()
+    t.join(STOP_WITHIN)
+    interrupt.clear()
+    assert not t.is_alive() and "value" not in box and isinstance(box["error"], interrupt.Interrupted)
+
+
+def test_index_build_interrupted_leaves_only_a_resumable_partial_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("QUEENSLAB_INDEX_DIR", str(tmp_path))
+    code, after = _interrupted(["index", "build", 17, "--depth", 4], delay=2.0)
+    assert code == 130 and after < STOP_WITHIN
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert not [n for n in names if n.endswith(".sqlite")], names  # never a final file
+    assert [n for n in names if n.endswith(".partial")], names
+
+
+def _subprocess_interrupt(args, tmp_path, delay):
+    env = dict(os.environ, QUEENSLAB_INDEX_DIR=str(tmp_path))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "queenslab", *map(str, args)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd=tmp_path,
+        # a shell's background jobs ignore SIGINT; a terminal's foreground job does not
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    time.sleep(delay)
+    assert proc.poll() is None, "the command finished before the interrupt"
+    sent = time.perf_counter()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    return proc.returncode, time.perf_counter() - sent, out.decode(), err.decode()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["count", 30, "--force"],
+        ["solutions", 30, "--limit", 1],
+        ["count", 15, "--backend", "cpsat"],
+        ["count", 15, "--backend", "sat"],
+        ["crosscheck", 14],
+        ["index", "build", 17, "--depth", 4],
+        ["solutions", 16, "--format", "npy", "--out", "s.npy"],
+    ],
+    ids=lambda a: " ".join(map(str, a)),
+)
+def test_sigint_to_a_real_process(args, tmp_path):
+    code, after, out, err = _subprocess_interrupt(args, tmp_path, delay=4.0)
+    assert code == 130, err
+    assert after < STOP_WITHIN, f"stopped {after:.2f} s after SIGINT"
+    assert "Traceback" not in err and "interrupted" in err
+    assert not (tmp_path / "s.npy").exists()
