@@ -52,8 +52,8 @@ multiplies permutations (``p*q`` applies ``p`` first). :func:`multiplication_tab
 that table and the test-suite compares it with the document's, entry by entry; the other
 reading (``po_i * po_j``) disagrees with 24 of the 64 printed entries.
 
-This module imports nothing from queenslab except :mod:`queenslab.errors`:
-:class:`~queenslab.problem.Problem` uses it to compute its own symmetry subgroup, and
+This module imports nothing from queenslab except :mod:`queenslab.errors` and
+:mod:`queenslab.validate` (the argument checks): :class:`~queenslab.problem.Problem` uses it to compute its own symmetry subgroup, and
 ``problem.symmetries()`` returns elements of this group. sympy is imported only by
 :func:`sympy_cell_group` and :func:`dihedral_isomorphism`.
 
@@ -77,9 +77,13 @@ from __future__ import annotations
 
 import operator
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
+import numpy as np
+
+from . import validate
 from .errors import InvalidPlacement, QueensError
 
 __all__ = [
@@ -94,6 +98,7 @@ __all__ = [
     "element",
     "multiplication_table",
     "cell_permutation",
+    "SYMPY_MAX_N",
     "sympy_cell_group",
     "dihedral_isomorphism",
 ]
@@ -161,26 +166,36 @@ def as_permutation(placement: Sequence[int], what: str = "placement") -> tuple[i
     try:
         items = list(placement)
     except TypeError:
-        raise InvalidPlacement(f"{what} must be a sequence of 0-based column numbers, got {placement!r}") from None
-    try:
-        p = tuple(operator.index(x) for x in items)
-    except TypeError:
-        raise InvalidPlacement(f"{what} {tuple(items)!r} must hold integers (0-based columns)") from None
+        raise InvalidPlacement(
+            f"{what} must be a sequence of 0-based column numbers, got {validate.brief(placement)}"
+        ) from None
+    p = []
+    for x in items:
+        if isinstance(x, (bool, np.bool_)):
+            raise InvalidPlacement(f"{what} must hold integers (0-based columns), got the bool {x!r}")
+        try:
+            p.append(operator.index(x))
+        except TypeError:
+            hint = " (a float is never taken as a column)" if isinstance(x, (float, np.floating)) else ""
+            raise InvalidPlacement(
+                f"{what} {validate.brief(tuple(items))} must hold integers (0-based columns), "
+                f"got {validate.brief(x)}{hint}"
+            ) from None
     n = len(p)
     seen = [False] * n
     for c in p:
         if not 0 <= c < n:
             raise InvalidPlacement(
-                f"{what} {p!r} is not a permutation of 0..{n - 1}: column {c} is off the board "
-                "(the Python API is 0-based; each column 0..n-1 must appear once)"
+                f"{what} {validate.brief(tuple(p))} is not a permutation of 0..{n - 1}: column "
+                f"{validate.brief(c)} is off the board (the Python API is 0-based; each column 0..n-1 must appear once)"
             )
         if seen[c]:
             raise InvalidPlacement(
-                f"{what} {p!r} is not a permutation of 0..{n - 1}: column {c} appears twice "
+                f"{what} {validate.brief(tuple(p))} is not a permutation of 0..{n - 1}: column {c} appears twice "
                 "(the Python API is 0-based; each column 0..n-1 must appear once)"
             )
         seen[c] = True
-    return p
+    return tuple(p)
 
 
 def inv(placement: Sequence[int]) -> tuple[int, ...]:
@@ -249,6 +264,17 @@ class D4Element:
     rev: bool = False
     cmpl: bool = False
 
+    def __post_init__(self) -> None:
+        for flag in ("inv", "rev", "cmpl"):
+            value = getattr(self, flag)
+            if isinstance(value, str):
+                raise QueensError(
+                    f"D4Element takes three flags inv, rev, cmpl (True or False), got the text {validate.brief(value)} "
+                    f"for {flag}; to look an element up by name use queenslab.d4.element(name) with one of "
+                    f"po1..po8, {', '.join(g for g in _NAMES.values())}"
+                )
+            object.__setattr__(self, flag, validate.flag(value, f"D4Element flag {flag}"))
+
     @property
     def name(self) -> str:
         """Geometric name (rotations are clockwise on a board drawn with row 0 on top)."""
@@ -280,7 +306,20 @@ class D4Element:
         return _PO_ORDER[self.po_index - 1][2]
 
     def cell(self, n: int, r: int, c: int) -> tuple[int, int]:
-        """Image of cell ``(r, c)`` on an ``n x n`` board."""
+        """Image of cell ``(r, c)`` on an ``n x n`` board.
+
+        Raises
+        ------
+        InvalidPlacement
+            If ``n`` is not a board size or ``(r, c)`` is not a 0-based cell of the board.
+
+        Examples
+        --------
+        >>> element("rotate-90").cell(4, 0, 0)
+        (0, 3)
+        """
+        if not (type(n) is int and type(r) is int and type(c) is int and 0 <= r < n and 0 <= c < n):
+            n, r, c = _board_cell(n, r, c)
         if self.inv:
             r, c = c, r
         if self.rev:
@@ -300,9 +339,11 @@ class D4Element:
         p = as_permutation(placement)
         n = len(p)
         q = [0] * n
+        inv, rev, cmpl = self.inv, self.rev, self.cmpl
         for r, c in enumerate(p):
-            r2, c2 = self.cell(n, r, c)
-            q[r2] = c2
+            if inv:
+                r, c = c, r
+            q[n - 1 - r if rev else r] = n - 1 - c if cmpl else c
         return tuple(q)
 
     def __call__(self, placement: Sequence[int]) -> tuple[int, ...]:
@@ -347,6 +388,31 @@ class D4Element:
         return f"D4Element({self.name})"
 
 
+def _board_cell(n: object, r: object, c: object) -> tuple[int, int, int]:
+    """Validate a board size and a 0-based cell of it (the slow path of :meth:`D4Element.cell`)."""
+    size = validate.whole_number(n, "n", error=InvalidPlacement)
+    row = validate.whole_number(r, "row", minimum=0, error=InvalidPlacement)
+    col = validate.whole_number(c, "column", minimum=0, error=InvalidPlacement)
+    if row >= size or col >= size:
+        raise InvalidPlacement(
+            f"cell ({row}, {col}) is off the {size}x{size} board: rows and columns are 0..{size - 1} (0-based)"
+        )
+    return size, row, col
+
+
+def _elements(elements: object, what: str = "elements") -> tuple[D4Element, ...]:
+    """A non-empty sequence of D4Element, as a tuple."""
+    if isinstance(elements, D4Element):
+        raise QueensError(f"{what} must be a sequence of D4 elements, not one element; use [g]")
+    try:
+        out: tuple[object, ...] = tuple(cast(Iterable[object], elements))
+    except TypeError:
+        raise QueensError(f"{what} must be a sequence of D4 elements, got {validate.brief(elements)}") from None
+    if not out or not all(isinstance(g, D4Element) for g in out):
+        raise QueensError(f"{what} must be a non-empty sequence of D4 elements, got {validate.brief(out)}")
+    return cast(tuple[D4Element, ...], out)
+
+
 IDENTITY = D4Element()
 
 #: The eight elements, identity first (order of the flags; the native engine's order).
@@ -375,10 +441,17 @@ def element(name: str) -> D4Element:
     >>> element("po3").name, element("rotate-180").po
     ('reflect-anti-diagonal', 'po7')
     """
-    key = str(name).strip().lower()
+    if not isinstance(name, str):
+        raise QueensError(
+            f"a symmetry is named by text, got {validate.brief(name)}: use po1..po8 or one of "
+            + ", ".join(g.name for g in PO)
+        )
+    key = name.strip().lower()
     key = re.sub(r"^po_?([1-8])$", r"po\1", key)
     if key not in _BY_NAME:
-        raise QueensError(f"unknown symmetry {name!r}: use po1..po8 or one of " + ", ".join(g.name for g in PO))
+        raise QueensError(
+            f"unknown symmetry {validate.brief(name)}: use po1..po8 or one of " + ", ".join(g.name for g in PO)
+        )
     return _BY_NAME[key]
 
 
@@ -401,7 +474,8 @@ def multiplication_table(elements: Sequence[D4Element] = PO) -> list[list[D4Elem
     >>> [g.po for g in multiplication_table()[1]]     # Table 1, row po2
     ['po2', 'po1', 'po7', 'po6', 'po8', 'po4', 'po3', 'po5']
     """
-    return [[g.then(h) for h in elements] for g in elements]
+    elems = _elements(elements)
+    return [[g.then(h) for h in elems] for g in elems]
 
 
 def cell_permutation(g: D4Element, n: int) -> list[int]:
@@ -415,9 +489,10 @@ def cell_permutation(g: D4Element, n: int) -> list[int]:
     >>> cell_permutation(element("po2"), 2)     # transpose swaps cells 1 and 2
     [0, 2, 1, 3]
     """
-    n = operator.index(n)
-    if n < 1:
-        raise QueensError(f"n must be at least 1, got {n}")
+    if not isinstance(g, D4Element):
+        raise QueensError(f"g must be a D4Element, got {validate.brief(g)}")
+    n = validate.whole_number(n, "n")
+    validate.memory(40 * n * n, f"the permutation of the {n}x{n} cells")
     out = []
     for r in range(n):
         for c in range(n):
@@ -426,20 +501,36 @@ def cell_permutation(g: D4Element, n: int) -> list[int]:
     return out
 
 
+#: Largest board :func:`sympy_cell_group` builds (sympy's group on n*n points).
+SYMPY_MAX_N = 100
+
+
 def sympy_cell_group(n: int, elements: Sequence[D4Element] = PO):
     """The sympy ``PermutationGroup`` generated by ``elements`` acting on the n*n cells.
 
     For ``n >= 2`` it has order 8 and is isomorphic to sympy's ``DihedralGroup(4)`` (for
     ``n = 1`` every element fixes the single cell). Requires sympy.
 
+    Raises
+    ------
+    QueensError
+        For ``n`` outside ``1 .. SYMPY_MAX_N`` or elements that are not D4Element.
+
     Examples
     --------
     >>> sympy_cell_group(8).order()
     8
     """
-    from sympy.combinatorics import Permutation, PermutationGroup
+    n = validate.whole_number(n, "n", maximum=SYMPY_MAX_N, why="sympy's group acts on the n*n cells")
+    elems = _elements(elements)
+    try:
+        from sympy.combinatorics import Permutation, PermutationGroup
+    except ImportError:  # pragma: no cover - sympy is a dependency
+        from .errors import MissingDependency
 
-    return PermutationGroup([Permutation(cell_permutation(g, n)) for g in elements])
+        raise MissingDependency("sympy_cell_group needs sympy: pip install sympy") from None
+
+    return PermutationGroup([Permutation(cell_permutation(g, n)) for g in elems])
 
 
 def dihedral_isomorphism() -> dict:

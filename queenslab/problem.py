@@ -21,11 +21,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, SupportsIndex, cast
 
+import numpy as np
+
 from . import validate
 from .d4 import D4, D4Element
-from .errors import InvalidProblem
+from .errors import InvalidPlacement, InvalidProblem, QueensError
 
-__all__ = ["Problem", "Cell", "attacks", "leaps", "leap_offsets", "FORMAT_VERSION"]
+__all__ = ["Problem", "Cell", "attacks", "leaps", "leap_offsets", "FORMAT_VERSION", "MAX_N"]
+
+#: The largest board of a Problem: the largest any method of queenslab handles (the
+#: constructive heuristics index rows with 32-bit counters).
+MAX_N = 2**31 - 1
 
 #: Version of the plain form written by :meth:`Problem.to_dict`.
 FORMAT_VERSION = 1
@@ -35,24 +41,52 @@ _FIELDS = ("n", "toroidal", "knight", "blocked", "fixed")
 Cell = tuple[int, int]
 
 
-def _as_int(value: object, what: str) -> int:
+def _as_int(value: object, what: str, error: type[QueensError] = InvalidProblem) -> int:
+    if not isinstance(value, (bool, np.bool_)):
+        try:
+            return operator.index(cast(SupportsIndex, value))  # anything else raises TypeError
+        except TypeError:
+            pass
+    raise error(f"{what} must be an integer, got {validate.brief(value)}")
+
+
+def _flag(value: object, what: str) -> bool:
     try:
-        return operator.index(cast(SupportsIndex, value))  # anything else raises TypeError
-    except TypeError:
-        raise InvalidProblem(f"{what} must be an integer, got {value!r}") from None
+        return validate.flag(value, what)
+    except QueensError as e:
+        raise InvalidProblem(str(e)) from None
+
+
+def _pair(cell: object, what: str, error: type[QueensError] = InvalidProblem) -> tuple[int, int]:
+    """A (row, column) pair of integers (not yet checked against a board)."""
+    if isinstance(cell, (str, bytes)):
+        raise error(f"{what} must be a (row, column) pair of integers, got {validate.brief(cell)}")
+    try:
+        r, c = cast(Iterable[object], cell)
+    except (TypeError, ValueError):
+        raise error(f"{what} must be a (row, column) pair of integers, got {validate.brief(cell)}") from None
+    return _as_int(r, f"the row of {what}", error), _as_int(c, f"the column of {what}", error)
 
 
 def _cells(cells: Iterable[Any] | None, n: int, what: str) -> tuple[Cell, ...]:
     if cells is None:
         return ()
     if isinstance(cells, (str, bytes)):
-        raise InvalidProblem(f"{what} must be a collection of (row, column) pairs, got {cells!r}")
+        raise InvalidProblem(f"{what} must be a collection of (row, column) pairs, got {validate.brief(cells)}")
+    try:
+        items = iter(cells)
+    except TypeError:
+        raise InvalidProblem(
+            f"{what} must be a collection of (row, column) pairs, got {validate.brief(cells)}"
+        ) from None
     out = set()
-    for cell in cells:
+    for cell in items:
+        if isinstance(cell, (str, bytes)):
+            raise InvalidProblem(f"{what} must hold (row, column) pairs, got {validate.brief(cell)}")
         try:
             r, c = cell
         except (TypeError, ValueError):
-            raise InvalidProblem(f"{what} must hold (row, column) pairs, got {cell!r}") from None
+            raise InvalidProblem(f"{what} must hold (row, column) pairs, got {validate.brief(cell)}") from None
         r, c = _as_int(r, f"a row in {what}"), _as_int(c, f"a column in {what}")
         if not (0 <= r < n and 0 <= c < n):
             raise InvalidProblem(
@@ -68,19 +102,50 @@ def leaps(knight: bool) -> tuple[tuple[int, int], ...]:
 
     Each offset stands for the eight jumps ``(+-a, +-b), (+-b, +-a)``; superqueens
     (``knight``) add the knight's ``(1, 2)``.
+
+    Examples
+    --------
+    >>> leaps(True), leaps(False)
+    (((1, 2),), ())
     """
-    return ((1, 2),) if knight else ()
+    return ((1, 2),) if validate.flag(knight, "knight") else ()
 
 
-@functools.lru_cache(maxsize=64)
-def leap_offsets(base: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+def leap_offsets(base: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
     """Every jump ``(dr, dc)`` of the leapers ``base``, sorted and without repeats.
+
+    Parameters
+    ----------
+    base : iterable of (int, int)
+        Base offsets ``(a, b)``, as :func:`leaps` returns them.
+
+    Raises
+    ------
+    QueensError
+        If ``base`` is not a collection of pairs of integers.
 
     Examples
     --------
     >>> leap_offsets(((1, 2),))
     ((-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1))
     """
+    if type(base) is not tuple or not all(
+        type(x) is tuple and len(x) == 2 and type(x[0]) is int and type(x[1]) is int for x in base
+    ):
+        if isinstance(base, (str, bytes)):
+            raise QueensError(f"leaper offsets must be (a, b) pairs of integers, got {validate.brief(base)}")
+        try:
+            items = list(base)
+        except TypeError:
+            raise QueensError(
+                f"leaper offsets must be a collection of (a, b) pairs of integers, got {validate.brief(base)}"
+            ) from None
+        base = tuple(_pair(x, "a leaper offset", QueensError) for x in items)
+    return _leap_offsets(base)
+
+
+@functools.lru_cache(maxsize=64)
+def _leap_offsets(base: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
     out = set()
     for a, b in base:
         for x, y in ((a, b), (b, a)):
@@ -117,7 +182,37 @@ def attacks(n: int, a: Cell, b: Cell, *, toroidal: bool = False, knight: bool = 
     'diagonal'
     >>> attacks(5, (0, 0), (1, 4)) is None, attacks(5, (0, 0), (1, 4), toroidal=True)
     (True, 'anti-diagonal')
+
+    Raises
+    ------
+    InvalidPlacement
+        If ``n`` is not a board size, ``a`` or ``b`` is not a cell of the board, or they
+        are the same cell.
     """
+    n = validate.whole_number(n, "n", error=InvalidPlacement)
+    a, b = _board_cell(a, n, "a"), _board_cell(b, n, "b")
+    if a == b:
+        raise InvalidPlacement(f"a and b are the same cell {a}: attacks() compares two distinct cells")
+    return _attacks(n, a, b, validate.flag(toroidal, "toroidal"), validate.flag(knight, "knight"))
+
+
+def _board_cell(cell: object, n: int, what: str) -> Cell:
+    r, c = _pair(cell, what, InvalidPlacement)
+    if not (0 <= r < n and 0 <= c < n):
+        raise InvalidPlacement(
+            f"{what} = ({r}, {c}) is off the {n}x{n} board: rows and columns are 0..{n - 1} (0-based)"
+        )
+    return r, c
+
+
+def _is_cell(x: object, n: int) -> bool:
+    return (
+        type(x) is tuple and len(x) == 2 and type(x[0]) is int and type(x[1]) is int and 0 <= x[0] < n and 0 <= x[1] < n
+    )
+
+
+def _attacks(n: int, a: Cell, b: Cell, toroidal: bool, knight: bool) -> str | None:
+    """:func:`attacks` on checked arguments."""
     (r1, c1), (r2, c2) = a, b
     dr, dc = r2 - r1, c2 - c1
     if dr == 0:
@@ -134,13 +229,44 @@ def attacks(n: int, a: Cell, b: Cell, *, toroidal: bool = False, knight: bool = 
             return "diagonal"
         if dr == -dc:
             return "anti-diagonal"
-    for kr, kc in leap_offsets(leaps(knight)):
+    for kr, kc in _leap_offsets(((1, 2),) if knight else ()):
         if toroidal:
             if (dr - kr) % n == 0 and (dc - kc) % n == 0:
                 return "knight"
         elif (dr, dc) == (kr, kc):
             return "knight"
     return None
+
+
+def _first_attacking_pair(problem: Problem, cells: tuple[Cell, ...]) -> tuple[Cell, Cell] | None:
+    """The first pair ``(cells[i], cells[j])``, ``i < j``, of cells attacking each other under
+    ``problem``'s move rules, or None; in O(k log k) for k cells (lines are grouped, leaps
+    looked up), so that a problem with many fixed queens is checked quickly."""
+    n, torus = problem.n, problem.toroidal
+    best: tuple[int, int] | None = None
+    lines: dict[tuple[int, int], int] = {}
+    for j, (r, c) in enumerate(cells):
+        keys = (
+            (0, r),
+            (1, c),
+            (2, (r - c) % n if torus else r - c),
+            (3, (r + c) % n if torus else r + c),
+        )
+        for key in keys:
+            i = lines.setdefault(key, j)
+            if i != j and (best is None or (i, j) < best):
+                best = (i, j)
+    if problem.knight:
+        where = {cell: j for j, cell in enumerate(cells)}
+        for i, (r, c) in enumerate(cells):
+            for dr, dc in _leap_offsets(problem.leaps):
+                r2, c2 = r + dr, c + dc
+                if torus:
+                    r2, c2 = r2 % n, c2 % n
+                j = where.get((r2, c2), -1)
+                if j > i and (best is None or (i, j) < best):
+                    best = (i, j)
+    return None if best is None else (cells[best[0]], cells[best[1]])
 
 
 @dataclass(frozen=True)
@@ -194,11 +320,11 @@ class Problem:
         ) -> None: ...
 
     def __post_init__(self) -> None:
-        n = validate.whole_number(self.n, "n", error=InvalidProblem)
+        n = validate.whole_number(
+            self.n, "n", maximum=MAX_N, error=InvalidProblem, why="the largest board any method of queenslab handles"
+        )
         for flag in ("toroidal", "knight"):
-            if not isinstance(getattr(self, flag), (bool, int)) or getattr(self, flag) not in (0, 1):
-                raise InvalidProblem(f"{flag} must be True or False, got {getattr(self, flag)!r}")
-            object.__setattr__(self, flag, bool(getattr(self, flag)))
+            object.__setattr__(self, flag, _flag(getattr(self, flag), flag))
         object.__setattr__(self, "n", n)
         blocked = _cells(self.blocked, n, "blocked")
         fixed = _cells(self.fixed, n, "fixed")
@@ -210,14 +336,13 @@ class Problem:
             raise InvalidProblem(
                 f"cell ({r}, {c}) is both blocked and holds a fixed queen; a fixed queen must stand on a free cell"
             )
-        for i, a in enumerate(fixed):
-            for b in fixed[i + 1 :]:
-                how = self.attack(a, b)
-                if how:
-                    raise InvalidProblem(
-                        f"fixed queens at {a} and {b} attack each other ({how}); "
-                        "fixed queens must be mutually non-attacking"
-                    )
+        pair = _first_attacking_pair(self, fixed)
+        if pair is not None:
+            a, b = pair
+            raise InvalidProblem(
+                f"fixed queens at {a} and {b} attack each other ({self.attack(a, b)}); "
+                "fixed queens must be mutually non-attacking"
+            )
 
     # ------------------------------------------------------------------ views
     @property
@@ -260,8 +385,16 @@ class Problem:
         --------
         >>> Problem(8, knight=True).attack((0, 0), (1, 2))
         'knight'
+
+        Raises
+        ------
+        InvalidPlacement
+            If ``a`` or ``b`` is not a cell of the board, or they are the same cell.
         """
-        return attacks(self.n, a, b, toroidal=self.toroidal, knight=self.knight)
+        n = self.n
+        if not (_is_cell(a, n) and _is_cell(b, n)) or a == b:
+            return attacks(n, a, b, toroidal=self.toroidal, knight=self.knight)  # checks, or raises
+        return _attacks(n, a, b, self.toroidal, self.knight)
 
     def to_dict(self, *, one_based: bool = False) -> dict[str, Any]:
         """The problem as a plain, JSON-ready dict that :meth:`from_dict` reads back.
@@ -317,27 +450,33 @@ class Problem:
         if not isinstance(data, dict):
             raise InvalidProblem(f"a problem description is a dict, got {type(data).__name__}")
         version = data.get("version", FORMAT_VERSION)
-        if version != FORMAT_VERSION:
+        if type(version) is not int or version != FORMAT_VERSION:
             raise InvalidProblem(
-                f"problem format version {version!r} is not supported; this queenslab reads version {FORMAT_VERSION}"
+                f"problem format version {validate.brief(version)} is not supported; "
+                f"this queenslab reads version {FORMAT_VERSION}"
             )
-        unknown = sorted(set(data) - set(_FIELDS) - {"version", "base"})
+        unknown = sorted(map(repr, set(data) - set(_FIELDS) - {"version", "base"}))
         if unknown:
             raise InvalidProblem(
-                f"unknown problem field(s) {', '.join(map(repr, unknown))}; the fields are "
+                f"unknown problem field(s) {validate.brief(', '.join(unknown), 200)}; the fields are "
                 f"{', '.join(_FIELDS)} (and version, base)"
             )
         if "n" not in data:
             raise InvalidProblem("a problem description needs 'n', the board size")
         base = data.get("base", 0)
-        if base not in (0, 1) or isinstance(base, bool):
-            raise InvalidProblem(f"'base' is 0 or 1 (0- or 1-based cells), got {base!r}")
+        if type(base) is not int or base not in (0, 1):
+            raise InvalidProblem(f"'base' is 0 or 1 (0- or 1-based cells), got {validate.brief(base)}")
 
-        def cells(key: str) -> list[tuple[Any, Any]]:
-            value = data.get(key) or []
-            if isinstance(value, (str, bytes)) or not all(isinstance(x, (list, tuple)) and len(x) == 2 for x in value):
-                raise InvalidProblem(f"'{key}' is a list of [row, column] pairs, got {value!r}")
-            return [(r - base, c - base) for r, c in value]
+        def cells(key: str) -> list[tuple[int, int]]:
+            value = data.get(key)
+            if value is None:
+                return []
+            if not isinstance(value, (list, tuple)) or not all(
+                isinstance(x, (list, tuple)) and len(x) == 2 for x in value
+            ):
+                raise InvalidProblem(f"'{key}' is a list of [row, column] pairs, got {validate.brief(value)}")
+            pairs = [_pair(x, f"a cell of '{key}'") for x in value]
+            return [(r - base, c - base) for r, c in pairs]
 
         return cls(
             data["n"],
@@ -347,7 +486,7 @@ class Problem:
             fixed=cells("fixed"),
         )
 
-    def fingerprint(self) -> str:
+    def fingerprint(self) -> str:  # its inputs must never change: indexes are named by it
         """A stable identifier of the problem (hex SHA-256 of its canonical JSON).
 
         Equal problems have equal fingerprints across processes, platforms and

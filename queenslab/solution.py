@@ -4,18 +4,25 @@ A *placement* is a sequence ``p`` of length n: the queen of row ``r`` stands in 
 ``p[r]``. In the Python API it is a tuple of 0-based ints; text shown to people is
 1-based, as in the literature (``"2 8 10 4 1 5 9 6 3 7"``). Text input also accepts
 commas, brackets, and digit strings such as ``"27368514"`` for n <= 9.
+
+Columns are integers (Python or numpy); a float is never taken as a column, not even
+``1.0`` (docs/reliability.md). The checks work for boards of any size: they group the
+queens by line (O(n log n)) instead of comparing every pair.
 """
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-from .compiled import Conflict, compile_problem
-from .errors import InvalidPlacement
-from .problem import Problem
+from . import validate
+from .compiled import Conflict
+from .errors import InvalidPlacement, TooLarge
+from .problem import MAX_N, Problem, leap_offsets
 
 __all__ = [
     "parse_placement",
@@ -25,9 +32,20 @@ __all__ = [
     "why_not_solution",
     "is_solution",
     "board_text",
+    "as_columns",
+    "MAX_CONFLICTS",
+    "BOARD_TEXT_MAX_N",
 ]
 
+#: :func:`conflicts` lists at most this many conflicts (a placement of n queens can have
+#: n(n-1)/2 attacking pairs); :func:`why_not_solution` names the first of any number.
+MAX_CONFLICTS = 10**6
+#: :func:`board_text` draws boards up to this size (a million cells of text).
+BOARD_TEXT_MAX_N = 1000
+
 _SEP = re.compile(r"[\s,;]+")
+#: A column number: ASCII digits, at most 10 of them (n <= 2**31 - 1).
+_NUMBER = re.compile(r"\+?[0-9]{1,10}")
 
 
 def parse_placement(text: str, n: int | None = None) -> tuple[int, ...]:
@@ -62,35 +80,102 @@ def parse_placement(text: str, n: int | None = None) -> tuple[int, ...]:
     """
     if not isinstance(text, str):
         raise InvalidPlacement(f"a placement must be given as text, got {type(text).__name__}")
+    if n is not None:
+        n = validate.whole_number(n, "n", maximum=MAX_N, error=InvalidPlacement)
     body = text.strip()
     if body[:1] in "[(" and body[-1:] in "])":
         body = body[1:-1].strip()
     if not body:
         raise InvalidPlacement("empty placement: give the column of each row, e.g. '2 4 1 3'")
     tokens = [t for t in _SEP.split(body) if t]
-    if len(tokens) == 1 and tokens[0].isdigit() and len(tokens[0]) > 1:
+    if len(tokens) == 1 and re.fullmatch(r"[0-9]{2,}", tokens[0]):
         digits = tokens[0]
         if len(digits) > 9:
             raise InvalidPlacement(
-                f"digit string {digits!r} is ambiguous: digit strings are allowed for n <= 9; "
+                f"digit string {validate.brief(digits)} is ambiguous: digit strings are allowed for n <= 9; "
                 "separate columns with spaces or commas"
             )
         tokens = list(digits)
+    if n is not None and len(tokens) != n:
+        raise InvalidPlacement(f"expected {n} columns (one per row), got {len(tokens)}")
     cols = []
     for t in tokens:
-        if not re.fullmatch(r"[+]?\d+", t):
+        if not _NUMBER.fullmatch(t):
             raise InvalidPlacement(
-                f"{t!r} is not a column number: a placement lists 1-based column numbers "
+                f"{validate.brief(t)} is not a column number: a placement lists 1-based column numbers "
                 "separated by spaces or commas, e.g. '2 4 1 3'"
             )
         cols.append(int(t))
     size = len(cols) if n is None else n
-    if n is not None and len(cols) != n:
-        raise InvalidPlacement(f"expected {n} columns (one per row), got {len(cols)}")
     for r, c in enumerate(cols):
         if not 1 <= c <= size:
             raise InvalidPlacement(f"row {r + 1}: column {c} is off the board; columns are 1..{size}")
     return tuple(c - 1 for c in cols)
+
+
+def as_columns(placement: Any, n: int | None = None, what: str = "placement") -> np.ndarray:
+    """A placement (0-based columns ``0..n-1``, repeats allowed) as a 1-D int64 array.
+
+    ``n`` defaults to the length. Refuses text, floats, bools, other shapes and columns
+    off the board: the one check of a sequence of columns.
+
+    Examples
+    --------
+    >>> as_columns([1, 1, 0]).tolist()
+    [1, 1, 0]
+    >>> as_columns([1.0, 0])
+    Traceback (most recent call last):
+    ...
+    queenslab.errors.InvalidPlacement: placement: row 0 holds 1.0, not an integer column (a float is never taken as a column)
+    """
+    if isinstance(placement, (str, bytes)):
+        raise InvalidPlacement(
+            f"{what} must be a sequence of 0-based columns, got the text {validate.brief(placement)} "
+            "(parse text with queenslab.parse_placement)"
+        )
+    if isinstance(placement, np.ndarray):
+        if placement.ndim != 1:
+            raise InvalidPlacement(f"{what} must be a 1-D sequence of columns, got an array of shape {placement.shape}")
+        if placement.dtype.kind not in "iu":
+            raise InvalidPlacement(
+                f"{what} must hold integer columns, got an array of dtype {placement.dtype} "
+                "(a float is never taken as a column)"
+            )
+        values = placement
+    else:
+        try:
+            items = list(placement)
+        except TypeError:
+            raise InvalidPlacement(
+                f"{what} must be a sequence of 0-based columns, got {validate.brief(placement)}"
+            ) from None
+        ints = []
+        for r, x in enumerate(items):
+            if isinstance(x, (bool, np.bool_)):
+                raise InvalidPlacement(f"{what}: row {r} holds {x!r}, not a column number")
+            try:
+                ints.append(operator.index(x))
+            except TypeError:
+                hint = " (a float is never taken as a column)" if isinstance(x, (float, np.floating)) else ""
+                raise InvalidPlacement(
+                    f"{what}: row {r} holds {validate.brief(x)}, not an integer column{hint}"
+                ) from None
+        values = ints  # type: ignore[assignment]
+    size = len(values) if n is None else n
+    if len(values) != size:
+        raise InvalidPlacement(f"expected {size} columns (one per row), got {len(values)}")
+    if size:
+        arr = np.asarray(values) if isinstance(values, np.ndarray) else None
+        if arr is not None:
+            bad = np.flatnonzero((arr < 0) | (arr >= size)) if arr.dtype.kind == "i" else np.flatnonzero(arr >= size)
+            r = int(bad[0]) if bad.size else -1
+        else:
+            r = next((i for i, c in enumerate(values) if not 0 <= c < size), -1)
+        if r >= 0:
+            raise InvalidPlacement(
+                f"row {r}: column {validate.brief(int(values[r]))} is off the board; 0-based columns are 0..{size - 1}"
+            )
+    return np.asarray(values, dtype=np.int64).reshape(-1)
 
 
 def format_placement(placement: Sequence[int], style: str = "spaces") -> str:
@@ -99,9 +184,14 @@ def format_placement(placement: Sequence[int], style: str = "spaces") -> str:
     Parameters
     ----------
     placement : sequence of int
-        0-based columns.
+        0-based columns ``0..n-1`` (integers; repeats are allowed).
     style : {"spaces", "digits", "commas"}
         ``"digits"`` is only allowed for n <= 9.
+
+    Raises
+    ------
+    InvalidPlacement
+        For anything that is not a sequence of integer columns on the board, or an unknown style.
 
     Examples
     --------
@@ -110,31 +200,99 @@ def format_placement(placement: Sequence[int], style: str = "spaces") -> str:
     >>> format_placement((1, 3, 0, 2), "digits")
     '2413'
     """
-    one = [int(c) + 1 for c in placement]
+    if not isinstance(style, str) or style not in ("spaces", "commas", "digits"):
+        raise InvalidPlacement(f"unknown style {validate.brief(style)}; use 'spaces', 'commas' or 'digits'")
+    one = (as_columns(placement) + 1).tolist()
     if style == "spaces":
         return " ".join(map(str, one))
     if style == "commas":
         return ",".join(map(str, one))
-    if style == "digits":
-        if len(one) > 9:
-            raise InvalidPlacement(f"the digits format needs n <= 9, got n = {len(one)}")
-        return "".join(map(str, one))
-    raise InvalidPlacement(f"unknown style {style!r}; use 'spaces', 'commas' or 'digits'")
+    if len(one) > 9:
+        raise InvalidPlacement(f"the digits format needs n <= 9, got n = {len(one)}")
+    return "".join(map(str, one))
 
 
-def _as_placement(problem: Problem, placement) -> tuple[int, ...]:
+def _as_placement(problem: Problem, placement: Any) -> np.ndarray:
     if isinstance(placement, str):
-        return parse_placement(placement, problem.n)
-    p = tuple(int(c) for c in np.asarray(placement).ravel().tolist())
-    if len(p) != problem.n:
-        raise InvalidPlacement(f"expected {problem.n} columns (one per row), got {len(p)}")
-    for r, c in enumerate(p):
-        if not 0 <= c < problem.n:
-            raise InvalidPlacement(f"row {r}: column {c} is off the board; 0-based columns are 0..{problem.n - 1}")
-    return p
+        return np.array(parse_placement(placement, problem.n), dtype=np.int64)
+    return as_columns(placement, problem.n)
 
 
-def conflicts(problem: Problem, placement) -> list[Conflict]:
+def _line_keys(problem: Problem, p: np.ndarray) -> list[np.ndarray]:
+    """For each line family (column, diagonal, anti-diagonal), every queen's line."""
+    rows = np.arange(p.size, dtype=np.int64)
+    diag, anti = p - rows, p + rows
+    if problem.toroidal:
+        diag, anti = diag % problem.n, anti % problem.n
+    return [p, diag, anti]
+
+
+def _leap_pairs(problem: Problem, p: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """For each leaper jump, the rows ``(i, j)``, ``i < j``, of queens a jump apart."""
+    n = problem.n
+    rows = np.arange(n, dtype=np.int64)
+    out = []
+    for dr, dc in leap_offsets(problem.leaps):
+        if dr <= 0 and not problem.toroidal:
+            continue  # the mirror jump finds the pair from its upper queen
+        r2, c2 = rows + dr, p + dc
+        if problem.toroidal:
+            r2, c2 = r2 % n, c2 % n
+            ok = r2 != rows
+        else:
+            ok = (r2 < n) & (c2 >= 0) & (c2 < n)
+        src = rows[ok]
+        hit = p[r2[ok]] == c2[ok]
+        i, j = src[hit], r2[ok][hit]
+        out.append((np.minimum(i, j), np.maximum(i, j)))
+    return out
+
+
+def _cell_conflicts(problem: Problem, p: np.ndarray) -> list[Conflict]:
+    """Queens on blocked cells (row order), then missing fixed queens."""
+    out = [Conflict("blocked", ((r, c),)) for r, c in problem.blocked if p[r] == c]
+    out += [Conflict("fixed", ((r, c),)) for r, c in problem.fixed if p[r] != c]
+    return out
+
+
+def _pair(problem: Problem, p: np.ndarray, i: int, j: int) -> Conflict:
+    a, b = (i, int(p[i])), (j, int(p[j]))
+    how = problem.attack(a, b)
+    assert how is not None, "a pair found on a line or a leap attacks"
+    return Conflict(how, (a, b))
+
+
+def _first_pair(problem: Problem, p: np.ndarray) -> tuple[int, int] | None:
+    """The first attacking pair of rows in row order, in O(n log n)."""
+    best: tuple[int, int] | None = None
+    rows = np.arange(p.size, dtype=np.int64)
+    for key in _line_keys(problem, p):
+        order = np.lexsort((rows, key))
+        same = np.flatnonzero(key[order][1:] == key[order][:-1])
+        if same.size:
+            # on each line the first pair is (its first queen, its second queen); the first
+            # pair of all is the least of these
+            i, j = order[same], order[same + 1]
+            k = int(np.lexsort((j, i))[0])
+            cand = (int(i[k]), int(j[k]))
+            best = cand if best is None or cand < best else best
+    for i, j in _leap_pairs(problem, p):
+        if i.size:
+            k = int(np.lexsort((j, i))[0])
+            cand = (int(i[k]), int(j[k]))
+            best = cand if best is None or cand < best else best
+    return best
+
+
+def _first_conflict(problem: Problem, p: np.ndarray) -> Conflict | None:
+    cells = _cell_conflicts(problem, p)
+    if cells:
+        return cells[0]
+    pair = _first_pair(problem, p)
+    return None if pair is None else _pair(problem, p, *pair)
+
+
+def conflicts(problem: Problem, placement: Any) -> list[Conflict]:
     """Every reason why ``placement`` is not a solution of ``problem``.
 
     Parameters
@@ -146,23 +304,58 @@ def conflicts(problem: Problem, placement) -> list[Conflict]:
     Returns
     -------
     list of Conflict
-        Empty exactly when the placement is a solution. Pairs come in row order.
+        Empty exactly when the placement is a solution: queens on blocked cells, then
+        missing fixed queens, then attacking pairs in row order.
 
     Raises
     ------
+    QueensError
+        If ``problem`` is not a Problem.
     InvalidPlacement
         If the placement has the wrong length or a column off the board.
+    TooLarge
+        If there are more than :data:`MAX_CONFLICTS` conflicts (use :func:`why_not_solution`).
 
     Examples
     --------
     >>> [c.message() for c in conflicts(Problem(4), "1 2 3 4")][:1]
     ['the queens at (1,1) and (2,2) attack each other (diagonal)']
     """
-    return compile_problem(problem).conflicts(_as_placement(problem, placement))
+    problem = validate.problem(problem)
+    p = _as_placement(problem, placement)
+    out = _cell_conflicts(problem, p)
+    rows = np.arange(p.size, dtype=np.int64)
+    groups = []
+    total = 0
+    for key in _line_keys(problem, p):
+        order = np.lexsort((rows, key))
+        _, starts, sizes = np.unique(key[order], return_index=True, return_counts=True)
+        keep = sizes > 1
+        groups.append((order, starts[keep], sizes[keep]))
+        total += int((sizes[keep] * (sizes[keep] - 1) // 2).sum())
+    leaps = _leap_pairs(problem, p)
+    total += sum(int(i.size) for i, _ in leaps)
+    if total + len(out) > MAX_CONFLICTS:
+        raise TooLarge(
+            f"the placement has about {total + len(out)} conflicts; conflicts() lists at most {MAX_CONFLICTS} "
+            "(why_not_solution names the first one, is_solution says whether there is any)"
+        )
+    pairs: set[tuple[int, int]] = set()
+    for order, starts, sizes in groups:
+        for s, m in zip(starts.tolist(), sizes.tolist()):
+            members = sorted(order[s : s + m].tolist())
+            pairs.update((members[a], members[b]) for a in range(m) for b in range(a + 1, m))
+    for i, j in leaps:
+        pairs.update(zip(i.tolist(), j.tolist()))
+    out += [_pair(problem, p, i, j) for i, j in sorted(pairs)]
+    return out
 
 
-def why_not_solution(problem: Problem, placement) -> str | None:
+def why_not_solution(problem: Problem, placement: Any) -> str | None:
     """Return None for a solution, else a 1-based sentence naming the first conflict.
+
+    The first conflict is the first of :func:`conflicts`, found in O(n log n) for a board
+    of any size.
 
     Examples
     --------
@@ -171,24 +364,39 @@ def why_not_solution(problem: Problem, placement) -> str | None:
     >>> why_not_solution(Problem(4), "1 3 1 4")
     'the queens at (1,1) and (3,1) attack each other (column)'
     """
-    found = conflicts(problem, placement)
-    return found[0].message() if found else None
+    problem = validate.problem(problem)
+    found = _first_conflict(problem, _as_placement(problem, placement))
+    return None if found is None else found.message()
 
 
-def is_solution(problem: Problem, placement) -> bool:
+def is_solution(problem: Problem, placement: Any) -> bool:
     """True when ``placement`` satisfies every constraint of ``problem``.
+
+    Raises
+    ------
+    QueensError
+        If ``problem`` is not a Problem.
+    InvalidPlacement
+        If the placement has the wrong length, a column off the board, or columns that
+        are not integers (``1.5`` and ``1.0`` alike).
 
     Examples
     --------
     >>> is_solution(Problem(8), "15863724")
     True
     """
-    return not conflicts(problem, placement)
+    problem = validate.problem(problem)
+    return _first_conflict(problem, _as_placement(problem, placement)) is None
 
 
-def board_text(problem: Problem, placement=None) -> str:
+def board_text(problem: Problem, placement: Any = None) -> str:
     """Draw the board as text: ``Q`` queen, ``.`` empty, ``#`` blocked, ``F`` a fixed
     queen's cell left empty. Row 1 is on top.
+
+    Raises
+    ------
+    TooLarge
+        For ``n > BOARD_TEXT_MAX_N``.
 
     Examples
     --------
@@ -198,8 +406,11 @@ def board_text(problem: Problem, placement=None) -> str:
     Q . . .
     . . Q .
     """
+    problem = validate.problem(problem)
     n = problem.n
-    p = _as_placement(problem, placement) if placement is not None else None
+    if n > BOARD_TEXT_MAX_N:
+        raise TooLarge(f"a {n} x {n} board is too large to draw as text; board_text draws n <= {BOARD_TEXT_MAX_N}")
+    p = _as_placement(problem, placement).tolist() if placement is not None else None
     blocked = set(problem.blocked)
     fixed = set(problem.fixed)
     rows = []

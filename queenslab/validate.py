@@ -1,26 +1,79 @@
-"""The one home of argument checks: sizes, seeds, limits, threads, seconds, flags, choices.
+"""The one home of argument checks: sizes, seeds, limits, threads, seconds, flags, choices,
+problems, callbacks and the memory a request needs.
 
-One rule everywhere: Python and numpy integers are accepted (``operator.index``), bools
-are refused where a number is meant, and the error says what is allowed.
+The rules (docs/reliability.md states them for users):
+
+* **Integers** are Python ints, numpy integer scalars, or anything with ``__index__``
+  (``operator.index``). Floats are never integers here, not even ``4.0``; bools are refused
+  where a number is meant. A value handed to a numba kernel must fit in a signed 64-bit
+  integer (:data:`INT64_MAX`); seeds are ``0 .. INT64_MAX``.
+* **Real numbers** (probabilities, weights) are ints or floats (numpy ones too), never
+  text or bools, and never NaN or infinite.
+* **A Problem is a Problem**: a parameter called ``problem`` takes a
+  :class:`~queenslab.problem.Problem`; an int is refused with a message that says to
+  write ``Problem(n)``. A parameter called ``n`` takes a board size (and, in the
+  heuristics, a standard Problem).
+* **Memory** is estimated before large arrays are allocated; a request that needs more
+  than the machine has available is refused (:class:`~queenslab.errors.TooLarge`) with
+  both numbers.
+
+Every error is a :class:`~queenslab.errors.QueensError` that says what was wrong and what
+is allowed.
 """
 
 from __future__ import annotations
 
 import enum
+import math
 import operator
 import os
-from collections.abc import Collection
-from typing import SupportsIndex, TypeVar, cast
+from collections.abc import Callable, Collection
+from typing import TYPE_CHECKING, Any, SupportsIndex, TypeVar, cast
 
 import numpy as np
 
-from .errors import QueensError
+from .errors import QueensError, TooLarge
 
-__all__ = ["whole_number", "optional_whole_number", "threads", "positive_seconds", "flag", "member", "choice"]
+if TYPE_CHECKING:
+    from .problem import Problem
+
+__all__ = [
+    "INT64_MAX",
+    "MAX_THREADS",
+    "whole_number",
+    "optional_whole_number",
+    "int64",
+    "seed",
+    "real",
+    "threads",
+    "positive_seconds",
+    "flag",
+    "member",
+    "choice",
+    "callback",
+    "problem",
+    "available_memory",
+    "memory",
+    "format_bytes",
+    "brief",
+]
+
+#: The largest signed 64-bit integer: the bound of every count, budget and seed a kernel takes.
+INT64_MAX = 2**63 - 1
+#: The most threads a count may ask for.
+MAX_THREADS = 1024
 
 
-def whole_number(value: object, what: str, *, minimum: int = 1, error: type[QueensError] = QueensError) -> int:
-    """``value`` as an ``int`` if it is an integer ``>= minimum``, else raise ``error``.
+def whole_number(
+    value: object,
+    what: str,
+    *,
+    minimum: int = 1,
+    maximum: int | None = None,
+    error: type[QueensError] = QueensError,
+    why: str = "",
+) -> int:
+    """``value`` as an ``int`` if it is an integer in ``minimum .. maximum``, else raise ``error``.
 
     Parameters
     ----------
@@ -30,8 +83,12 @@ def whole_number(value: object, what: str, *, minimum: int = 1, error: type[Quee
         Its name, for the message (``"seed"``, ``"n"``).
     minimum : int, default 1
         The least value allowed.
+    maximum : int, optional
+        The largest value allowed (None: no bound).
     error : type, default QueensError
         The :class:`QueensError` subclass to raise.
+    why : str, optional
+        The reason for ``maximum``, added to the message.
 
     Examples
     --------
@@ -45,16 +102,44 @@ def whole_number(value: object, what: str, *, minimum: int = 1, error: type[Quee
     Traceback (most recent call last):
     ...
     queenslab.errors.QueensError: n must be at least 1, got 0
+    >>> whole_number(4.0, "n")
+    Traceback (most recent call last):
+    ...
+    queenslab.errors.QueensError: n must be an integer >= 1, got 4.0 (a float is never taken as an integer)
     """
     if isinstance(value, (bool, np.bool_)):
         raise error(f"{what} must be an integer >= {minimum}, got {value!r}")
     try:
         v = operator.index(cast(SupportsIndex, value))  # anything else raises TypeError
     except TypeError:
-        raise error(f"{what} must be an integer >= {minimum}, got {value!r}") from None
+        hint = " (a float is never taken as an integer)" if isinstance(value, (float, np.floating)) else ""
+        raise error(f"{what} must be an integer >= {minimum}, got {brief(value)}{hint}") from None
     if v < minimum:
-        raise error(f"{what} must be at least {minimum}, got {v}")
+        raise error(f"{what} must be at least {minimum}, got {brief(v)}")
+    if maximum is not None and v > maximum:
+        reason = f" ({why})" if why else ""
+        raise error(f"{what} must be at most {maximum}{reason}, got {brief(v)}")
     return v
+
+
+def brief(value: object, limit: int = 80) -> str:
+    """``repr(value)`` cut to ``limit`` characters, for error messages (huge ints, long
+    texts and arrays stay readable).
+
+    Examples
+    --------
+    >>> brief(10**500)
+    'an integer of 501 digits'
+    >>> brief(tuple(range(100)))[-10:]
+    ' 20, 21...'
+    """
+    try:
+        if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 200:
+            return f"an integer of {len(str(abs(value)))} digits" if value.bit_length() < 10**5 else "a huge integer"
+        text = repr(value)
+    except Exception:  # a hostile __repr__
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def optional_whole_number(value: object, what: str, *, minimum: int = 0) -> int | None:
@@ -66,6 +151,72 @@ def optional_whole_number(value: object, what: str, *, minimum: int = 0) -> int 
     (True, 3)
     """
     return None if value is None else whole_number(value, what, minimum=minimum)
+
+
+def int64(value: object, what: str, *, minimum: int = 0) -> int:
+    """An integer ``minimum .. INT64_MAX``: a budget, a step count or a limit a kernel takes.
+
+    Examples
+    --------
+    >>> int64(10, "max_steps", minimum=1)
+    10
+    >>> int64(2**70, "max_steps", minimum=1)
+    Traceback (most recent call last):
+    ...
+    queenslab.errors.QueensError: max_steps must be at most 9223372036854775807 (a signed 64-bit integer), got 1180591620717411303424
+    """
+    return whole_number(value, what, minimum=minimum, maximum=INT64_MAX, why="a signed 64-bit integer")
+
+
+def seed(value: object, what: str = "seed") -> int:
+    """A random seed: an integer ``0 .. INT64_MAX``.
+
+    Examples
+    --------
+    >>> seed(np.uint8(7))
+    7
+    """
+    return int64(value, what, minimum=0)
+
+
+def real(
+    value: object,
+    what: str,
+    *,
+    minimum: float | None = None,
+    maximum: float | None = None,
+    open_minimum: bool = False,
+) -> float:
+    """A finite real number (int or float, numpy ones too) in the given range, as a float.
+
+    Text, bools, NaN and infinities are refused.
+
+    Examples
+    --------
+    >>> real(np.float32(0.5), "pc", minimum=0, maximum=1)
+    0.5
+    >>> real("0.5", "pc", minimum=0, maximum=1)
+    Traceback (most recent call last):
+    ...
+    queenslab.errors.QueensError: pc must be a number in [0, 1], got '0.5'
+    """
+    lo = "-inf" if minimum is None else f"{minimum:g}"
+    hi = "inf" if maximum is None else f"{maximum:g}"
+    span = f"{'(' if open_minimum or minimum is None else '['}{lo}, {hi}{']' if maximum is not None else ')'}"
+    wrong = QueensError(f"{what} must be a number in {span}, got {brief(value)}")
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise wrong
+    try:
+        v = float(value)
+    except (OverflowError, ValueError, TypeError):
+        raise wrong from None
+    if not math.isfinite(v):
+        raise wrong
+    if minimum is not None and (v < minimum or (open_minimum and v == minimum)):
+        raise wrong
+    if maximum is not None and v > maximum:
+        raise wrong
+    return v
 
 
 def threads(value: object) -> int:
@@ -81,7 +232,7 @@ def threads(value: object) -> int:
             return max(1, len(os.sched_getaffinity(0)))
         except AttributeError:  # pragma: no cover - not Linux
             return max(1, os.cpu_count() or 1)
-    return whole_number(value, "threads")
+    return whole_number(value, "threads", maximum=MAX_THREADS, why="threads beyond the cores only cost memory")
 
 
 def positive_seconds(value: object, what: str = "time_limit") -> float | None:
@@ -103,7 +254,7 @@ def positive_seconds(value: object, what: str = "time_limit") -> float | None:
         or not isinstance(value, (int, float, np.integer, np.floating))
         or not value > 0
     ):
-        raise QueensError(f"{what} must be a positive number of seconds, got {value!r}")
+        raise QueensError(f"{what} must be a positive number of seconds, got {brief(value)}")
     return float(value)
 
 
@@ -121,7 +272,7 @@ def flag(value: object, what: str) -> bool:
     """
     if isinstance(value, (bool, np.bool_)) or (isinstance(value, (int, np.integer)) and value in (0, 1)):
         return bool(value)
-    raise QueensError(f"{what} must be True or False, got {value!r}")
+    raise QueensError(f"{what} must be True or False, got {brief(value)}")
 
 
 E = TypeVar("E", bound=enum.Enum)
@@ -145,9 +296,18 @@ def member(enum_type: type[E], value: object, what: str) -> E:
     if isinstance(value, enum_type):
         return value
     for m in enum_type:
-        if m.value == value:
+        if _equal(m.value, value):
             return m
-    raise QueensError(f"unknown {what} {value!r}; use one of {', '.join(repr(m.value) for m in enum_type)}")
+    raise QueensError(f"unknown {what} {brief(value)}; use one of {', '.join(repr(m.value) for m in enum_type)}")
+
+
+def _equal(a: object, b: object) -> bool:
+    """``a == b`` as a plain bool; False where the comparison fails or is not a bool (arrays)."""
+    try:
+        result = a == b
+        return result if isinstance(result, bool) else False
+    except Exception:
+        return False
 
 
 def choice(value: T, allowed: Collection[object], what: str) -> T:
@@ -158,6 +318,136 @@ def choice(value: T, allowed: Collection[object], what: str) -> T:
     >>> choice("auto", ("auto", "general"), "method")
     'auto'
     """
-    if value not in allowed:
-        raise QueensError(f"unknown {what} {value!r}; use one of {', '.join(map(str, allowed))}")
+    if not any(_equal(a, value) for a in allowed):
+        raise QueensError(f"unknown {what} {brief(value)}; use one of {', '.join(map(str, allowed))}")
     return value
+
+
+def callback(value: Callable[..., Any] | None, what: str = "progress") -> Callable[..., Any] | None:
+    """None, or ``value`` if it is callable (a progress callback).
+
+    Examples
+    --------
+    >>> callback(None) is None, callback(print) is print
+    (True, True)
+    >>> callback(5)
+    Traceback (most recent call last):
+    ...
+    queenslab.errors.QueensError: progress must be a callable such as progress(done, total), or None; got 5
+    """
+    if value is not None and not callable(value):
+        raise QueensError(f"{what} must be a callable such as {what}(done, total), or None; got {brief(value)}")
+    return value
+
+
+def problem(value: object, what: str = "problem") -> Problem:
+    """``value`` if it is a :class:`~queenslab.problem.Problem`, else an error saying how to make one.
+
+    The rule of the Python API: a parameter called ``problem`` takes a Problem, never a
+    bare board size (which variant would it be?).
+
+    Examples
+    --------
+    >>> from queenslab.problem import Problem
+    >>> problem(Problem(4)).n
+    4
+    >>> problem(8)
+    Traceback (most recent call last):
+    ...
+    queenslab.errors.QueensError: problem must be a queenslab Problem, got int 8; for the n-queens problem of size 8 pass queenslab.Problem(8)
+    """
+    from .problem import Problem
+
+    if isinstance(value, Problem):
+        return value
+    hint = ""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        hint = f"; for the n-queens problem of size {value} pass queenslab.Problem({value})"
+    raise QueensError(f"{what} must be a queenslab Problem, got {type(value).__name__} {brief(value)}{hint}")
+
+
+def _meminfo() -> dict[str, int]:
+    out = {}
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                key, _, rest = line.partition(":")
+                parts = rest.split()
+                if parts and parts[0].isdigit():
+                    out[key] = int(parts[0]) * (1024 if parts[1:2] == ["kB"] else 1)
+    except OSError:
+        pass
+    return out
+
+
+def _cgroup_room() -> int | None:
+    """Bytes this process's cgroup (v2) may still allocate, or None without a limit."""
+    try:
+        with open("/sys/fs/cgroup/memory.max") as f:
+            limit = f.read().strip()
+        if limit == "max":
+            return None
+        with open("/sys/fs/cgroup/memory.current") as f:
+            used = int(f.read().strip())
+        return max(0, int(limit) - used)
+    except (OSError, ValueError):
+        return None
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available to this process now, or None when it cannot be told.
+
+    ``MemAvailable`` of /proc/meminfo (the kernel's estimate of what can be allocated
+    without swapping), lowered to the room left under a cgroup memory limit; elsewhere the
+    free physical pages (``os.sysconf``).
+    """
+    found = _meminfo().get("MemAvailable")
+    if found is None:
+        try:
+            found = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        except (AttributeError, ValueError, OSError):
+            found = None
+    room = _cgroup_room()
+    if room is not None:
+        found = room if found is None else min(found, room)
+    return found
+
+
+def format_bytes(nbytes: float) -> str:
+    """``nbytes`` for people, e.g. ``'17.2 GB'`` (decimal units).
+
+    Examples
+    --------
+    >>> format_bytes(1234), format_bytes(17.2e9)
+    ('1.2 kB', '17.2 GB')
+    """
+    for unit in ("B", "kB", "MB", "GB", "TB", "PB"):
+        if nbytes < 1000 or unit == "PB":
+            return f"{nbytes:.0f} {unit}" if unit == "B" else f"{nbytes:.1f} {unit}"
+        nbytes /= 1000
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def memory(nbytes: int, what: str, hint: str = "use a smaller size") -> None:
+    """Refuse a request that needs ``nbytes`` of memory when less is available.
+
+    Parameters
+    ----------
+    nbytes : int
+        The estimated peak memory of the request (its arrays).
+    what : str
+        The request, for the message (``"construct for n = 2147483647"``).
+    hint : str
+        What to do instead, ending the message.
+
+    Raises
+    ------
+    TooLarge
+        Saying how much the request needs and how much is available.
+    """
+    available = available_memory()
+    if available is not None and nbytes > available:
+        raise TooLarge(
+            f"{what} needs about {format_bytes(nbytes)} of memory, but only {format_bytes(available)} "
+            f"is available on this machine; {hint}"
+        )

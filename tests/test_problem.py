@@ -1,6 +1,7 @@
 """Problem validation, symmetries and fingerprints; the D4 elements."""
 
 import itertools
+import re
 
 import naive
 import numpy as np
@@ -127,3 +128,108 @@ def test_describe_and_to_dict():
     assert p.describe() == "6-queens, toroidal, 1 blocked, 1 fixed"
     assert p.to_dict(one_based=True)["blocked"] == [[1, 2]]
     assert D4Element(True, False, True).name == "rotate-90"
+
+
+# ----------------------------------------------------------------------------- hostile input
+
+
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        ({"n": 2**31}, "at most 2147483647"),
+        ({"n": 10**400}, "at most"),
+        ({"n": 4.0}, "a float is never"),
+        ({"n": np.float64(4)}, "integer"),
+        ({"n": 4, "blocked": 5}, "collection"),
+        ({"n": 4, "blocked": [(True, 0)]}, "integer"),
+        ({"n": 4, "blocked": [(0.0, 0)]}, "integer"),
+        ({"n": 4, "fixed": ["ab"]}, "pairs"),
+        ({"n": 4, "knight": np.array([1, 0])}, "True or False"),
+        ({"n": 4, "toroidal": 2}, "True or False"),
+    ],
+)
+def test_hostile_problems_raise_invalid_problem(kwargs, match):
+    with pytest.raises(InvalidProblem, match=match):
+        Problem(**kwargs)
+
+
+def test_numpy_scalars_are_integers_and_flags():
+    p = Problem(np.int16(6), toroidal=np.bool_(False), knight=np.int64(1), blocked=np.array([[1, 2]]))
+    assert p == Problem(6, knight=True, blocked=[(1, 2)]) and type(p.n) is int and p.knight is True
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"n": 4, "blocked": [["a", 1]]},
+        {"n": 4, "blocked": 5},
+        {"n": 4, "blocked": [[1.5, 1]]},
+        {"n": 4, "version": [1]},
+        {"n": 4, "version": np.array([1, 1])},
+        {"n": 4, "base": np.array([0, 1])},
+        {"n": 4, "base": 1.0},
+        {"n": 4, ("x",): 1},
+        {"n": "4"},
+    ],
+)
+def test_from_dict_refuses_hostile_descriptions(data):
+    with pytest.raises(InvalidProblem):
+        Problem.from_dict(data)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        (8, (0, 0), (0, 0)),
+        (8, (0, 0), (8, 0)),
+        (8, (0, 0), (1.0, 2)),
+        (8, "ab", (1, 2)),
+        (8, None, (1, 2)),
+        (0, (0, 0), (1, 1)),
+        (8.0, (0, 0), (1, 1)),
+    ],
+)
+def test_attacks_refuses_cells_off_the_board(args):
+    with pytest.raises(QueensError):
+        attacks(*args)
+    if args[0] == 8 and type(args[0]) is int:
+        with pytest.raises(QueensError):
+            Problem(8).attack(*args[1:])
+
+
+def test_leap_offsets_refuses_non_pairs():
+    from queenslab.problem import leap_offsets
+
+    assert leap_offsets([[1, 2]]) == leap_offsets(((1, 2),))
+    for bad in (5, None, "12", [(1,)], [(1.5, 2)], [[1, 2, 3]]):
+        with pytest.raises(QueensError):
+            leap_offsets(bad)
+
+
+@given(problems(max_n=7), st.data())
+def test_fixed_queens_check_matches_the_pairwise_definition(p, data):
+    """The grouped check of the fixed queens refuses exactly the attacking sets, naming the first pair."""
+    cells = data.draw(st.lists(st.tuples(st.integers(0, p.n - 1), st.integers(0, p.n - 1)), max_size=4, unique=True))
+    fixed = sorted(cells)
+    pairs = [(a, b) for i, a in enumerate(fixed) for b in fixed[i + 1 :] if p.attack(a, b)]
+    if pairs:
+        with pytest.raises(InvalidProblem, match=re.escape(f"fixed queens at {pairs[0][0]} and {pairs[0][1]} attack")):
+            Problem(p.n, toroidal=p.toroidal, knight=p.knight, fixed=fixed)
+    else:
+        assert Problem(p.n, toroidal=p.toroidal, knight=p.knight, fixed=fixed).fixed == tuple(fixed)
+
+
+def test_many_fixed_queens_are_checked_quickly():
+    from queenslab.heuristics import construct
+
+    n = 20_000
+    fixed = list(enumerate(construct(n).tolist()))
+    assert len(Problem(n, fixed=fixed).fixed) == n  # 2 * 10**8 pairs if compared pairwise
+
+
+def test_fingerprints_of_existing_problems_are_unchanged():
+    # indexes are named by the fingerprint: these values were computed before the input checks changed
+    assert Problem(8).fingerprint()[:12] == "8d27241a7be7"
+    assert Problem(8, toroidal=True).fingerprint()[:12] == "4bd7a26af985"
+    assert Problem(8, blocked=[(0, 1)], fixed=[(1, 3)]).fingerprint()[:12] == "6abd0d50f2cd"
+    assert Problem(np.int64(8), toroidal=np.bool_(False)).fingerprint() == Problem(8).fingerprint()

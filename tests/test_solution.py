@@ -1,11 +1,12 @@
 """Parsing, formatting and checking placements."""
 
 import naive
+import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 from strategies import problems
 
-from queenslab.errors import InvalidPlacement
+from queenslab.errors import InvalidPlacement, QueensError, TooLarge
 from queenslab.problem import Problem
 from queenslab.solution import (
     board_text,
@@ -97,3 +98,65 @@ def test_board_text_marks_blocked_and_missing_fixed():
     assert text.splitlines()[0] == "# Q . ."
     assert text.splitlines()[3] == ". . Q F"
     assert board_text(Problem(2)).splitlines() == [". .", ". ."]
+
+
+@given(problems(max_n=8), st.data())
+def test_conflicts_match_the_compiled_pairwise_check(p, data):
+    """The line-grouping check lists exactly the conflicts of the pairwise definition
+    (Compiled.conflicts, which asks Problem.attack about every pair), in the same order."""
+    from queenslab.compiled import compile_problem
+
+    cand = tuple(data.draw(st.lists(st.integers(0, p.n - 1), min_size=p.n, max_size=p.n)))
+    want = compile_problem(p).conflicts(cand)
+    assert conflicts(p, cand) == want
+    assert why_not_solution(p, cand) == (want[0].message() if want else None)
+    assert is_solution(p, cand) == (not want)
+
+
+def test_floats_are_never_columns():
+    for bad in ([1.5, 3, 0, 2], [1.0, 3, 0, 2], np.array([1.0, 3, 0, 2]), [True, 3, 0, 2]):
+        with pytest.raises(InvalidPlacement, match="column|integer"):
+            is_solution(Problem(4), bad)
+        with pytest.raises(InvalidPlacement):
+            format_placement(bad)
+    assert is_solution(Problem(4), np.array([1, 3, 0, 2], dtype=np.uint8))
+    assert is_solution(Problem(4), [np.int64(1), 3, np.int32(0), 2])
+
+
+def test_a_problem_is_required_where_one_is_named():
+    with pytest.raises(QueensError, match=r"Problem\(4\)"):
+        is_solution(4, [1, 3, 0, 2])
+    for fn in (conflicts, why_not_solution, board_text):
+        with pytest.raises(QueensError, match="must be a queenslab Problem"):
+            fn("4", [1, 3, 0, 2])
+
+
+def test_checks_work_beyond_the_bitboard_and_in_n_log_n():
+    from queenslab.heuristics import construct
+
+    n = 200_000
+    p = construct(n)
+    assert is_solution(Problem(n), p) and why_not_solution(Problem(n), p) is None
+    q = p.copy()
+    q[[10, 20]] = q[[20, 10]]
+    assert not is_solution(Problem(n), q)
+    assert why_not_solution(Problem(n), q).startswith("the queens at")
+    with pytest.raises(TooLarge, match="conflicts"):
+        conflicts(Problem(n), np.zeros(n, np.int64))
+    with pytest.raises(TooLarge, match="board_text"):
+        board_text(Problem(n))
+
+
+@pytest.mark.parametrize(
+    "text,n,match",
+    [
+        ("1 2 3", "3", "integer"),
+        ("1 2 3", 3.0, "integer"),
+        ("9" * 5000 + " 1", None, "not a column"),
+        ("١ ٢", None, "not a column"),
+        ("²³", None, "not a column"),
+    ],
+)
+def test_hostile_text(text, n, match):
+    with pytest.raises(InvalidPlacement, match=match):
+        parse_placement(text, n)

@@ -313,3 +313,38 @@ def test_compose_with_something_else_is_an_error():
     assert D4Element(True, False, True).po == "po6"
     with pytest.raises(QueensError):
         cell_permutation(PO[1], 0)
+
+
+# ----------------------------------------------------------------------------- hostile input
+
+
+def test_d4_element_refuses_names_and_non_flags():
+    with pytest.raises(QueensError, match="element\\(name\\).*rotate-90"):
+        D4Element("x")
+    with pytest.raises(QueensError, match="True or False"):
+        D4Element(inv=2)
+    assert D4Element(np.bool_(True), 0, np.int8(1)) == element("rotate-90")
+
+
+@pytest.mark.parametrize("args", [(4, 9, 9), (4, -1, 0), (4, 0, 4), (0, 0, 0), (4, 1.0, 2), (4, True, 0), ("4", 0, 0)])
+def test_cell_refuses_cells_off_the_board(args):
+    with pytest.raises(InvalidPlacement):
+        element("po6").cell(*args)
+    assert element("po6").cell(np.int64(4), np.int32(1), 2) == element("po6").cell(4, 1, 2)
+
+
+def test_group_helpers_refuse_hostile_arguments():
+    from queenslab.d4 import SYMPY_MAX_N
+
+    for call in (
+        lambda: cell_permutation(3, 2),
+        lambda: cell_permutation(element("po2"), 2.0),
+        lambda: multiplication_table([1, 2]),
+        lambda: multiplication_table(5),
+        lambda: sympy_cell_group(SYMPY_MAX_N + 1),
+        lambda: element(5),
+        lambda: as_permutation([1.0, 0]),
+        lambda: as_permutation([True, False]),
+    ):
+        with pytest.raises(QueensError):
+            call()
