@@ -480,3 +480,106 @@ def test_cli_show_json_names_the_conflict(capsys, tmp_path):
         cli_module.main(["show", "2", "4", "1", "3", "--png", str(tmp_path / "s.png"), "--scale", "5", "--json"]) == 0
     )
     assert json.loads(capsys.readouterr().out)["pixels"] == [20, 20]
+
+
+# ----------------------------------------------------------------------------- hostile input
+
+
+def _little_memory(monkeypatch, nbytes=10**9):
+    from queenslab import validate
+
+    monkeypatch.setattr(validate, "available_memory", lambda: nbytes)
+
+
+@pytest.mark.parametrize(
+    "call,what",
+    [
+        (lambda: construct(2**31 - 1), "construct for n = 2147483647 needs about 51.5 GB"),
+        (lambda: solve(2**31 - 1), "construct for n = 2147483647"),
+        (lambda: min_conflicts(10**9), "min-conflicts for n = 1000000000 needs about 40.0 GB"),
+        (lambda: solve(10**9, "minconflicts"), "min-conflicts for n = 1000000000"),
+        (lambda: extension_pattern(2**31 - 1), "extension pattern"),
+        (lambda: genetic(8, population=10**9), "genetic algorithm"),
+        (lambda: ant_colony(8, ants=10**9), "ant colony"),
+    ],
+)
+def test_sizes_no_machine_can_do_are_refused_up_front(monkeypatch, call, what):
+    """The memory a method needs is estimated before it allocates: a TooLarge naming the
+    need and what is available, never a MemoryError (here the machine has 1 GB)."""
+    _little_memory(monkeypatch)
+    with pytest.raises(TooLarge, match=what) as info:
+        call()
+    assert "only 1.0 GB is available" in str(info.value)
+
+
+def test_the_memory_estimate_covers_the_arrays():
+    import tracemalloc
+
+    from queenslab.heuristics.construct import BYTES_PER_QUEEN
+
+    n = 300_000
+    for method, fn in (("construct", construct), ("min-conflicts", min_conflicts)):
+        fn(n)  # compile first
+        tracemalloc.start()
+        fn(n)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        assert peak <= BYTES_PER_QUEEN[method] * n
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"method": "minconflicts", "max_steps": 10**30},
+        {"method": "minconflicts", "max_steps": 1e30},
+        {"method": "minconflicts", "max_steps": 2**63},
+        {"method": "selfcorrect", "max_steps": 2**63},
+        {"method": "minconflicts", "restarts": 2**64},
+        {"method": "minconflicts", "restarts": -1},
+        {"method": "minconflicts", "seed": 2**63},
+        {"method": "minconflicts", "seed": -1},
+        {"method": "minconflicts", "seed": 1.0},
+        {"method": "ga", "max_steps": True},
+        {"method": "minconflicts", "candidates": 2**70},
+        {"method": "minconflicts", "progress": 5},
+        {"method": "ga", "improve": "yes"},
+        {"method": "ga", "pc": float("nan")},
+        {"method": "ga", "pc": "0.5"},
+        {"method": "ga", "pm": 10**400},
+        {"method": "aco", "alpha": float("inf")},
+        {"method": "aco", "q": 0},
+        {"method": "minconflicts", "start": ["greedy"]},
+        {"method": "selfcorrect", "limit": "huge"},
+        {"method": "selfcorrect", "check": np.array(["scan", "counts"])},
+        {"method": "minconflicts", "return_stats": True},
+    ],
+)
+def test_options_outside_their_ranges_are_queens_errors(kwargs):
+    """Budgets, restarts and seeds reach numba only as int64 (never a TypingError or an
+    OverflowError); reals are finite numbers."""
+    with pytest.raises(QueensError):
+        solve(8, **kwargs)
+
+
+def test_largest_int64_budgets_are_accepted():
+    assert verify(solve(8, "minconflicts", seed=2**63 - 1, restarts=2**63 - 1))
+    assert verify(solve(1000, "minconflicts", max_steps=2**63 - 1))
+    assert verify(solve(8, "selfcorrect", max_steps=2**63 - 1))
+
+
+def test_self_correct_refuses_boards_beyond_its_practical_limit():
+    from queenslab.heuristics.selfcorrect import PRACTICAL_LIMIT
+
+    with pytest.raises(TooLarge, match="force=True"):
+        self_correct(PRACTICAL_LIMIT + 1)
+    with pytest.raises(TooLarge, match="practical limit"):
+        solve(10**6, "selfcorrect")
+
+
+@pytest.mark.parametrize(
+    "placement",
+    [[1.0, 3.0, 0.0, 2.0], np.array([1.0, 3.0, 0.0, 2.0]), [True, 3, 0, 2], [[1, 3], [0, 2]], "2413", None, 5],
+)
+def test_float_and_other_placements_are_refused(placement):
+    with pytest.raises(InvalidPlacement):
+        verify(placement)

@@ -142,13 +142,17 @@ def solve(
     True
     """
     validate.choice(method, METHODS, "method")
+    improve = validate.flag(improve, "improve")
+    progress = validate.callback(progress)
     given = {
         "seed": seed is not None,
         "max_steps": max_steps is not None,
         "restarts": restarts is not None,
-        "improve": bool(improve),
+        "improve": improve,
     }
     takers = {"seed": RANDOMISED, "max_steps": tuple(_MAX_STEPS), "restarts": _RESTARTS, "improve": ("ga",)}
+    if seed is not None:
+        validate.seed(seed)
     if seed is not None and method not in RANDOMISED:
         raise QueensError(f"{method} is deterministic and takes no seed; seeds apply to {', '.join(RANDOMISED)}")
     for opt, on in given.items():
@@ -157,7 +161,7 @@ def solve(
     size = check_n(n, method)
     if method in HEURISTICS:
         fn = HEURISTICS[method]
-        allowed = set(inspect.signature(fn).parameters) - {"n"}
+        allowed = set(inspect.signature(fn).parameters) - {"n", "return_stats"}
         unknown = sorted(set(opts) - allowed)
         if unknown:
             raise QueensError(

@@ -21,15 +21,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import validate
 from ..errors import InvalidPlacement, InvalidProblem, TooLarge, UnsupportedProblem
-from ..problem import Problem
-from ..solution import Conflict
+from ..problem import MAX_N as _PROBLEM_MAX_N, Problem
+from ..solution import Conflict, as_columns
 from ..validate import whole_number
 from . import kernels as K
 
 __all__ = [
     "MAX_N",
     "check_n",
+    "check_memory",
     "as_placement",
     "construct",
     "find_conflict",
@@ -39,8 +41,19 @@ __all__ = [
     "extension_pattern_works",
 ]
 
-#: Largest board of the heuristics (counters are int32 arrays; memory runs out before).
-MAX_N = 2**31 - 1
+#: Largest board of the heuristics (counters are int32 arrays). Memory usually runs out
+#: first: every method estimates what it needs before it allocates
+#: (:func:`check_memory`) and refuses a board the machine cannot hold.
+MAX_N = _PROBLEM_MAX_N
+
+#: Peak bytes per queen of each method's arrays (measured with tracemalloc, rounded up).
+BYTES_PER_QUEEN = {
+    "construct": 24,
+    "the extension pattern": 24,
+    "min-conflicts": 40,
+    "the self-correcting search": 40,
+    "the O(n) check": 32,
+}
 
 _KINDS = ("column", "diagonal", "anti-diagonal")
 
@@ -82,8 +95,29 @@ def check_n(n, method: str = "this method") -> int:
     return value
 
 
+def check_memory(n: int, method: str, nbytes: int | None = None) -> None:
+    """Refuse ``method`` for board size ``n`` when its arrays need more memory than is available.
+
+    ``nbytes`` defaults to ``n`` times the method's :data:`BYTES_PER_QUEEN`.
+
+    Raises
+    ------
+    TooLarge
+        Naming the memory needed and the memory available.
+
+    Examples
+    --------
+    >>> check_memory(1000, "construct")
+    """
+    need = n * BYTES_PER_QUEEN.get(method, 40) if nbytes is None else nbytes
+    validate.memory(need, f"{method} for n = {n}", "use a smaller n")
+
+
 def as_placement(placement) -> np.ndarray:
     """A placement as a validated 1-D int64 array (0-based columns ``0..n-1``).
+
+    Columns are integers: a float is never taken as a column (not even ``1.0``), as
+    everywhere in the Python API.
 
     Raises
     ------
@@ -95,19 +129,30 @@ def as_placement(placement) -> np.ndarray:
     >>> as_placement([1, 3, 0, 2])
     array([1, 3, 0, 2])
     """
-    if isinstance(placement, str):
+    if isinstance(placement, (str, bytes)):
         raise InvalidPlacement(
             "expected 0-based columns as a sequence or numpy array; parse text with "
             "queenslab.solution.parse_placement first"
         )
-    arr = np.asarray(placement)
+    if not isinstance(placement, np.ndarray):
+        try:
+            items = list(placement)
+        except TypeError:
+            raise InvalidPlacement(
+                f"a placement is a non-empty 1-D sequence of columns, got {validate.brief(placement)}"
+            ) from None
+        if not items:
+            raise InvalidPlacement("a placement is a non-empty 1-D sequence of columns, got an empty one")
+        if any(isinstance(x, (list, tuple, np.ndarray)) for x in items):
+            raise InvalidPlacement("a placement is a 1-D sequence of columns, got a nested sequence")
+        return as_columns(items)
+    arr = placement
     if arr.ndim != 1 or arr.size == 0:
         raise InvalidPlacement(f"a placement is a non-empty 1-D sequence of columns, got shape {arr.shape}")
     if arr.dtype.kind not in "iu":
-        if arr.dtype.kind == "f" and np.all(np.isfinite(arr)) and np.all(arr == np.floor(arr)):
-            arr = arr.astype(np.int64)
-        else:
-            raise InvalidPlacement(f"a placement holds integer columns, got dtype {arr.dtype}")
+        raise InvalidPlacement(
+            f"a placement holds integer columns, got dtype {arr.dtype} (a float is never taken as a column)"
+        )
     n = arr.size
     lo, hi = int(arr.min()), int(arr.max())
     if lo < 0 or hi >= n:
@@ -148,6 +193,7 @@ def find_conflict(placement) -> Conflict | None:
     """
     p = as_placement(placement)
     n = p.size
+    check_memory(n, "the O(n) check")
     col = np.empty(n, np.int32)
     d1 = np.empty(2 * n - 1, np.int32)
     d2 = np.empty(2 * n - 1, np.int32)
@@ -221,6 +267,7 @@ def construct(n) -> np.ndarray | None:
     (True, array([0]))
     """
     n = check_n(n, "construct")
+    check_memory(n, "construct")
     if n in (2, 3):
         return None
     if n == 1:
@@ -270,6 +317,7 @@ def extend(placement) -> np.ndarray:
     array([5, 3, 1, 6, 4, 2])
     """
     p = as_placement(placement)
+    check_memory(p.size, "construct")
     m = p.size + 1
     at = 0 if m % 2 else m // 2
     return np.insert(p, at, m - 1)
@@ -307,6 +355,7 @@ def extension_pattern(n) -> np.ndarray:
     n = check_n(n, "the extension pattern")
     if n < 4:
         raise InvalidProblem(f"the n -> n+1 pattern starts from the 4x4 board: n >= 4 is allowed, got {n}")
+    check_memory(n, "the extension pattern")
     odd_top = n if n % 2 else n - 1
     even_top = n - 1 if n % 2 else n
     out = np.concatenate((np.arange(odd_top, 0, -2, dtype=np.int64), np.arange(even_top, 1, -2, dtype=np.int64)))

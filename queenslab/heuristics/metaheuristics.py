@@ -26,9 +26,10 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .. import validate
 from ..errors import Incomplete, QueensError, TooLarge
 from . import kernels as K
-from .construct import check_n
+from .construct import check_memory, check_n
 from .minconflicts import positive_int, rng_state
 
 __all__ = ["genetic", "ant_colony", "GA_MAX_N", "ACO_MAX_N"]
@@ -42,23 +43,11 @@ _CHUNK = 50  # generations / iterations per kernel call (progress, Ctrl-C)
 
 
 def _probability(value, what: str) -> float:
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise QueensError(f"{what} must be a probability in [0, 1], got {value!r}") from None
-    if not 0.0 <= v <= 1.0:
-        raise QueensError(f"{what} must be a probability in [0, 1], got {value!r}")
-    return v
+    return validate.real(value, what, minimum=0.0, maximum=1.0)
 
 
 def _nonneg(value, what: str, *, positive: bool = False) -> float:
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise QueensError(f"{what} must be a number, got {value!r}") from None
-    if not np.isfinite(v) or v < 0 or (positive and v == 0):
-        raise QueensError(f"{what} must be a {'positive' if positive else 'non-negative'} number, got {value!r}")
-    return v
+    return validate.real(value, what, minimum=0.0, open_minimum=positive)
 
 
 def _trivial(n: int, return_stats: bool, stats: dict):
@@ -139,6 +128,10 @@ def genetic(
     generations = positive_int(generations, "generations", zero=True)
     pc = _probability(pc, "pc")
     pm = 1.0 / n if pm is None else _probability(pm, "pm")
+    improve = validate.flag(improve, "improve")
+    progress = validate.callback(progress)
+    return_stats = validate.flag(return_stats, "return_stats")
+    check_memory(n, "the genetic algorithm", 2 * population * n * 8 + 16 * population + 64 * n)
     stats = {"generations": 0}
     done, value = _trivial(n, return_stats, stats)
     if done:
@@ -251,6 +244,9 @@ def ant_colony(
     tau0 = _nonneg(tau0, "tau0", positive=True)
     evaporation = _nonneg(evaporation, "evaporation")
     tau_min = _nonneg(tau_min, "tau_min", positive=True)
+    progress = validate.callback(progress)
+    return_stats = validate.flag(return_stats, "return_stats")
+    check_memory(n, "ant colony optimisation", 8 * ((n - 1) * n**4 + ants * (n + 1) + 2 * n * n + 12 * n))
     stats = {"iterations": 0, "alpha": alpha, "beta": beta}
     done, value = _trivial(n, return_stats, stats)
     if done:

@@ -24,10 +24,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..errors import Incomplete, QueensError
-from ..validate import whole_number
+from .. import validate
+from ..errors import Incomplete
 from . import kernels as K
-from .construct import check_n
+from .construct import check_memory, check_n
 
 __all__ = ["min_conflicts", "rng_state"]
 
@@ -40,20 +40,20 @@ def rng_state(seed) -> np.ndarray:
     Raises
     ------
     QueensError
-        If ``seed`` is not an integer >= 0.
+        If ``seed`` is not an integer in ``0 .. 2**63 - 1``.
 
     Examples
     --------
     >>> rng_state(0).dtype
     dtype('uint64')
     """
-    value = whole_number(seed, "seed", minimum=0)
+    value = validate.seed(seed)
     return np.random.SeedSequence(value).generate_state(1, np.uint64)
 
 
 def positive_int(value, what: str, *, zero: bool = False) -> int:
-    """Validate an integer option (>= 1, or >= 0 with ``zero``)."""
-    return whole_number(value, what, minimum=0 if zero else 1)
+    """Validate an integer option a kernel takes: ``1 .. 2**63 - 1`` (``0 ..`` with ``zero``)."""
+    return validate.int64(value, what, minimum=0 if zero else 1)
 
 
 def min_conflicts(
@@ -104,8 +104,10 @@ def min_conflicts(
     ------
     Incomplete
         When every try ran out of steps (raise ``max_steps`` or ``restarts``).
+    TooLarge
+        When the arrays (about 32 bytes per queen) need more memory than is available.
     QueensError
-        On invalid arguments.
+        On invalid arguments (integer options are ``1 .. 2**63 - 1``, ``restarts`` from 0).
 
     Examples
     --------
@@ -118,8 +120,9 @@ def min_conflicts(
     True
     """
     n = check_n(n, "min-conflicts")
-    if start not in _STARTS:
-        raise QueensError(f"start must be one of {', '.join(_STARTS)}; got {start!r}")
+    validate.choice(start, _STARTS, "start")
+    progress = validate.callback(progress)
+    return_stats = validate.flag(return_stats, "return_stats")
     rng = rng_state(seed)
     steps_cap = 50 * n + 500 if max_steps is None else positive_int(max_steps, "max_steps")
     restarts = positive_int(restarts, "restarts", zero=True)
@@ -132,6 +135,7 @@ def min_conflicts(
         p = np.zeros(1, np.int64)
         stats["tries"] = 1
         return (p, stats) if return_stats else p
+    check_memory(n, "min-conflicts")
     p = np.empty(n, np.int64)
     d1 = np.empty(2 * n - 1, np.int32)
     d2 = np.empty(2 * n - 1, np.int32)

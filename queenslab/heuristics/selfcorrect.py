@@ -32,12 +32,17 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..errors import Incomplete, QueensError
+from .. import validate
+from ..errors import Incomplete, QueensError, TooLarge
 from . import kernels as K
-from .construct import check_n
+from .construct import check_memory, check_n
 from .minconflicts import positive_int, rng_state
 
-__all__ = ["self_correct"]
+__all__ = ["self_correct", "PRACTICAL_LIMIT"]
+
+#: Largest n :func:`self_correct` runs without ``force=True``: the search grows about as
+#: n**3 (n = 2000 takes about 6 s, n = 5000 about a minute and a half).
+PRACTICAL_LIMIT = 5000
 
 _CHECKS = ("counts", "scan")
 
@@ -51,6 +56,7 @@ def self_correct(
     check: str = "counts",
     progress: Callable[[int, int], None] | None = None,
     return_stats: bool = False,
+    force: bool = False,
 ):
     """One solution by the self-correcting Queens program's self-correcting random search.
 
@@ -73,6 +79,8 @@ def self_correct(
     return_stats : bool
         Also return a dict: ``tries`` and ``iterations`` (moves counted by the original,
         summed over the tries).
+    force : bool, default False
+        Allow ``n > PRACTICAL_LIMIT``.
 
     Returns
     -------
@@ -84,6 +92,8 @@ def self_correct(
     ------
     Incomplete
         When every try hit the limit.
+    TooLarge
+        For ``n > PRACTICAL_LIMIT`` without ``force``.
     QueensError
         On invalid arguments.
 
@@ -97,9 +107,18 @@ def self_correct(
     True
     """
     n = check_n(n, "the self-correcting search")
-    if check not in _CHECKS:
-        raise QueensError(f"check must be one of {', '.join(_CHECKS)}; got {check!r}")
-    if limit == "square":
+    validate.choice(check, _CHECKS, "check")
+    progress = validate.callback(progress)
+    return_stats = validate.flag(return_stats, "return_stats")
+    force = validate.flag(force, "force")
+    if n > PRACTICAL_LIMIT and not force:
+        raise TooLarge(
+            f"the self-correcting search for n = {n} is beyond its practical limit n <= {PRACTICAL_LIMIT} "
+            "(its time grows about as n**3); use construct or minconflicts for large boards, or pass force=True"
+        )
+    if isinstance(limit, str):
+        if limit != "square":
+            raise QueensError(f"limit is 'square', None or a number of moves, got {validate.brief(limit)}")
         moves = n * n
     elif limit is None:
         moves = 0
@@ -114,6 +133,7 @@ def self_correct(
         p = np.zeros(1, np.int64)
         stats["tries"] = 1
         return (p, stats) if return_stats else p
+    check_memory(n, "the self-correcting search")
     q = np.empty(n, np.int64)
     t = np.empty(n, np.int64)
     lines = np.empty(5 * n if check == "counts" else 1, np.int32)
