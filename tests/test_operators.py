@@ -454,3 +454,33 @@ def test_orbit_search_command(capsys, monkeypatch):
 def test_orbit_search_command_bad_input(capsys, monkeypatch, args, match):
     code, out, err = run_cli(capsys, monkeypatch, "experiment", "orbit-search", *args)
     assert code == 2 and err.startswith("error: ") and match in err
+
+
+# ----------------------------------------------------------------------------- hostile input
+
+
+def test_gaps_and_search_arguments_are_checked():
+    for bad in (-1, 1.5, "3", None, True):
+        with pytest.raises(QueensError):
+            gaps(bad)
+    assert gaps(np.int8(0)) == (-0.5,)
+    for kwargs in ({"strategy": ["bfs"]}, {"key": None}, {"progress": 3}, {"force": "no"}):
+        with pytest.raises(QueensError):
+            search_orbits(5, **kwargs)
+
+
+def test_rank_of_a_placement_on_no_orbit_is_a_queens_error():
+    s = search_orbits(6)
+    assert s.rank((1, 3, 5, 0, 2, 4)) == 0
+    with pytest.raises(QueensError, match="not a solution"):
+        s.rank((0, 1, 2, 3, 4, 5))
+    with pytest.raises(InvalidPlacement):
+        s.rank((0.0, 1))
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), 10**400, "1.5", None, 1j, True])
+def test_positions_refuse_non_numbers(value):
+    with pytest.raises(InvalidPosition):
+        Inc(value, 0.5)
+    with pytest.raises(InvalidPosition):
+        Del(value, 0)

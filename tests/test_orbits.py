@@ -261,3 +261,23 @@ def test_symmetry_orbit_command(capsys, monkeypatch):
     assert code == 2 and "not a permutation" in err
     code, out, _ = run_cli(capsys, monkeypatch, "symmetry", "orbit", "2413")
     assert code == 0 and "orbit of 2" in out and "stabiliser: po1, po6, po7, po8" in out
+
+
+# ----------------------------------------------------------------------------- hostile input
+
+
+def test_fundamental_solutions_checks_its_arguments_when_called():
+    """Errors come from the call, not from the first ``next()`` of the iterator."""
+    with pytest.raises(QueensError, match=r"Problem\(8\)"):
+        fundamental_solutions(8)
+    for kwargs in ({"limit": -1}, {"limit": 1.0}, {"batch": 0}, {"batch": 10**12}):
+        with pytest.raises(QueensError):
+            fundamental_solutions(Problem(8), **kwargs)
+    with pytest.raises(QueensError, match="too large"):
+        fundamental_solutions(Problem(65))
+    for kwargs in ({"check": "yes"}, {"force": 2}):
+        with pytest.raises(QueensError):
+            burnside(Problem(6), **kwargs)
+    for group in ("po1", 5, [1, 2]):
+        with pytest.raises(QueensError):
+            orbit((1, 3, 0, 2), group)

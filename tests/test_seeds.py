@@ -73,3 +73,15 @@ def test_bad_algorithm(algorithm):
     with pytest.raises(QueensError, match="unknown seed algorithm") as info:
         count_with(algorithm, 8)
     assert "'filtering-v2'" in str(info.value)
+
+
+def test_boards_beyond_the_practical_limit_need_force():
+    from queenslab.errors import TooLarge
+    from queenslab.native.seeds import PRACTICAL_LIMIT
+
+    with pytest.raises(TooLarge, match="force=True"):
+        count_with("plain", PRACTICAL_LIMIT + 1)
+    with pytest.raises(QueensError):
+        count_with("bitwise", 8, force="yes")
+    with pytest.raises(QueensError, match="unknown seed algorithm"):
+        count_with(np.array(["plain", "basic"]), 8)

@@ -354,3 +354,50 @@ def test_signature_experiment_command(capsys, monkeypatch):
 def test_signature_experiment_bad_input(capsys, monkeypatch, args, match):
     code, out, err = run_cli(capsys, monkeypatch, "experiment", "signature", *args)
     assert code == 2 and err.startswith("error: ") and match in err
+
+
+# ----------------------------------------------------------------------------- hostile input
+
+
+def test_the_library_holds_the_limits_the_command_line_relies_on():
+    from queenslab.errors import TooLarge
+    from queenslab.symmetry.signature import AMBIGUOUS_MAX_N, COLLISIONS_MAX_N
+
+    with pytest.raises(TooLarge, match="force=True"):
+        signature_collisions(COLLISIONS_MAX_N + 1)
+    with pytest.raises(TooLarge, match="force=True"):
+        signature_collisions(40)
+    with pytest.raises(TooLarge, match="exponential"):
+        ambiguous_solutions(AMBIGUOUS_MAX_N + 1)
+    with pytest.raises(TooLarge, match="exponential"):
+        alternating_permutations(100)
+    for bad in (8.0, "8", True, 0, None):
+        with pytest.raises(QueensError):
+            signature_collisions(bad)
+        with pytest.raises(QueensError):
+            ambiguous_solutions(bad)
+    with pytest.raises(QueensError, match="progress"):
+        signature_collisions(6, progress="yes")
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: triangle((0, 0), (1,), (2, 2)),
+        lambda: triangle(None, (1, 1), (2, 2)),
+        lambda: triangle((0.5, 0), (1, 1), (2, 2)),
+        lambda: triples_equal((1, 2), (1, 2, 3)),
+        lambda: triples_equal(None, (1, 2, 3)),
+        lambda: triples_equal("abc", (1, 2, 3)),
+        lambda: sequences_equal(5, [(1, 2, 3)]),
+        lambda: sequences_equal([(1, 2, 3)], [(1, 2, 3)], criterion=["document"]),
+        lambda: signatures_equal(1, 2),
+        lambda: signatures_equal(((), ()), ((), (), ())),
+        lambda: is_alternating([(1, 2)]),
+        lambda: is_alternating(None),
+        lambda: signature([1.5, 0]),
+    ],
+)
+def test_hostile_signature_arguments_are_queens_errors(call):
+    with pytest.raises(QueensError):
+        call()

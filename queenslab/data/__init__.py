@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import validate
+
 __all__ = ["A000170", "A002562", "known_total", "known_unique", "MAX_KNOWN", "Known", "compare"]
 
 #: A000170(n) for n = 1..27 (index 0 is n = 1).
@@ -91,8 +93,17 @@ def known_total(n: int) -> int | None:
     92
     >>> known_total(40) is None
     True
+
+    Raises
+    ------
+    QueensError
+        If ``n`` is not an integer (``8.0`` and ``True`` are refused).
     """
-    return A000170.get(n)
+    return A000170.get(_n(n))
+
+
+def _n(n: object) -> int:
+    return validate.whole_number(n, "n", minimum=-(2**63))
 
 
 def known_unique(n: int) -> int | None:
@@ -103,7 +114,7 @@ def known_unique(n: int) -> int | None:
     >>> known_unique(8)
     12
     """
-    return A002562.get(n)
+    return A002562.get(_n(n))
 
 
 @dataclass(frozen=True)
@@ -135,7 +146,16 @@ def compare(problem, count: int, unique: int | None = None, *, complete: bool = 
     Known(count=92, unique=12, agrees=True)
     >>> compare(Problem(8, toroidal=True), 0).agrees is None
     True
+
+    Raises
+    ------
+    QueensError
+        If ``problem`` is not a Problem or a count is not a non-negative integer.
     """
+    problem = validate.problem(problem)
+    count = validate.whole_number(count, "count", minimum=0)
+    unique = validate.optional_whole_number(unique, "unique")
+    complete = validate.flag(complete, "complete")
     if not problem.is_standard:
         return Known(None, None, None)
     known, known_u = known_total(problem.n), known_unique(problem.n)

@@ -36,13 +36,17 @@ from __future__ import annotations
 import enum
 
 from .. import validate
-from ..errors import QueensError
+from ..errors import QueensError, TooLarge
 from . import seed_kernels as _K
 
-__all__ = ["SeedAlgorithm", "MAX_N", "count_with"]
+__all__ = ["SeedAlgorithm", "MAX_N", "PRACTICAL_LIMIT", "count_with"]
 
 #: Largest board the seed counters accept (the bitmask kernel uses int64 masks).
 MAX_N = 32
+#: Largest board counted without ``force=True``. The counters grow about sevenfold per
+#: unit of n: at n = 13 the slowest ("plain") takes about 2 s and the fastest
+#: ("bitwise") 0.04 s, so n = 16 takes up to about ten minutes.
+PRACTICAL_LIMIT = 16
 
 
 class SeedAlgorithm(enum.Enum):
@@ -93,11 +97,11 @@ def _check_n(n) -> int:
     except QueensError:
         value = 0
     if not 1 <= value <= MAX_N:
-        raise QueensError(f"n must be an integer from 1 to {MAX_N}, got {n!r}")
+        raise QueensError(f"n must be an integer from 1 to {MAX_N}, got {validate.brief(n)}")
     return value
 
 
-def count_with(algorithm: SeedAlgorithm | str, n: int) -> int:
+def count_with(algorithm: SeedAlgorithm | str, n: int, *, force: bool = False) -> int:
     """Count the solutions of the standard n-queens problem with a seed algorithm.
 
     Parameters
@@ -108,6 +112,9 @@ def count_with(algorithm: SeedAlgorithm | str, n: int) -> int:
         ``"filtering-v2"``, ``"bitwise"``).
     n : int
         Board size, 1 <= n <= 32.
+    force : bool, default False
+        Allow ``n > PRACTICAL_LIMIT`` (the counters are single-threaded and cannot be
+        interrupted).
 
     Returns
     -------
@@ -118,6 +125,8 @@ def count_with(algorithm: SeedAlgorithm | str, n: int) -> int:
     ------
     QueensError
         If ``algorithm`` is unknown or ``n`` is not an integer in 1..32.
+    TooLarge
+        For ``n > PRACTICAL_LIMIT`` without ``force``.
 
     Notes
     -----
@@ -132,4 +141,11 @@ def count_with(algorithm: SeedAlgorithm | str, n: int) -> int:
     """
     algo = validate.member(SeedAlgorithm, algorithm, "seed algorithm")
     size = _check_n(n)
+    force = validate.flag(force, "force")
+    if size > PRACTICAL_LIMIT and not force:
+        raise TooLarge(
+            f"counting {size}-queens with the seed algorithm {algo.value!r} is beyond the practical limit "
+            f"n <= {PRACTICAL_LIMIT} (each further n takes about seven times longer; n = 16 takes up to "
+            "ten minutes); pass force=True to count anyway"
+        )
     return int(_KERNELS[algo](size))

@@ -80,6 +80,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
+from .. import validate
 from ..d4 import as_permutation
 from ..errors import InvalidPlacement, QueensError, TooLarge
 from ..native import engine
@@ -173,6 +174,8 @@ def gaps(n: int) -> tuple[float, ...]:
     >>> gaps(3)
     (-0.5, 0.5, 1.5, 2.5)
     """
+    n = validate.whole_number(n, "n", minimum=0)
+    validate.memory(40 * (n + 1), f"the gaps of an {n}-board")
     return tuple(k - 0.5 for k in range(n + 1))
 
 
@@ -557,8 +560,19 @@ class OrbitSearch:
         """0-based position of an orbit's canonical member among all orbits (lexicographic).
 
         The document numbers the orbits of its case study this way, 1-based.
+
+        Raises
+        ------
+        QueensError
+            If ``placement`` is not a solution of order :attr:`n`.
         """
-        return self._rank[canonical(placement)]
+        key = canonical(placement)
+        if key not in self._rank:
+            raise QueensError(
+                f"{validate.brief(tuple(placement))} is not a solution of the {self.n}-queens problem, "
+                "so it lies on none of the orbits of this search"
+            )
+        return self._rank[key]
 
     def missing(self) -> tuple[tuple[int, ...], ...]:
         """Canonical members of the orbits the search did not reach, in lexicographic order."""
@@ -575,15 +589,7 @@ class OrbitSearch:
 
 
 def _check_n(n) -> int:
-    if isinstance(n, bool):
-        raise QueensError(f"n must be an integer >= 1, got {n!r}")
-    try:
-        n = int(n) if isinstance(n, (int, np.integer)) else n.__index__()
-    except (AttributeError, TypeError):
-        raise QueensError(f"n must be an integer >= 1, got {n!r}") from None
-    if n < 1:
-        raise QueensError(f"n must be at least 1, got {n}")
-    return n
+    return validate.whole_number(n, "n")
 
 
 def search_orbits(
@@ -644,10 +650,10 @@ def search_orbits(
     """
 
     n = _check_n(n)
-    if strategy not in STRATEGIES:
-        raise QueensError(f"unknown strategy {strategy!r}; use one of {', '.join(STRATEGIES)}")
-    if key not in KEYS:
-        raise QueensError(f"unknown key {key!r}; use one of {', '.join(KEYS)}")
+    validate.choice(strategy, STRATEGIES, "strategy")
+    validate.choice(key, KEYS, "key")
+    progress = validate.callback(progress)
+    force = validate.flag(force, "force")
     if n > SEARCH_LIMIT and not force:
         raise TooLarge(
             f"the orbit search for n = {n} is beyond its practical limit n <= {SEARCH_LIMIT} "

@@ -36,6 +36,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, Union
 
+from .. import validate
 from ..d4 import IDENTITY, PO, D4Element, as_permutation
 from ..errors import QueensError
 from ..native import engine
@@ -48,6 +49,7 @@ __all__ = [
     "stabilizer",
     "orbit_size",
     "Fundamental",
+    "MAX_BATCH",
     "fundamental_solutions",
     "BurnsideCount",
     "burnside",
@@ -64,11 +66,15 @@ def _group(group: Group) -> tuple[D4Element, ...]:
         return group.symmetries()
     if isinstance(group, D4Element):
         raise QueensError("group must be a sequence of D4 elements (a subgroup), not one element; use [g]")
+    if isinstance(group, (str, bytes)):
+        raise QueensError(
+            f"group must be None (all of PO), a Problem, or a sequence of D4Element, got {validate.brief(group)}"
+        )
     try:
         elems = tuple(group)
     except TypeError:
         raise QueensError(
-            f"group must be None (all of PO), a Problem, or a sequence of D4Element, got {group!r}"
+            f"group must be None (all of PO), a Problem, or a sequence of D4Element, got {validate.brief(group)}"
         ) from None
     if not elems or not all(isinstance(g, D4Element) for g in elems):
         raise QueensError("group must be a non-empty sequence of D4Element (a subgroup of PO)")
@@ -170,6 +176,10 @@ class Fundamental(NamedTuple):
     size: int
 
 
+#: Largest ``batch`` of :func:`fundamental_solutions` (orbits fetched from the engine at once).
+MAX_BATCH = 2**20
+
+
 def fundamental_solutions(problem: Problem, *, limit: int | None = None, batch: int = 4096) -> Iterator[Fundamental]:
     """Stream one representative per orbit of solutions, with the orbit's size.
 
@@ -184,7 +194,7 @@ def fundamental_solutions(problem: Problem, *, limit: int | None = None, batch: 
     limit : int, optional
         Stop after this many orbits.
     batch : int, default 4096
-        Orbits per batch fetched from the engine.
+        Orbits per batch fetched from the engine, ``1 .. MAX_BATCH``.
 
     Yields
     ------
@@ -194,7 +204,8 @@ def fundamental_solutions(problem: Problem, *, limit: int | None = None, batch: 
     Raises
     ------
     QueensError
-        For something that is not a Problem, or a bad ``limit``/``batch``.
+        For something that is not a Problem, or a bad ``limit``/``batch`` (raised by the
+        call, before any iteration).
     TooLarge
         For ``n`` beyond the bitboard engine.
 
@@ -205,6 +216,14 @@ def fundamental_solutions(problem: Problem, *, limit: int | None = None, batch: 
     >>> next(fundamental_solutions(Problem(8)))
     Fundamental(solution=(0, 4, 7, 5, 2, 6, 1, 3), size=8)
     """
+    problem = validate.problem(problem)
+    engine.check_problem(problem)
+    limit = validate.optional_whole_number(limit, "limit")
+    batch = validate.whole_number(batch, "batch", maximum=MAX_BATCH)
+    return _fundamentals(problem, limit, batch)
+
+
+def _fundamentals(problem: Problem, limit: int | None, batch: int) -> Iterator[Fundamental]:
     for sols, sizes in engine.fundamental_batches(problem, batch=batch, limit=limit):
         for s, k in zip(sols.tolist(), sizes.tolist()):
             yield Fundamental(tuple(s), int(k))
@@ -285,8 +304,9 @@ def burnside(problem: Problem, *, check: bool = True, threads: int | None = None
     >>> b.orbits, b.native_unique, b.agrees
     (12, 12, True)
     """
-    if not isinstance(problem, Problem):
-        raise QueensError(f"expected a queenslab Problem, got {type(problem).__name__}")
+    problem = validate.problem(problem)
+    check = validate.flag(check, "check")
+    force = validate.flag(force, "force")
     counts = engine.fixed_point_counts(problem, threads=threads, force=force)
     elements = problem.symmetries()
     total = sum(counts)

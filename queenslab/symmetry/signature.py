@@ -52,14 +52,17 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import operator
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any, cast
 
 import numpy as np
 
+from .. import validate
 from ..d4 import as_permutation, inv
 from ..data import known_unique
-from ..errors import QueensError
+from ..errors import QueensError, TooLarge
 from ..native import engine
 from ..problem import Problem
 
@@ -77,6 +80,8 @@ __all__ = [
     "is_alternating",
     "is_ambiguous",
     "CollisionReport",
+    "COLLISIONS_MAX_N",
+    "AMBIGUOUS_MAX_N",
     "signature_collisions",
     "alternating_permutations",
     "ambiguous_solutions",
@@ -85,6 +90,51 @@ __all__ = [
 Triple = tuple[int, int, int]
 #: Values of ``criterion``: the document's Sequential-Reverse criterion, or its oriented form.
 CRITERIA = ("document", "oriented")
+#: Largest n :func:`signature_collisions` takes without ``force=True``: n = 16 has
+#: 1,846,955 orbits and takes about a minute; n = 17 has about 12 million (many minutes
+#: of Python and gigabytes of hashes).
+COLLISIONS_MAX_N = 16
+#: Largest n :func:`alternating_permutations` and :func:`ambiguous_solutions` take without
+#: ``force=True``: the walk is exponential (n = 40 takes about 15 s, n = 50 about 2.5
+#: minutes, n = 60 about 25 minutes).
+AMBIGUOUS_MAX_N = 60
+
+
+def _int(x: object, what: str) -> int:
+    if not isinstance(x, (bool, np.bool_)):
+        try:
+            return operator.index(x)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    raise QueensError(f"{what} must be an integer, got {validate.brief(x)}")
+
+
+def _tuple(x: object, size: int, what: str) -> tuple:
+    if isinstance(x, (str, bytes)):
+        raise QueensError(f"{what} must be a sequence of {size}, got {validate.brief(x)}")
+    try:
+        out: tuple = tuple(cast(Iterable[Any], x))
+    except TypeError:
+        raise QueensError(f"{what} must be a sequence of {size}, got {validate.brief(x)}") from None
+    if size >= 0 and len(out) != size:
+        raise QueensError(f"{what} must have {size} entries, got {validate.brief(out)}")
+    return out
+
+
+def _triple(t: object, what: str = "a triple") -> Triple:
+    if type(t) is tuple and len(t) == 3 and type(t[0]) is int and type(t[1]) is int and type(t[2]) is int:
+        return t
+    a, b, c = _tuple(t, 3, f"{what} (Length, Area, Length)")
+    return (_int(a, what), _int(b, what), _int(c, what))
+
+
+def _triples(seq: object, what: str = "a sequence of triples") -> tuple[Triple, ...]:
+    return tuple(_triple(t, f"an entry of {what}") for t in _tuple(seq, -1, what))
+
+
+def _raw(sig: object, what: str) -> tuple[tuple[Triple, ...], tuple[Triple, ...]]:
+    x, y = _tuple(sig, 2, f"{what} (Sig_x, Sig_y)")
+    return _triples(x, f"Sig_x of {what}"), _triples(y, f"Sig_y of {what}")
 
 
 def triangle(a: Sequence[int], b: Sequence[int], c: Sequence[int]) -> Triple:
@@ -105,7 +155,10 @@ def triangle(a: Sequence[int], b: Sequence[int], c: Sequence[int]) -> Triple:
     >>> triangle((1, 1), (2, 6), (3, 8))        # the first triangle of 1 6 8 ...
     (26, 3, 5)
     """
-    (xa, ya), (xb, yb), (xc, yc) = a, b, c
+    (xa, ya), (xb, yb), (xc, yc) = (
+        tuple(_int(v, f"a coordinate of point {name}") for v in _tuple(pt, 2, f"point {name}"))
+        for name, pt in (("a", a), ("b", b), ("c", c))
+    )
     length_ab = (xa - xb) * (xa - xb) + (ya - yb) * (ya - yb)
     length_bc = (xb - xc) * (xb - xc) + (yb - yc) * (yb - yc)
     area = abs((xa - xb) * (yc - yb) - (xc - xb) * (ya - yb))
@@ -154,13 +207,23 @@ def raw_signature(placement: Sequence[int]) -> tuple[tuple[Triple, ...], tuple[T
 
 
 def _check_criterion(criterion: str) -> str:
-    if criterion not in CRITERIA:
-        raise QueensError(f"unknown signature criterion {criterion!r}; use one of {', '.join(CRITERIA)}")
+    if not isinstance(criterion, str) or criterion not in CRITERIA:
+        raise QueensError(f"unknown signature criterion {validate.brief(criterion)}; use one of {', '.join(CRITERIA)}")
     return criterion
 
 
 def triples_equal(s: Triple, t: Triple) -> bool:
-    """Rule 1: equal areas, and equal lengths in the same or in reverse order."""
+    """Rule 1: equal areas, and equal lengths in the same or in reverse order.
+
+    Raises
+    ------
+    QueensError
+        If ``s`` or ``t`` is not a triple of integers.
+    """
+    return _triples_equal(_triple(s, "s"), _triple(t, "t"))
+
+
+def _triples_equal(s: Triple, t: Triple) -> bool:
     return s[1] == t[1] and ((s[0] == t[0] and s[2] == t[2]) or (s[0] == t[2] and s[2] == t[0]))
 
 
@@ -169,12 +232,21 @@ def sequences_equal(s: Sequence[Triple], t: Sequence[Triple], criterion: str = "
 
     With ``criterion="oriented"`` the reversed comparison also reverses each triple
     (``(a, A, b)`` against ``(b, A, a)``) and the sequential one compares triples exactly.
+
+    Raises
+    ------
+    QueensError
+        If ``s`` or ``t`` is not a sequence of integer triples, or for an unknown criterion.
     """
     _check_criterion(criterion)
+    return _sequences_equal(_triples(s, "s"), _triples(t, "t"), criterion)
+
+
+def _sequences_equal(s: tuple[Triple, ...], t: tuple[Triple, ...], criterion: str) -> bool:
     if len(s) != len(t):
         return False
     if criterion == "document":
-        return all(map(triples_equal, s, t)) or all(map(triples_equal, s, reversed(t)))
+        return all(map(_triples_equal, s, t)) or all(map(_triples_equal, s, reversed(t)))
     return tuple(s) == tuple(t) or tuple(s) == tuple(x[::-1] for x in reversed(t))
 
 
@@ -192,10 +264,10 @@ def signatures_equal(a, b, criterion: str = "document") -> bool:
     >>> signatures_equal(raw_signature((1, 3, 0, 2)), raw_signature((2, 0, 3, 1)))
     True
     """
-    (ax, ay), (bx, by) = a, b
-    return (sequences_equal(ax, bx, criterion) and sequences_equal(ay, by, criterion)) or (
-        sequences_equal(ax, by, criterion) and sequences_equal(ay, bx, criterion)
-    )
+    _check_criterion(criterion)
+    (ax, ay), (bx, by) = _raw(a, "a"), _raw(b, "b")
+    eq = _sequences_equal
+    return (eq(ax, bx, criterion) and eq(ay, by, criterion)) or (eq(ax, by, criterion) and eq(ay, bx, criterion))
 
 
 def _key_document(seq: tuple[Triple, ...]) -> tuple[Triple, ...]:
@@ -267,6 +339,7 @@ def is_alternating(seq: Sequence[Triple]) -> bool:
     >>> is_alternating(sig_x((0, 2, 4, 1, 3)))    # lengths 5, 5, 10, 5
     False
     """
+    seq = _triples(seq, "seq")
     if len(seq) < 2:
         return False
     pairs = {tuple(sorted((t[0], t[2]))) for t in seq}
@@ -326,6 +399,7 @@ def signature_collisions(
     criterion: str = "document",
     *,
     progress: Callable[[int, int], None] | None = None,
+    force: bool = False,
 ) -> CollisionReport:
     """Test the document's claim that no two orbits of order ``n`` share a signature.
 
@@ -341,10 +415,19 @@ def signature_collisions(
     criterion : {"document", "oriented"}
     progress : callable, optional
         ``progress(done, total)`` with the orbits done so far.
+    force : bool, default False
+        Allow ``n > COLLISIONS_MAX_N`` (up to the native engine's limit).
 
     Returns
     -------
     CollisionReport
+
+    Raises
+    ------
+    TooLarge
+        For ``n > COLLISIONS_MAX_N`` without ``force`` (the command line relies on it).
+    QueensError
+        For a bad ``n``, ``criterion`` or ``progress``.
 
     Examples
     --------
@@ -355,8 +438,18 @@ def signature_collisions(
     import time
 
     _check_criterion(criterion)
-    t0 = time.perf_counter()
+    progress = validate.callback(progress)
     problem = Problem(n)
+    n = problem.n
+    force = validate.flag(force, "force")
+    if n > COLLISIONS_MAX_N and not force:
+        raise TooLarge(
+            f"signature_collisions for n = {n} is beyond its limit n <= {COLLISIONS_MAX_N}: n = 16 has 1,846,955 "
+            "orbits and takes about a minute, n = 17 about 12 million (many minutes of Python and gigabytes "
+            "of hashes); pass force=True to run it anyway"
+        )
+    engine.check_problem(problem)
+    t0 = time.perf_counter()
     total = known_unique(problem.n) or 0
     reps, hashes = [], []
     ambiguous = 0
@@ -398,7 +491,19 @@ def signature_collisions(
     )
 
 
-def alternating_permutations(n: int) -> list[tuple[int, ...]]:
+def _ambiguity_n(n: object, force: object, what: str) -> int:
+    size = validate.whole_number(n, "n")
+    force = validate.flag(force, "force")
+    if size > AMBIGUOUS_MAX_N and not force:
+        raise TooLarge(
+            f"{what} for n = {size} is beyond its limit n <= {AMBIGUOUS_MAX_N}: the search is exponential "
+            "(n = 40 takes about 15 s, n = 50 about 2.5 minutes, n = 60 about 25 minutes); "
+            "pass force=True to run it anyway"
+        )
+    return size
+
+
+def alternating_permutations(n: int, *, force: bool = False) -> list[tuple[int, ...]]:
     """Every permutation of ``0..n-1`` whose steps alternate between two sizes.
 
     These are the permutations ``p`` with ``|p[i+1] - p[i]|`` equal to ``a, b, a, b, ...``
@@ -407,10 +512,22 @@ def alternating_permutations(n: int) -> list[tuple[int, ...]]:
     the steps, which is fast (n = 40 takes seconds) although there are ``n!``
     permutations.
 
+    Parameters
+    ----------
+    n : int
+        Length, ``1 .. AMBIGUOUS_MAX_N`` (beyond it with ``force=True``).
+    force : bool, default False
+        Allow ``n > AMBIGUOUS_MAX_N``.
+
     Returns
     -------
     list of tuple of int
         In lexicographic order.
+
+    Raises
+    ------
+    TooLarge
+        For ``n > AMBIGUOUS_MAX_N`` without ``force``.
 
     Examples
     --------
@@ -419,7 +536,7 @@ def alternating_permutations(n: int) -> list[tuple[int, ...]]:
     """
     import sys
 
-    n = int(n)
+    n = _ambiguity_n(n, force, "alternating_permutations")
     found = set()
     used = [False] * n
     path: list[int] = []
@@ -456,7 +573,7 @@ def alternating_permutations(n: int) -> list[tuple[int, ...]]:
     return sorted(found)
 
 
-def ambiguous_solutions(n: int) -> list[tuple[int, ...]]:
+def ambiguous_solutions(n: int, *, force: bool = False) -> list[tuple[int, ...]]:
     """The n-queens solutions whose ``Sig_x`` and ``Sig_y`` are both alternating.
 
     Only orbits of such solutions can share a document signature with another orbit
@@ -468,8 +585,9 @@ def ambiguous_solutions(n: int) -> list[tuple[int, ...]]:
     >>> ambiguous_solutions(4), ambiguous_solutions(8)
     ([(1, 3, 0, 2), (2, 0, 3, 1)], [])
     """
+    n = _ambiguity_n(n, force, "ambiguous_solutions")
     out = []
-    for p in alternating_permutations(n):
+    for p in alternating_permutations(n, force=True):
         if all(abs(p[i] - p[j]) != j - i for i in range(n) for j in range(i + 1, n)) and is_ambiguous(p):
             out.append(p)
     return out
