@@ -354,7 +354,7 @@ def problem(value: object, what: str = "problem") -> Problem:
     >>> problem(8)
     Traceback (most recent call last):
     ...
-    queenslab.errors.QueensError: problem must be a queenslab Problem, got int 8; for the n-queens problem of size 8 pass queenslab.Problem(8)
+    queenslab.errors.QueensError: expected a queenslab Problem, got int 8 (for the standard problem write Problem(8))
     """
     from .problem import Problem
 
@@ -362,8 +362,9 @@ def problem(value: object, what: str = "problem") -> Problem:
         return value
     hint = ""
     if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
-        hint = f"; for the n-queens problem of size {value} pass queenslab.Problem({value})"
-    raise QueensError(f"{what} must be a queenslab Problem, got {type(value).__name__} {brief(value)}{hint}")
+        hint = f" (for the standard problem write Problem({value}))"
+    role = "" if what == "problem" else f" as {what}"
+    raise QueensError(f"expected a queenslab Problem{role}, got {type(value).__name__} {brief(value)}{hint}")
 
 
 def _meminfo() -> dict[str, int]:

@@ -127,7 +127,7 @@ def test_a_problem_is_required_where_one_is_named():
     with pytest.raises(QueensError, match=r"Problem\(4\)"):
         is_solution(4, [1, 3, 0, 2])
     for fn in (conflicts, why_not_solution, board_text):
-        with pytest.raises(QueensError, match="must be a queenslab Problem"):
+        with pytest.raises(QueensError, match="expected a queenslab Problem"):
             fn("4", [1, 3, 0, 2])
 
 
