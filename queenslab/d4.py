@@ -491,7 +491,7 @@ def cell_permutation(g: D4Element, n: int) -> list[int]:
     """
     if not isinstance(g, D4Element):
         raise QueensError(f"g must be a D4Element, got {validate.brief(g)}")
-    n = validate.whole_number(n, "n")
+    n = validate.whole_number(n, "n", maximum=2**31 - 1, why="the largest board of a Problem")
     validate.memory(40 * n * n, f"the permutation of the {n}x{n} cells")
     out = []
     for r in range(n):

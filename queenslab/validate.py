@@ -419,14 +419,20 @@ def format_bytes(nbytes: float) -> str:
 
     Examples
     --------
-    >>> format_bytes(1234), format_bytes(17.2e9)
-    ('1.2 kB', '17.2 GB')
+    >>> format_bytes(1234), format_bytes(17.2e9), format_bytes(10**400)
+    ('1.2 kB', '17.2 GB', 'over 10**21 bytes')
     """
+    try:
+        value = float(nbytes)
+    except OverflowError:  # an int beyond any float
+        value = math.inf
     for unit in ("B", "kB", "MB", "GB", "TB", "PB"):
-        if nbytes < 1000 or unit == "PB":
-            return f"{nbytes:.0f} {unit}" if unit == "B" else f"{nbytes:.1f} {unit}"
-        nbytes /= 1000
-    raise AssertionError("unreachable")  # pragma: no cover
+        if value < 1000 or unit == "PB":
+            break
+        value /= 1000
+    if not value < 1e6:
+        return "over 10**21 bytes"
+    return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
 
 
 def memory(nbytes: int, what: str, hint: str = "use a smaller size") -> None:
@@ -448,7 +454,8 @@ def memory(nbytes: int, what: str, hint: str = "use a smaller size") -> None:
     """
     available = available_memory()
     if available is not None and nbytes > available:
+        need = format_bytes(nbytes)
+        need = need if need.startswith("over") else f"about {need}"
         raise TooLarge(
-            f"{what} needs about {format_bytes(nbytes)} of memory, but only {format_bytes(available)} "
-            f"is available on this machine; {hint}"
+            f"{what} needs {need} of memory, but only {format_bytes(available)} is available on this machine; {hint}"
         )

@@ -84,7 +84,7 @@ from .. import validate
 from ..d4 import as_permutation
 from ..errors import InvalidPlacement, QueensError, TooLarge
 from ..native import engine
-from ..problem import Problem
+from ..problem import MAX_N, Problem
 from .orbits import canonical, fundamental_solutions, orbit
 from .signature import signature
 
@@ -174,7 +174,7 @@ def gaps(n: int) -> tuple[float, ...]:
     >>> gaps(3)
     (-0.5, 0.5, 1.5, 2.5)
     """
-    n = validate.whole_number(n, "n", minimum=0)
+    n = validate.whole_number(n, "n", minimum=0, maximum=MAX_N, why="the largest board of a Problem")
     validate.memory(40 * (n + 1), f"the gaps of an {n}-board")
     return tuple(k - 0.5 for k in range(n + 1))
 
