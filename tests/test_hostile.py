@@ -738,6 +738,10 @@ KNOWN_DEFECTS: dict[str, str] = {
     "queenslab.native.engine.count": "engine: count(Problem(1), progress='x') raises TypeError when it calls it",
     "queenslab.native.engine.count_both": "engine: count_both(Problem(3), progress=5) raises TypeError when it calls it",
     "queenslab.ranking.index.resolve": "ranking.index: resolve(Problem(5), path=5) raises TypeError",
+    "queenslab.ranking.index.find_index": "ranking.index: find_index(Problem(5), directory=b'out.txt') raises TypeError",
+    "queenslab.ranking.permutations.permutation_unrank": (
+        "ranking.permutations: permutation_unrank(np.uint64(2**64 - 1), 39) raises OverflowError from factorial"
+    ),
     "queenslab.ranking.sampling.sample_ranks": "ranking: sample_ranks(Problem(5), 17, index='') raises ValueError (empty path name)",
     "queenslab.ranking.sampling.sample": "ranking: sample(Problem(5), 17, index='') raises ValueError (empty path name)",
     "queenslab.ranking.sampling.iter_samples": "ranking: iter_samples(Problem(5), 17, index='') raises ValueError (empty path name)",
