@@ -9,7 +9,7 @@ from strategies import problems
 from queenslab import Problem, get_backend
 from queenslab.backends import BACKENDS, backend_options
 from queenslab.backends.interface import COUNTS, SOLUTIONS, SOLVE, Backend
-from queenslab.errors import Incomplete, QueensError, UnknownOption
+from queenslab.errors import Incomplete, QueensError, TooLarge, UnknownOption
 
 ENUMERATING = [name for name in BACKENDS if name != "ganak"]
 
@@ -90,3 +90,25 @@ def test_every_backend_counts_and_enumerates_what_the_oracle_finds(p):
         assert sorted(be.solutions(p)) == sols, name
         found = be.solve(p)
         assert (found is None) == (not sols) and (found is None or tuple(found) in set(sols)), name
+
+
+@pytest.mark.parametrize(
+    ("backend", "option", "value"),
+    [("cpsat", "seed", 2**31), ("cpsat", "seed", 2**70), ("native", "threads", 1025), ("cpsat", "limit", 0)],
+)
+def test_integer_options_outside_their_range_are_refused_with_it(backend, option, value):
+    with pytest.raises(QueensError, match=r"\.\.|at least"):
+        get_backend(backend).counts(Problem(6), **{option: value})
+
+
+def test_model_larger_than_memory_is_refused_before_it_is_built(monkeypatch):
+    from queenslab import validate
+    from queenslab.models import cnf, cpsat, size
+
+    monkeypatch.setattr(validate, "available_memory", lambda: 10**9)  # a 1 GB machine
+    with pytest.raises(TooLarge, match=r"pairwise CNF model of n = 300 needs about .* GB"):
+        cnf.build(Problem(300))
+    with pytest.raises(TooLarge, match="boolean CP-SAT model"):
+        cpsat.build(Problem(2000), formulation="boolean")
+    assert size.cnf_bytes(Problem(300), "pairwise") > 10**9 > size.cnf_bytes(Problem(60), "pairwise")
+    assert cnf.build(Problem(30)).problem.n == 30  # small models still build

@@ -31,7 +31,7 @@ from ..compiled import compile_problem
 from ..errors import MissingDependency, QueensError
 from ..problem import Problem
 from ..result import CountResult
-from . import given_model
+from . import given_model, size
 from .breaking import LEX_LEADER, breaking_elements, cell_sources, check_symmetry
 
 __all__ = [
@@ -141,6 +141,7 @@ def build(problem: Problem, *, encoding="pairwise", symmetry: str | None = None)
     from pysat.card import CardEnc
     from pysat.formula import CNF, IDPool
 
+    size.check(problem, size.cnf_bytes(problem, enc.value), f"the {enc.value} CNF model")
     n = problem.n
     pool = IDPool()
     for r in range(n):  # cell variables first: 1 .. n*n, row-major

@@ -38,7 +38,7 @@ from ..compiled import compile_problem
 from ..errors import Incomplete, MissingDependency, QueensError, UnknownOption
 from ..problem import Problem
 from ..result import CountResult
-from . import given_model
+from . import given_model, size
 from .breaking import LEX_LEADER, breaking_elements, check_symmetry, image_terms
 
 __all__ = ["Formulation", "CpsatModel", "build", "solve", "count", "counts", "solutions", "export_text"]
@@ -192,6 +192,7 @@ def build(problem: Problem, *, formulation="integer", symmetry: str | None = Non
         raise QueensError(f"expected a queenslab Problem, got {type(problem).__name__}")
     form = validate.member(Formulation, formulation, "CP-SAT formulation")
     check_symmetry(symmetry)
+    size.check(problem, size.cpsat_bytes(problem, form.value), f"the {form.value} CP-SAT model")
     cp_model = _cp_model()
     n = problem.n
     model = cp_model.CpModel()
@@ -316,8 +317,10 @@ def _solver(*, time_limit=None, seed=0, workers=None, enumerate_all=False):
 
 def _run_solver(solver, model, callback=None):
     """``solver.Solve`` that Ctrl-C stops (through StopSearch); raises when it did."""
-    with interrupt.stopping(solver.stop_search):
+    interrupt.check()  # StopSearch before Solve starts would be forgotten by Solve
+    with interrupt.stopping(solver.stop_search) as stopper:
         status = interrupt.run(solver.Solve, model, callback)
+    stopper.check()
     interrupt.check()
     return status
 
@@ -425,6 +428,8 @@ def _enumerate_count(m: CpsatModel, *, time_limit=None, seed=0, workers=None, li
 
         def on_solution_callback(self):
             self.found += 1
+            if interrupt.requested():  # a stop requested just as the search started
+                self.StopSearch()
             if limit is not None and self.found >= limit:
                 self.stopped = True
                 self.StopSearch()
@@ -497,7 +502,7 @@ def _stream(m: CpsatModel, limit, time_limit, seed):
             self.found = 0
 
         def on_solution_callback(self):
-            if stop.is_set():
+            if stop.is_set() or interrupt.requested():
                 self.StopSearch()
                 return
             handoff.put(m.decode(self.Value))
@@ -509,8 +514,9 @@ def _stream(m: CpsatModel, limit, time_limit, seed):
 
     def run():
         try:
-            with interrupt.stopping(solver.stop_search):
+            with interrupt.stopping(solver.stop_search) as stopper:
                 status_box["status"] = solver.Solve(m.model, _Feed())
+            status_box["stopped"] = stopper.fired
         finally:
             handoff.put(_DONE)
 
@@ -528,7 +534,9 @@ def _stream(m: CpsatModel, limit, time_limit, seed):
             with contextlib.suppress(queue.Empty):
                 handoff.get(timeout=0.05)
         worker.join()
-    interrupt.check()  # a search stopped by Ctrl-C is not the end of the solutions
+    if status_box.get("stopped"):  # a search stopped by Ctrl-C is not the end of the solutions
+        raise interrupt.Interrupted("interrupted")
+    interrupt.check()
     if status_box.get("status") == cp_model.MODEL_INVALID:
         raise QueensError(f"CP-SAT rejected the model: {m.model.Validate()}")
 
