@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import validate
 from .d4 import D4Element
 from .errors import TooLarge
 from .problem import Cell, Problem, leap_offsets
@@ -228,7 +229,6 @@ def _leap_pairs(problem: Problem) -> tuple[tuple[Cell, Cell], ...]:
     return tuple(sorted(pairs))
 
 
-@functools.lru_cache(maxsize=32)
 def compile_problem(problem: Problem) -> Compiled:
     """The compiled form of ``problem``, computed once and cached (problems are immutable).
 
@@ -239,7 +239,17 @@ def compile_problem(problem: Problem) -> Compiled:
     Returns
     -------
     Compiled
+
+    Raises
+    ------
+    QueensError
+        If ``problem`` is not a :class:`~queenslab.problem.Problem`.
     """
+    return _compile(validate.problem(problem))
+
+
+@functools.lru_cache(maxsize=32)
+def _compile(problem: Problem) -> Compiled:
     group = problem.symmetries()
     flags = np.array([g.flags for g in group[1:]], dtype=np.int64).reshape(len(group) - 1, 3)
     return Compiled(problem=problem, group=group, group_flags=_readonly(flags))

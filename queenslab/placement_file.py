@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from pathlib import Path
 
 import numpy as np
 
+from . import validate
 from .errors import InvalidPlacement
 from .outfile import atomic_output
+from .solution import as_columns
 
 __all__ = ["read_placement", "write_placement"]
 
@@ -46,7 +49,9 @@ def write_placement(placement, path) -> str:
     Raises
     ------
     QueensError
-        If ``path`` cannot be written (a directory, a missing directory, a device).
+        If ``path`` cannot be written (a directory, a missing directory, a device) or is
+        no file name; :class:`InvalidPlacement` if ``placement`` is not a 1-D sequence of
+        0-based integer columns.
 
     Examples
     --------
@@ -60,8 +65,9 @@ def write_placement(placement, path) -> str:
     --------
     read_placement
     """
-    one = np.asarray(placement, dtype=np.int64) + 1
-    if str(os.fspath(path)).lower().endswith(".npy"):
+    one = as_columns(placement) + 1
+    path = validate.path(path, "the placement file")
+    if path.name.lower().endswith(".npy"):
         with atomic_output(path, "wb") as fh:
             np.save(fh, one, allow_pickle=False)
         return "npy"
@@ -160,9 +166,19 @@ def read_placement(path) -> np.ndarray:
     --------
     write_placement
     """
-    path = Path(path)
+    path = validate.path(path, "the placement file", error=InvalidPlacement)
     try:
-        arr = _read_npy(path) if path.suffix.lower() == ".npy" else _read_text(path)
+        # a device such as /dev/zero or a pipe never ends: only regular files are read
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise InvalidPlacement(
+                f"{path} is not a regular file (a directory, device, pipe or socket); give a placement file"
+            )
+        if path.suffix.lower() == ".npy":
+            arr = _read_npy(path)
+        else:
+            # the text, its words and their numbers: about 20 bytes of memory per byte of file
+            validate.memory(20 * path.stat().st_size, f"reading the placement file {path}", "give a .npy file")
+            arr = _read_text(path)
     except OSError as e:
         raise InvalidPlacement(f"cannot read placement file {path}: {e.strerror or e}") from None
     n = arr.size

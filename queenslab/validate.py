@@ -28,6 +28,7 @@ import math
 import operator
 import os
 from collections.abc import Callable, Collection
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, SupportsIndex, TypeVar, cast
 
 import numpy as np
@@ -52,6 +53,7 @@ __all__ = [
     "choice",
     "callback",
     "problem",
+    "path",
     "available_memory",
     "memory",
     "format_bytes",
@@ -365,6 +367,38 @@ def problem(value: object, what: str = "problem") -> Problem:
         hint = f" (for the standard problem write Problem({value}))"
     role = "" if what == "problem" else f" as {what}"
     raise QueensError(f"expected a queenslab Problem{role}, got {type(value).__name__} {brief(value)}{hint}")
+
+
+def path(value: object, what: str = "path", *, error: type[QueensError] = QueensError) -> Path:
+    """``value`` as a :class:`~pathlib.Path` if it names a file or directory: a non-empty
+    ``str``, ``bytes`` or path-like object.
+
+    Examples
+    --------
+    >>> path("index/q.sqlite").name
+    'q.sqlite'
+    >>> path(5, "index")
+    Traceback (most recent call last):
+    ...
+    queenslab.errors.QueensError: index must be a file or directory name (a str or path), got int 5
+    >>> path("", "index")
+    Traceback (most recent call last):
+    ...
+    queenslab.errors.QueensError: index is an empty name; give the name of a file or directory
+    """
+    if not isinstance(value, (str, bytes, os.PathLike)):
+        raise error(
+            f"{what} must be a file or directory name (a str or path), got {type(value).__name__} {brief(value)}"
+        )
+    try:
+        text = os.fsdecode(value)
+    except (TypeError, UnicodeDecodeError):
+        raise error(f"{what} must be a file or directory name, got {brief(value)}") from None
+    if not text.strip():
+        raise error(f"{what} is an empty name; give the name of a file or directory")
+    if "\x00" in text:
+        raise error(f"{what} contains a NUL character, which no file name may hold: {brief(text)}")
+    return Path(text)
 
 
 def _meminfo() -> dict[str, int]:

@@ -6,9 +6,10 @@ import pytest
 from hypothesis import given, settings
 from strategies import problems
 
-from queenslab import Problem, get_backend
+from queenslab import Problem, crosscheck, get_backend
 from queenslab.backends import BACKENDS, backend_options
 from queenslab.backends.interface import COUNTS, SOLUTIONS, SOLVE, Backend
+from queenslab.data import known_total
 from queenslab.errors import Incomplete, QueensError, TooLarge, UnknownOption
 
 ENUMERATING = [name for name in BACKENDS if name != "ganak"]
@@ -112,3 +113,31 @@ def test_model_larger_than_memory_is_refused_before_it_is_built(monkeypatch):
         cpsat.build(Problem(2000), formulation="boolean")
     assert size.cnf_bytes(Problem(300), "pairwise") > 10**9 > size.cnf_bytes(Problem(60), "pairwise")
     assert cnf.build(Problem(30)).problem.n == 30  # small models still build
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "sat", "ganak"])
+def test_solver_counts_beyond_their_practical_limit_are_refused_up_front(backend):
+    be = get_backend(backend)
+    with pytest.raises(TooLarge, match=rf"practical limit n <= {be.practical_limit}.*force=True"):
+        be.counts(Problem(be.practical_limit + 1))
+
+
+def test_a_limit_or_force_lifts_the_practical_limit(monkeypatch):
+    from queenslab.backends.cpsat import CpsatBackend
+
+    be = get_backend("cpsat")
+    monkeypatch.setattr(CpsatBackend, "practical_limit", 5)
+    with pytest.raises(TooLarge):
+        be.counts(Problem(6))
+    assert be.counts(Problem(6), force=True).count == known_total(6)
+    r = be.counts(Problem(6), limit=2)
+    assert (r.count, r.complete) == (2, False)
+
+
+def test_crosscheck_records_a_backend_beyond_its_limit_and_refuses_when_none_can_run():
+    r = crosscheck(Problem(15), ["native", "cpsat"], unique=False)
+    native, cpsat = r.rows
+    assert native.count == known_total(15) and cpsat.error and "practical limit" in cpsat.error
+    assert r.verdict == "inconclusive"  # one complete answer is no agreement
+    with pytest.raises(TooLarge):
+        crosscheck(Problem(19), ["cpsat", "sat"])

@@ -21,9 +21,8 @@ refused, budgets that are small or out of range), so that a slow call is a defec
 an expensive request; the available memory is pinned to 256 MB so that a size the machine
 could hold but a test should not allocate is refused the way a too-large one is.
 
-Defects outside the modules this suite was written with are kept out of the random
-strategies and reproduced one by one at the end of the file as ``xfail`` tests
-(``strict=False``), to be unmarked when fixed.
+The defects the fuzzing found are reproduced one by one at the end of the file, each a
+call that must now end within seconds with a QueensError (or ``error:`` and exit 2).
 
 The fast part runs a few examples per target (under a minute); ``-m slow`` runs many more.
 """
@@ -155,12 +154,42 @@ def sandbox(tmp_path_factory):
         (root / name).symlink_to(target)
     (root / "index").mkdir()
     _warm_up()
-    mp = pytest.MonkeyPatch()
-    mp.chdir(root)
-    mp.setenv("QUEENSLAB_INDEX_DIR", str(root / "index"))
-    mp.setattr(validate, "available_memory", lambda: MEMORY)
-    yield root
-    mp.undo()
+    with _address_space_capped():
+        mp = pytest.MonkeyPatch()
+        mp.chdir(root)
+        mp.setenv("QUEENSLAB_INDEX_DIR", str(root / "index"))
+        mp.setattr(validate, "available_memory", lambda: MEMORY)
+        yield root
+        mp.undo()
+
+
+#: Address space the test process may grow by while this module runs (bytes).
+HEADROOM = 8 * 2**30
+
+
+@contextlib.contextmanager
+def _address_space_capped() -> Iterator[None]:
+    """Cap the process's address space at its size now plus :data:`HEADROOM`, so that a
+    call that allocates without bound (reading a device that never ends, say) fails with
+    a MemoryError in its test instead of exhausting the machine and killing the run."""
+    import resource
+
+    size = next(
+        (
+            int(line.split()[1]) * 1024
+            for line in Path("/proc/self/status").read_text().splitlines()
+            if line.startswith("VmSize:")
+        ),
+        None,
+    )
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    cap = None if size is None else size + HEADROOM
+    if cap is not None and (hard == resource.RLIM_INFINITY or cap < hard):
+        resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
 # ----------------------------------------------------------------------------- strategies
@@ -581,8 +610,7 @@ for _name in (
     _target(
         "queenslab.native.engine." + _name,
         problem=PROBLEMS if _name.startswith(("count_prefix", "prefix")) else NATIVE_PROBLEMS,
-        # the engine takes any true value as force=True: see the xfail below
-        force=st.sampled_from([False, 0, np.bool_(False), None]),
+        force=NO_FORCE,
         prefixes=st.one_of(st.lists(PLACEMENTS, max_size=3), JUNK),
         method=st.one_of(st.sampled_from(["auto", "symmetric", "general"]), JUNK),
     )
@@ -590,11 +618,7 @@ for _name in ("total", "batches_from", "solution_batches"):
     _target("queenslab.ranking.lex." + _name)
 for _name in ("lehmer_code", "from_lehmer_code", "permutation_rank"):
     _target("queenslab.ranking.permutations." + _name)
-# a huge n computes n! holding the GIL (no thread can bound it): see the xfail below
-_target(
-    "queenslab.ranking.permutations.permutation_unrank",
-    n=st.one_of(st.integers(-3, 30), JUNK.filter(lambda v: not (isinstance(v, int) and abs(v) > 100))),
-)
+_target("queenslab.ranking.permutations.permutation_unrank", n=st.one_of(st.integers(-3, 30), SIZES))
 for _name in ("iter_samples", "sample", "sample_ranks"):
     _target("queenslab.ranking.sampling." + _name)
 for _name in ("index_dir", "default_depth", "index_path", "build_index", "find_index", "list_indexes", "resolve"):
@@ -729,43 +753,7 @@ _fast = settings(
 _slow = settings(_fast, max_examples=SLOW_EXAMPLES)
 
 
-#: Targets with defects outside the modules this suite was written with: target -> reason.
-#: Their hostile tests are expected to fail until the defect is fixed (then remove the entry).
-KNOWN_DEFECTS: dict[str, str] = {
-    "queenslab.compile_problem": "compiled: compile_problem([0, -3]) / compile_problem(8) raise TypeError/AttributeError",
-    "queenslab.crosscheck": "backends: crosscheck(Problem(8), backends=5) or options=5 raise TypeError",
-    "queenslab.get_backend": "backends: get_backend([6]) raises TypeError (unhashable)",
-    "queenslab.native.engine.count": "engine: count(Problem(1), progress='x') raises TypeError when it calls it",
-    "queenslab.native.engine.count_both": "engine: count_both(Problem(3), progress=5) raises TypeError when it calls it",
-    "queenslab.ranking.index.resolve": "ranking.index: resolve(Problem(5), path=5) raises TypeError",
-    "queenslab.ranking.index.find_index": "ranking.index: find_index(Problem(5), directory=b'out.txt') raises TypeError",
-    "queenslab.ranking.permutations.permutation_unrank": (
-        "ranking.permutations: permutation_unrank(np.uint64(2**64 - 1), 39) raises OverflowError from factorial"
-    ),
-    "queenslab.ranking.sampling.sample_ranks": "ranking: sample_ranks(Problem(5), 17, index='') raises ValueError (empty path name)",
-    "queenslab.ranking.sampling.sample": "ranking: sample(Problem(5), 17, index='') raises ValueError (empty path name)",
-    "queenslab.ranking.sampling.iter_samples": "ranking: iter_samples(Problem(5), 17, index='') raises ValueError (empty path name)",
-    "queenslab.placement_file.read_placement": "placement_file: read_placement(5) / read_placement(b'x') raise TypeError",
-    "queenslab.placement_file.write_placement": "placement_file: write_placement([1, 0], None) and write_placement('2413', p) raise TypeError",
-    "queenslab.ranking.index.default_depth": "ranking.index: default_depth('') raises TypeError",
-    "queenslab.ranking.index.index_dir": "ranking.index: index_dir(5) / index_dir(b'x') raise TypeError",
-    "queenslab.ranking.index.index_path": "ranking.index: index_path('', 24) raises AttributeError",
-    "queenslab.ranking.index.list_indexes": "ranking.index: list_indexes(5) raises TypeError",
-    "queenslab.ranking.lex.total": "ranking: total([0]) / total(8) raise AttributeError",
-    "queenslab.ranking.permutations.from_lehmer_code": "ranking.permutations: from_lehmer_code(1.5) raises TypeError",
-}
-
-
-def _targets() -> list:
-    return [
-        pytest.param(name, marks=pytest.mark.xfail(reason=KNOWN_DEFECTS[name], strict=False))
-        if name in KNOWN_DEFECTS
-        else name
-        for name in sorted(TARGETS)
-    ]
-
-
-@pytest.mark.parametrize("name", _targets())
+@pytest.mark.parametrize("name", sorted(TARGETS))
 @_fast
 @given(data=st.data())
 def test_api_raises_only_queens_errors(name, data):
@@ -773,7 +761,7 @@ def test_api_raises_only_queens_errors(name, data):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", _targets())
+@pytest.mark.parametrize("name", sorted(TARGETS))
 @_slow
 @given(data=st.data())
 def test_api_raises_only_queens_errors_many_examples(name, data):
@@ -923,7 +911,7 @@ VARIANT = st.tuples(
 #: command -> strategy of its argument list (after the command words).
 COMMANDS: dict[str, st.SearchStrategy] = {
     "count": st.tuples(
-        N_TOKENS.filter(lambda t: t != "65").map(lambda t: [t]),  # 65 with a solver backend: see the xfails
+        N_TOKENS.map(lambda t: [t]),
         VARIANT,
         flag_("--unique"),
         opt("--backend", st.sampled_from(["native", "cpsat", "sat", "ganak", "x"])),
@@ -1168,24 +1156,15 @@ def assert_cli_refuses(argv: list[str], seconds: float = 10) -> None:
     assert done.returncode == 2, (done.returncode, done.stderr[-500:])
 
 
-def _xfail(reason: str):
-    return pytest.mark.xfail(reason=reason, strict=False, raises=(AssertionError, Exception))
-
-
-@pytest.mark.slow  # while the defect lasts it takes the whole time limit
-@_xfail("backends: CP-SAT / SAT counts of a board they cannot finish run on instead of being refused")
 @pytest.mark.parametrize("backend", ["cpsat", "sat"])
 def test_exact_solver_counts_beyond_their_reach_are_refused(backend):
     assert_queens_error(f"import queenslab; queenslab.count(queenslab.Problem(20), backend={backend!r})")
 
 
-@_xfail("backends: a seed beyond CP-SAT's int32 reaches ortools (TypeError)")
 def test_cpsat_seed_out_of_range_is_a_queens_error():
     assert_queens_error("import queenslab; queenslab.solve(queenslab.Problem(8), backend='cpsat', seed=2**40)", 30)
 
 
-@pytest.mark.slow  # while the defect lasts it takes the whole time limit
-@_xfail("engine: force='yes' (or [True], 2) is taken as force=True and a 20-queens count runs for minutes")
 def test_engine_force_must_be_a_flag():
     assert_queens_error(
         "from queenslab import Problem; from queenslab.native import engine; "
@@ -1193,29 +1172,22 @@ def test_engine_force_must_be_a_flag():
     )
 
 
-@pytest.mark.slow  # while the defect lasts it takes the whole time limit
-@_xfail("engine: count_prefix(Problem(20), []) counts all of 20-queens (no practical limit)")
 def test_prefix_count_of_a_whole_big_board_is_refused():
     assert_queens_error(
         "from queenslab import Problem; from queenslab.native import engine; engine.count_prefix(Problem(20), [])"
     )
 
 
-@pytest.mark.slow  # while the defect lasts it takes the whole time limit
-@_xfail("ranking.permutations: permutation_unrank(2**31, 0) computes (2**31)! holding the GIL")
 def test_permutation_unrank_of_a_huge_n_is_refused():
     assert_queens_error("from queenslab.ranking.permutations import permutation_unrank; permutation_unrank(2**31, 0)")
 
 
-@pytest.mark.slow  # while the defect lasts it takes the whole time limit
-@_xfail("ranking: sample(problem, k) with a huge k builds the whole list")
 def test_sampling_a_huge_number_is_refused():
     assert_queens_error(
         "from queenslab import Problem; from queenslab.ranking.sampling import sample; sample(Problem(8), 10**20)"
     )
 
 
-@_xfail("native engine: a huge batch allocates batch x n before it is checked")
 def test_engine_batch_is_bounded():
     assert_queens_error(
         "from queenslab import Problem; from queenslab.native import engine; "
@@ -1223,12 +1195,10 @@ def test_engine_batch_is_bounded():
     )
 
 
-@_xfail("cli: the sample command hangs for a huge K")
 def test_cli_sample_huge_k():
     assert_cli_refuses(["sample", "8", "1" + "0" * 20])
 
 
-@_xfail("cli: solve --out into a missing directory or /proc raises OSError")
 @pytest.mark.parametrize("path", ["text.txt/under/a/file.txt", "proc-version", "dev-full"])
 def test_cli_solve_out_unwritable(path):
     argv = ["solve", "8", "--out", path]
@@ -1237,7 +1207,6 @@ def test_cli_solve_out_unwritable(path):
     assert code == 2
 
 
-@_xfail("cli/models: export and solutions --out into a missing directory raise OSError")
 @pytest.mark.parametrize(
     "argv", [["export", "cnf", "8", "--out", "text.txt/under/x"], ["solutions", "8", "--out", "text.txt/under/x"]]
 )
@@ -1247,12 +1216,10 @@ def test_cli_out_into_missing_directory(argv):
     assert code == 2
 
 
-@_xfail("cli: solve --method cpsat with a seed beyond int32 is a TypeError from ortools")
 def test_cli_cpsat_seed_out_of_range():
     assert_cli_refuses(["solve", "8", "--method", "cpsat", "--seed", str(2**40)], 30)
 
 
-@_xfail("cli/models: export of a board far too large for a model runs on instead of being refused")
 def test_cli_export_huge_board():
     assert_cli_refuses(["export", "cnf", "100000"])
 

@@ -170,8 +170,8 @@ def _subprocess_interrupt(args, tmp_path, delay):
     [
         ["count", 30, "--force"],
         ["solutions", 32, "--limit", 1],  # its first solution takes about 40 s
-        ["count", 15, "--backend", "cpsat"],
-        ["count", 15, "--backend", "sat"],
+        ["count", 14, "--backend", "cpsat"],
+        ["count", 14, "--backend", "sat"],
         ["crosscheck", 14],
         ["index", "build", 17, "--depth", 4],
         ["solutions", 16, "--format", "npy", "--out", "s.npy"],

@@ -8,12 +8,16 @@ from typing import Any
 
 from ..models import cpsat
 from ..problem import Problem
-from .interface import LIMIT, SEED, SOLVE, TIME_LIMIT, Backend, CountResult, Option
+from .interface import FORCE, LIMIT, SEED, SOLVE, TIME_LIMIT, Backend, CountResult, Option
 
 
 class CpsatBackend(Backend):
     name = "cpsat"
     summary = "OR-Tools CP-SAT models (integer or Boolean), lex-leader constraints for orbits"
+    # a count enumerates every solution, a few thousand a second: n = 14 (365,596) takes
+    # minutes, n = 16 (14.8 million) hours
+    practical_limit = 14
+    practical_note = "it enumerates every solution at a few thousand a second; n = 16 takes hours"
     options = (
         Option(
             "formulation",
@@ -34,6 +38,7 @@ class CpsatBackend(Backend):
             metavar="W",
         ),
         LIMIT,
+        FORCE,
         Option("model", "object", "an edited model from queenslab.models.cpsat.build"),
     )
 

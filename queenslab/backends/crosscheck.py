@@ -5,7 +5,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ..errors import MissingDependency, QueensError
+from .. import validate
+from ..errors import MissingDependency, QueensError, TooLarge
 from ..problem import Problem
 from .registry import BACKENDS, get_backend
 
@@ -16,8 +17,9 @@ __all__ = ["crosscheck", "Crosscheck", "CrosscheckRow"]
 class CrosscheckRow:
     """One backend's answer in a :func:`crosscheck`.
 
-    ``error`` holds the message when the backend could not run (for instance an optional
-    package that is not installed); ``count``/``unique`` are then None.
+    ``error`` holds the message when the backend could not run (an optional package that
+    is not installed, or a board beyond the backend's practical limit); ``count``/``unique``
+    are then None.
     """
 
     backend: str
@@ -106,23 +108,37 @@ def crosscheck(
     >>> r.agree, [row.count for row in r.rows]
     (True, [4, 4, 4])
     """
+    if isinstance(backends, (str, bytes)) or not isinstance(backends, (tuple, list, type(None))):
+        raise QueensError(
+            f"backends must be a list of backend names, e.g. ['native', 'sat'], got {validate.brief(backends)}"
+        )
     names = list(BACKENDS) if backends is None else list(backends)
     if not names:
         raise QueensError("crosscheck needs at least one backend")
+    if options is not None and not (isinstance(options, dict) and all(isinstance(v, dict) for v in options.values())):
+        raise QueensError(
+            "options must be a dict of per-backend option dicts, e.g. {'sat': {'encoding': 'ladder'}}, "
+            f"got {validate.brief(options)}"
+        )
     options = options or {}
     unknown = sorted(set(options) - set(names))
     if unknown:
         raise QueensError(f"options given for backends not in the check: {', '.join(unknown)}")
     rows = []
+    refusals: list[TooLarge] = []
     for name in names:
         be = get_backend(name)
         t0 = time.perf_counter()
         try:
             r = be.counts(problem, unique=unique, **options.get(name, {}))
-        except MissingDependency as e:
+        except (MissingDependency, TooLarge) as e:  # the backend cannot run this problem here
             if strict:
                 raise
+            if isinstance(e, TooLarge):
+                refusals.append(e)
             rows.append(CrosscheckRow(name, None, None, time.perf_counter() - t0, False, str(e)))
             continue
         rows.append(CrosscheckRow(name, r.count, r.unique, time.perf_counter() - t0, r.complete))
+    if refusals and all(row.error for row in rows):  # nothing ran: the problem is too large for all of them
+        raise refusals[0]
     return Crosscheck(problem, tuple(rows), unique)

@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from .. import interrupt, validate
-from ..errors import QueensError, UnknownOption
+from ..errors import QueensError, TooLarge, UnknownOption
 from ..problem import Problem
 from ..result import CountResult
 
@@ -46,6 +46,7 @@ __all__ = [
     "THREADS",
     "SEED",
     "PROGRESS",
+    "FORCE",
     "COUNTS",
     "SOLUTIONS",
     "SOLVE",
@@ -161,6 +162,16 @@ PROGRESS = Option(
 )
 
 
+#: Count beyond the backend's practical limit (:attr:`Backend.practical_limit`).
+FORCE = Option(
+    "force",
+    "flag",
+    "allow n above the backend's practical limit of an exact count (native 18, cpsat and sat 14, ganak 13)",
+    default=False,
+    applies_to=frozenset({COUNTS}),
+)
+
+
 class Backend(ABC):
     """Abstract base class of a queenslab backend (see the module docstring).
 
@@ -177,6 +188,11 @@ class Backend(ABC):
     summary: ClassVar[str] = ""
     #: The options this backend takes besides the signatures' arguments.
     options: ClassVar[tuple[Option, ...]] = ()
+    #: The largest n this backend counts without ``force=True``, a ``limit`` or a
+    #: ``time_limit`` (None: no limit checked here; the native engine checks its own).
+    practical_limit: ClassVar[int | None] = None
+    #: What a count beyond the limit would take, for the message.
+    practical_note: ClassVar[str] = ""
 
     # ------------------------------------------------------------------ derived
     def option(self, name: str) -> Option | None:
@@ -214,11 +230,27 @@ class Backend(ABC):
         self._check_problem(problem)
         unique = validate.flag(unique, "unique")
         opts = self.check_options(opts, COUNTS)
+        self._check_reach(problem, opts)
         t0 = time.perf_counter()
         # off the main thread, so that Ctrl-C stops any backend (a partial count raises)
         result = interrupt.run(self._counts, problem, unique, **opts)
         seconds = time.perf_counter() - t0
         return replace(result, backend=result.backend or self.name, seconds=seconds)
+
+    def _check_reach(self, problem: Problem, opts: dict[str, Any]) -> None:
+        """Refuse an exact count beyond :attr:`practical_limit` (it would run for hours,
+        or days) unless ``force``, ``limit`` or ``time_limit`` says to go ahead; ``force``
+        is taken out of ``opts`` here."""
+        if self.practical_limit is None:
+            return
+        force = opts.pop("force", False)
+        if force or problem.n <= self.practical_limit or opts.get("limit") or opts.get("time_limit"):
+            return
+        raise TooLarge(
+            f"counting n = {problem.n} with the {self.name} backend is beyond its practical limit "
+            f"n <= {self.practical_limit} ({self.practical_note}); use the native backend, give a limit or "
+            "a time limit for a lower bound, or pass force=True (--force) to run it anyway"
+        )
 
     def count(self, problem: Problem, *, unique: bool = False, **opts: Any) -> int:
         """The number of solutions (``unique=True``: of orbits).

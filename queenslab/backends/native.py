@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..problem import Problem
-from .interface import COUNTS, PROGRESS, THREADS, Backend, CountResult, Option
+from .interface import COUNTS, FORCE, PROGRESS, THREADS, Backend, CountResult, Option
 
 
 class NativeBackend(Backend):
@@ -22,13 +22,7 @@ class NativeBackend(Backend):
             choices=("auto", "symmetric", "general"),
             applies_to=frozenset({COUNTS}),
         ),
-        Option(
-            "force",
-            "flag",
-            "allow n above the practical limit of an exact count (n = 18)",
-            default=False,
-            applies_to=frozenset({COUNTS}),
-        ),
+        FORCE,
         PROGRESS,
     )
 

@@ -45,7 +45,7 @@ def get_backend(name: str | None = None) -> Backend:
     """
     if name is None:
         name = next(iter(BACKENDS))
-    if name not in BACKENDS:
+    if not isinstance(name, str) or name not in BACKENDS:
         raise QueensError(f"unknown backend {name!r}; choose one of: {', '.join(BACKENDS)}")
     if name not in _instances:
         _instances[name] = BACKENDS[name]()

@@ -9,7 +9,7 @@ from typing import Any
 from ..models import cnf
 from ..models.cnf import DEFAULT_SOLVER, Encoding
 from ..problem import Problem
-from .interface import LIMIT, Backend, CountResult, Option
+from .interface import FORCE, LIMIT, Backend, CountResult, Option
 
 #: The cardinality encoding of both CNF backends.
 ENCODING = Option(
@@ -31,8 +31,12 @@ class SatBackend(Backend):
         ENCODING,
         Option("solver", "str", "the pysat solver", default=DEFAULT_SOLVER, metavar="NAME"),
         LIMIT,
+        FORCE,
         MODEL,
     )
+    # SAT enumeration blocks one solution at a time, about ten thousand a second
+    practical_limit = 14
+    practical_note = "it enumerates every solution at about ten thousand a second; n = 16 takes hours"
 
     def _counts(self, problem: Problem, unique: bool, **opts: Any) -> CountResult:
         return cnf.counts(problem, unique=unique, **opts)
@@ -46,8 +50,12 @@ class GanakBackend(Backend):
     summary = "Ganak: exact projected #SAT of the CNF model (extra queenslab[count])"
     options = (
         ENCODING,
+        FORCE,
         MODEL,
     )
+    # #SAT by component caching: seconds to a minute up to n = 13, growing steeply beyond
+    practical_limit = 13
+    practical_note = "exact #SAT of the CNF model grows steeply with n; n = 13 takes about a minute"
 
     def _counts(self, problem: Problem, unique: bool, **opts: Any) -> CountResult:
         count = cnf.ganak_count(problem, **opts)

@@ -193,7 +193,7 @@ def _run(tasks: list, fn: Callable, threads: int, progress: Progress | None) -> 
 
 
 def _check_size(problem: Problem, force: bool) -> None:
-    if problem.n > PRACTICAL_LIMIT and not force:
+    if problem.n > PRACTICAL_LIMIT and not validate.flag(force, "force"):
         raise TooLarge(
             f"counting every solution for n = {problem.n} is beyond the practical limit "
             f"n <= {PRACTICAL_LIMIT} (n = 18 takes about a minute on 2 cores and each further "
@@ -306,7 +306,7 @@ def count_both(
     threads = validate.threads(threads)
     validate.choice(method, METHODS, "method")
     validate.flag(unique, "unique")
-    validate.flag(force, "force")
+    validate.callback(progress)
     _check_size(problem, force)
     symmetric_ok = problem.is_standard and 4 <= problem.n <= SYM_MAX_N
     if method == "symmetric" and not symmetric_ok:
@@ -374,7 +374,19 @@ def _check_prefix(problem: Problem, prefix) -> tuple[int, ...]:
     return p
 
 
-def count_prefix(problem: Problem, prefix: Sequence[int], *, nodes: bool = False):
+def _check_subtree(problem: Problem, prefix: tuple[int, ...], force: bool) -> None:
+    """Refuse a subtree of more than ``PRACTICAL_LIMIT`` free rows unless ``force``: below
+    a short prefix of a large board lies most of the whole count."""
+    free = problem.n - len(prefix)
+    if free > PRACTICAL_LIMIT and not validate.flag(force, "force"):
+        raise TooLarge(
+            f"counting below a prefix of {len(prefix)} rows on n = {problem.n} leaves {free} free rows, beyond the "
+            f"practical limit of {PRACTICAL_LIMIT} (counting n = 18 takes about a minute on 2 cores and each further "
+            "row about seven times longer); give a longer prefix, or pass force=True to run it anyway"
+        )
+
+
+def count_prefix(problem: Problem, prefix: Sequence[int], *, nodes: bool = False, force: bool = False):
     """Number of solutions whose first rows are ``prefix``.
 
     Parameters
@@ -385,6 +397,8 @@ def count_prefix(problem: Problem, prefix: Sequence[int], *, nodes: bool = False
         constraint has no extension (0).
     nodes : bool, default False
         Also return the number of queens placed below the prefix.
+    force : bool, default False
+        Allow more than ``PRACTICAL_LIMIT`` free rows below the prefix.
 
     Returns
     -------
@@ -399,6 +413,7 @@ def count_prefix(problem: Problem, prefix: Sequence[int], *, nodes: bool = False
     """
     check_problem(problem)
     p = _check_prefix(problem, prefix)
+    _check_subtree(problem, p, force)
     found, visited = interrupt.run(PrefixCounter(problem).count, p)
     return (int(found), int(visited)) if nodes else int(found)
 
@@ -430,7 +445,9 @@ class PrefixCounter:
         return int(found), int(visited)
 
 
-def count_prefixes(problem: Problem, prefixes: Sequence[Sequence[int]], *, threads: int | None = None) -> list[int]:
+def count_prefixes(
+    problem: Problem, prefixes: Sequence[Sequence[int]], *, threads: int | None = None, force: bool = False
+) -> list[int]:
     """Counts below many prefixes at once, on threads.
 
     Large subtrees are split into deeper sub-prefixes first so that the threads stay
@@ -443,6 +460,8 @@ def count_prefixes(problem: Problem, prefixes: Sequence[Sequence[int]], *, threa
         0-based prefixes (of any lengths).
     threads : int, optional
         Default: all cores.
+    force : bool, default False
+        Allow more than ``PRACTICAL_LIMIT`` free rows below a prefix.
 
     Returns
     -------
@@ -460,6 +479,8 @@ def count_prefixes(problem: Problem, prefixes: Sequence[Sequence[int]], *, threa
         ps = [_check_prefix(problem, p) for p in prefixes]
     except TypeError:
         raise InvalidPlacement(f"prefixes is a sequence of prefixes (sequences of columns), got {prefixes!r}") from None
+    for p in ps:
+        _check_subtree(problem, p, force)
     if all(problem.n - len(p) <= 10 for p in ps):
         threads = 1  # small subtrees: a thread pool would cost more than it saves
     counter = PrefixCounter(problem)

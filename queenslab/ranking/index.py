@@ -126,7 +126,7 @@ def index_dir(directory: str | os.PathLike | None = None) -> Path:
     """The index directory: ``directory``, else ``$QUEENSLAB_INDEX_DIR``, else the user
     cache directory of queenslab (``platformdirs.user_cache_dir``) / ``index``."""
     if directory is not None:
-        return Path(directory)
+        return validate.path(directory, "the index directory")
     if os.environ.get(ENV_VAR):
         return Path(os.environ[ENV_VAR])
     import platformdirs
@@ -154,12 +154,15 @@ def default_depth(n: int) -> int:
     >>> [default_depth(n) for n in (3, 8, 12, 16, 18, 20)]
     [2, 2, 2, 4, 5, 6]
     """
+    n = validate.whole_number(n, "n")
     d = max(min(2, n - 1), min(n - 1, n // 2 - 4), 1) if n > 1 else 1
     return min(d, _max_key_depth(n))
 
 
 def index_path(problem: Problem, depth: int, directory=None) -> Path:
     """Where the index of ``problem`` at ``depth`` lives."""
+    check_problem(problem)
+    depth = _check_depth(problem, depth)
     return index_dir(directory) / f"{problem.fingerprint()[:20]}-n{problem.n}-d{depth}.sqlite"
 
 
@@ -361,7 +364,7 @@ class PrefixIndex:
         """
         if problem is not None:
             check_problem(problem)
-        path = Path(path)
+        path = validate.path(path, "the index file")
         if not path.is_file():
             if partial_path(path).exists():
                 raise InvalidIndex(
@@ -625,7 +628,7 @@ class PrefixIndex:
         checks.append("table digest")
         if picked:
             prefixes = [_decode(code, n, d) for code, _ in picked]
-            got = engine.count_prefixes(self.problem, prefixes, threads=threads)
+            got = engine.count_prefixes(self.problem, prefixes, threads=threads, force=True)
             interrupt.check()
             for (_, cnt), c, pre in zip(picked, got, prefixes):
                 if c != cnt:
@@ -803,7 +806,7 @@ def _warn(message: str) -> None:
 def _target(problem: Problem, d: int, directory, path) -> Path:
     if path is not None and directory is not None:
         raise QueensError("give the index directory or the index file, not both")
-    target = Path(path) if path is not None else index_path(problem, d, directory)
+    target = validate.path(path, "the index file") if path is not None else index_path(problem, d, directory)
     if target.is_dir():
         raise QueensError(f"the index file {target} is a directory; give a file name or pass it as the directory")
     parent = target.parent
@@ -1289,7 +1292,7 @@ def resolve(problem: Problem, path=None, *, no_index: bool = False):
         return None
     if path is None:
         return "auto"
-    p = Path(path)
+    p = validate.path(path, "the index")
     if p.is_file():
         return PrefixIndex.open(p, problem)
     if p.is_dir() or not p.suffix:

@@ -18,7 +18,11 @@ from math import factorial
 from .. import validate
 from ..errors import InvalidPlacement, QueensError
 
-__all__ = ["lehmer_code", "from_lehmer_code", "permutation_rank", "permutation_unrank"]
+__all__ = ["lehmer_code", "from_lehmer_code", "permutation_rank", "permutation_unrank", "MAX_UNRANK_N"]
+
+#: Largest n :func:`permutation_unrank` takes: n! has about n log2 n bits (120,000 for
+#: n = 10,000), and unranking divides it n times.
+MAX_UNRANK_N = 10_000
 
 
 def _check_permutation(p: Sequence[int]) -> list[int]:
@@ -82,7 +86,10 @@ def from_lehmer_code(code: Sequence[int]) -> list[int]:
     >>> from_lehmer_code([2, 0, 1, 0])
     [2, 0, 3, 1]
     """
-    n = len(code)
+    try:
+        n = len(code)
+    except TypeError:
+        raise QueensError(f"a Lehmer code is a sequence of integers, got {validate.brief(code)}") from None
     left = list(range(n))
     out = []
     for i, k in enumerate(code):
@@ -121,9 +128,10 @@ def permutation_unrank(n: int, r: int) -> tuple[int, ...]:
     Raises
     ------
     QueensError
-        If ``n < 0`` or ``r`` is not in ``0 .. n! - 1`` (the message gives the range).
+        If ``n`` is not in ``0 .. MAX_UNRANK_N`` or ``r`` is not in ``0 .. n! - 1`` (the
+        message gives the range).
     """
-    n = validate.whole_number(n, "n", minimum=0)
+    n = validate.whole_number(n, "n", minimum=0, maximum=MAX_UNRANK_N, why="n! is computed exactly and divided n times")
     size = factorial(n)
     r = validate.whole_number(r, "a permutation rank", minimum=-(2**63))
     if not 0 <= r < size:

@@ -100,6 +100,11 @@ def _prepare(problem, k, seed, index, threads, distinct, force):
     return idx, size, k, seed, distinct
 
 
+#: Memory of one rank in a list (a Python int of up to 64 bits and its pointer); a
+#: solution adds a tuple of n small ints.
+_BYTES_PER_RANK = 40
+
+
 def _ranks(size: int, k: int, seed: int | None, distinct: bool) -> Iterator[int]:
     rng = random.Random(seed)
     seen: set[int] = set()
@@ -139,6 +144,7 @@ def sample_ranks(
     [17, 72, 8]
     """
     _, size, k, seed, distinct = _prepare(problem, k, seed, index, threads, distinct, force)
+    validate.memory(k * _BYTES_PER_RANK, f"a list of {k} ranks", "draw fewer, or stream them with iter_samples")
     return list(_ranks(size, k, seed, distinct))
 
 
@@ -162,6 +168,11 @@ def sample(
     >>> s == sample(Problem(8), 3, seed=1, index=None), len(s)
     (True, 3)
     """
-    return [
-        s for _, s in iter_samples(problem, k, seed=seed, index=index, threads=threads, distinct=distinct, force=force)
-    ]
+    draws = iter_samples(problem, k, seed=seed, index=index, threads=threads, distinct=distinct, force=force)
+    k = validate.whole_number(k, "k", minimum=0)  # checked by iter_samples
+    validate.memory(
+        k * (_BYTES_PER_RANK + 8 * problem.n + 56),
+        f"a list of {k} solutions of n = {problem.n}",
+        "draw fewer, or stream them with iter_samples (queenslab sample streams them)",
+    )
+    return [s for _, s in draws]

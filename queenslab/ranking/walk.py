@@ -63,12 +63,7 @@ def check_problem(problem: object) -> Problem:
     ...
     queenslab.errors.QueensError: expected a queenslab Problem, got int 8 (for the standard problem write Problem(8))
     """
-    if not isinstance(problem, Problem):
-        hint = ""
-        if isinstance(problem, int) and not isinstance(problem, bool):
-            hint = f" (for the standard problem write Problem({problem}))"
-        raise QueensError(f"expected a queenslab Problem, got {type(problem).__name__} {problem!r}{hint}")
-    engine.check_problem(problem)
+    engine.check_problem(validate.problem(problem))
     return problem
 
 
@@ -174,6 +169,7 @@ def check_rank(problem: Problem, r: object, size: int) -> int:
 
 def total(problem: Problem, *, threads: int | None = None) -> int:
     """Number of solutions: the known value for the standard problem, else counted."""
+    check_problem(problem)
     known = known_total(problem.n) if problem.is_standard else None
     if known is not None:
         return known
@@ -186,13 +182,13 @@ def _mirror_ok(problem: Problem) -> bool:
 
 def _children_counts(problem, prefix, upto, threads) -> list[int]:
     prefix = list(prefix)
-    out = engine.count_prefixes(problem, [prefix + [c] for c in range(upto)], threads=threads)
+    out = engine.count_prefixes(problem, [prefix + [c] for c in range(upto)], threads=threads, force=True)
     interrupt.check()
     return out
 
 
 def _counts(problem, prefixes, threads) -> list[int]:
-    out = engine.count_prefixes(problem, prefixes, threads=threads)
+    out = engine.count_prefixes(problem, prefixes, threads=threads, force=True)
     interrupt.check()
     return out
 
