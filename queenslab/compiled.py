@@ -4,8 +4,14 @@ A problem says what its variant means (move rules, blocked cells, fixed queens);
 module turns that meaning into the tables the backends consume, once per problem:
 
 * ``allowed`` -- for the native engine (n <= 64), a ``uint64`` mask per row of the cells a queen
-  may take (blocked cells and every cell a fixed queen attacks removed; a row with a
-  fixed queen allows only that cell);
+  may take (blocked cells, the cells of regions that allow no queen and every cell a
+  fixed queen attacks removed; a row with a fixed queen allows only that cell; no cell at
+  all when the constraints contradict each other);
+* ``region_masks`` / ``region_bounds`` / ``region_rest`` -- the regions that bound the
+  number of queens otherwise, for the native engine's per-region counters: each
+  region's cells by row, its ``(at_least, at_most)``, and how many rows from each row on
+  can still hold one of its queens;
+* ``regions`` -- every region (with the forbidding ones), for the models;
 * ``leap_rows`` / ``leap_masks`` -- the leaper moves (knight, ...) as a table: a queen in
   column ``c`` attacks, ``leap_rows[i]`` rows further down, the cells ``leap_masks[i, c]``
   (wrapping on a torus);
@@ -42,9 +48,9 @@ import numpy as np
 from . import validate
 from .d4 import D4Element
 from .errors import TooLarge
-from .problem import Cell, Problem, leap_offsets
+from .problem import Cell, Problem, Region, leap_offsets
 
-__all__ = ["BITBOARD_MAX_N", "Compiled", "Conflict", "compile_problem"]
+__all__ = ["BITBOARD_MAX_N", "Compiled", "Conflict", "compile_problem", "region_conflicts"]
 
 #: Largest n of the bitboard tables (``allowed``, ``leap_masks``): a row in 64 bits.
 BITBOARD_MAX_N = 64
@@ -59,13 +65,14 @@ class Conflict:
     kind : str
         ``"row"``, ``"column"``, ``"diagonal"``, ``"anti-diagonal"``, ``"knight"``
         (two attacking queens), ``"blocked"`` (a queen on a blocked cell) or
-        ``"fixed"`` (a fixed queen missing).
+        ``"fixed"`` (a fixed queen missing), ``"region"`` (a region's bound broken).
     cells : tuple of cell
         The 0-based cells involved (two queens, or one cell).
     """
 
     kind: str
     cells: tuple[Cell, ...]
+    detail: str = ""
 
     def message(self) -> str:
         """A 1-based sentence for people."""
@@ -74,6 +81,8 @@ class Conflict:
             return f"the queen at {one[0]} stands on a blocked cell"
         if self.kind == "fixed":
             return f"the fixed queen at {one[0]} is missing (row {self.cells[0][0] + 1} has its queen elsewhere)"
+        if self.kind == "region":
+            return f"region {self.detail} is broken"
         return f"the queens at {one[0]} and {one[1]} attack each other ({self.kind})"
 
 
@@ -112,6 +121,36 @@ class Compiled:
         return self._leap_table[1]
 
     @functools.cached_property
+    def _region_tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        masks, bounds, rest = _region_tables(self._bitboard_problem(), self.allowed)
+        return _readonly(masks), _readonly(bounds), _readonly(rest)
+
+    @property
+    def region_masks(self) -> np.ndarray:
+        """``uint64[k, n]``: the cells of each counted region, row by row (n <= 64)."""
+        return self._region_tables[0]
+
+    @property
+    def region_bounds(self) -> np.ndarray:
+        """``int64[k, 2]``: ``(at_least, at_most)`` of each counted region."""
+        return self._region_tables[1]
+
+    @property
+    def region_rest(self) -> np.ndarray:
+        """``int64[k, n + 1]``: how many of the rows ``y .. n-1`` have an allowed cell of each region."""
+        return self._region_tables[2]
+
+    @property
+    def regions(self) -> tuple[Region, ...]:
+        """Every region of the problem (the models post each as a linear bound)."""
+        return self.problem.regions
+
+    @property
+    def contradiction(self) -> str | None:
+        """Why the problem's constraints contradict each other (it then has no solutions), or None."""
+        return self.problem.contradiction
+
+    @functools.cached_property
     def diagonals(self) -> tuple[tuple[Cell, ...], ...]:
         """The diagonal lines (wrapping on a torus) of two or more cells."""
         return _diagonals(self.problem)
@@ -141,19 +180,32 @@ class Compiled:
     def conflicts(self, placement: Sequence[int]) -> list[Conflict]:
         """Every constraint the 0-based placement (one column per row) breaks.
 
-        Blocked cells first, then missing fixed queens, then attacking pairs in row order.
+        Blocked cells first, then missing fixed queens, then broken region bounds, then
+        attacking pairs in row order.
         """
         problem = self.problem
         cells = list(enumerate(int(c) for c in placement))
         blocked = set(problem.blocked)
         out = [Conflict("blocked", (cell,)) for cell in cells if cell in blocked]
         out += [Conflict("fixed", ((r, c),)) for r, c in problem.fixed if placement[r] != c]
+        out += region_conflicts(problem, placement)
         for i, a in enumerate(cells):
             for b in cells[i + 1 :]:
                 how = problem.attack(a, b)
                 if how:
                     out.append(Conflict(how, (a, b)))
         return out
+
+
+def region_conflicts(problem: Problem, placement: Sequence[int]) -> list[Conflict]:
+    """The regions of ``problem`` whose bounds the 0-based ``placement`` breaks, in order,
+    each with the queens standing on it."""
+    out = []
+    for i, region in enumerate(problem.regions):
+        inside = tuple((r, c) for r, c in region.cells if placement[r] == c)
+        if not region.at_least <= len(inside) <= region.upper:
+            out.append(Conflict("region", inside, f"{i + 1} ({region.describe()}) holds {len(inside)} queens"))
+    return out
 
 
 def _readonly(a: np.ndarray) -> np.ndarray:
@@ -163,11 +215,14 @@ def _readonly(a: np.ndarray) -> np.ndarray:
 
 def _allowed(problem: Problem) -> np.ndarray:
     n = problem.n
+    if problem.contradiction:
+        return np.zeros(n, dtype=np.uint64)
     rows = [(1 << n) - 1] * n
-    for r, c in problem.blocked:
-        rows[r] &= ~(1 << c)
     for r, c in problem.fixed:
         rows[r] = 1 << c
+    forbidden = [cell for region in problem.regions if region.at_most == 0 for cell in region.cells]
+    for r, c in [*problem.blocked, *forbidden]:
+        rows[r] &= ~(1 << c)
     for fr, fc in problem.fixed:
         for r in range(n):
             if r != fr:
@@ -175,6 +230,23 @@ def _allowed(problem: Problem) -> np.ndarray:
                     if problem.attack((fr, fc), (r, c)):
                         rows[r] &= ~(1 << c)
     return np.array(rows, dtype=np.uint64)
+
+
+def _region_tables(problem: Problem, allowed: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The regions a search must count (all but the forbidding ones, which ``allowed``
+    holds): masks by row, bounds, and the rows from each row on that can reach them."""
+    n = problem.n
+    counted = [region for region in problem.regions if region.at_most != 0]
+    masks = np.zeros((len(counted), n), dtype=np.uint64)
+    bounds = np.zeros((len(counted), 2), dtype=np.int64)
+    for k, region in enumerate(counted):
+        for r, c in region.cells:
+            masks[k, r] |= np.uint64(1 << c)
+        bounds[k] = region.at_least, region.upper
+    reach = (masks & allowed[None, :]) != 0
+    rest = np.zeros((len(counted), n + 1), dtype=np.int64)
+    rest[:, :n] = np.cumsum(reach[:, ::-1], axis=1)[:, ::-1]
+    return masks, bounds, rest
 
 
 def _leap_table(problem: Problem) -> tuple[np.ndarray, np.ndarray]:

@@ -4,11 +4,19 @@ A problem is the board size ``n`` and the variant's constraints:
 
 * ``toroidal`` -- every move wraps around the edges of the board;
 * ``knight`` -- superqueens: a queen also attacks like a knight;
+* ``leapers`` -- other jumping moves every queen has, as offsets ``(a, b)`` (a camel
+  ``(1, 3)``, a zebra ``(2, 3)``, ...): each means the eight jumps ``(+-a, +-b), (+-b, +-a)``;
 * ``blocked`` -- cells on which no queen may stand;
-* ``fixed`` -- queens placed in advance (n-queens completion).
+* ``fixed`` -- queens placed in advance (n-queens completion);
+* ``regions`` -- :class:`Region` bounds on the number of queens in a set of cells ("no
+  queen on the main diagonal", "exactly two queens in this quadrant").
 
-Cells are 0-based ``(row, column)`` tuples in the Python API. Every backend accepts
-every Problem or raises :class:`~queenslab.errors.UnsupportedProblem`.
+Cells are 0-based ``(row, column)`` tuples in the Python API. Constraints that
+contradict each other (two fixed queens attacking each other, a fixed queen on a blocked
+cell, bounds no placement meets) make a valid problem with no solutions, as in CP and SAT
+tools; :attr:`Problem.contradiction` says why when the reason can be read off the
+constraints. Every backend accepts every Problem or raises
+:class:`~queenslab.errors.UnsupportedProblem`.
 """
 
 from __future__ import annotations
@@ -27,7 +35,7 @@ from . import validate
 from .d4 import D4, D4Element
 from .errors import InvalidPlacement, InvalidProblem, QueensError
 
-__all__ = ["Problem", "Cell", "attacks", "leaps", "leap_offsets", "FORMAT_VERSION", "MAX_N"]
+__all__ = ["Problem", "Region", "Cell", "attacks", "leaps", "leap_offsets", "leaper_name", "FORMAT_VERSION", "MAX_N"]
 
 #: The largest board of a Problem: the largest any method of queenslab handles (the
 #: constructive heuristics index rows with 32-bit counters).
@@ -36,7 +44,14 @@ MAX_N = 2**31 - 1
 #: Version of the plain form written by :meth:`Problem.to_dict`.
 FORMAT_VERSION = 1
 #: The fields of that form, in order (besides ``version`` and ``base``).
-_FIELDS = ("n", "toroidal", "knight", "blocked", "fixed")
+_FIELDS = ("n", "toroidal", "knight", "blocked", "fixed", "leapers", "regions")
+#: The fields a fingerprint covers even when empty (the later ones only when used, so
+#: that the fingerprints of problems without them never change).
+_FINGERPRINT_FIELDS = ("n", "toroidal", "knight", "blocked", "fixed")
+#: The largest leaper offset (a jump longer than any board is allowed, and harmless).
+MAX_LEAP = 2**31 - 1
+#: Names of the classic leapers, ``(a, b)`` with ``a < b``.
+LEAPER_NAMES = {(1, 2): "knight", (1, 3): "camel", (2, 3): "zebra", (1, 4): "giraffe", (3, 4): "antelope"}
 
 Cell = tuple[int, int]
 
@@ -97,18 +112,53 @@ def _cells(cells: Iterable[Any] | None, n: int, what: str) -> tuple[Cell, ...]:
     return tuple(sorted(out))
 
 
-def leaps(knight: bool) -> tuple[tuple[int, int], ...]:
+def leaps(knight: bool, leapers: Iterable[tuple[int, int]] = ()) -> tuple[tuple[int, int], ...]:
     """The leaper moves of a variant as base offsets ``(a, b)``.
 
     Each offset stands for the eight jumps ``(+-a, +-b), (+-b, +-a)``; superqueens
-    (``knight``) add the knight's ``(1, 2)``.
+    (``knight``) add the knight's ``(1, 2)`` to the other ``leapers``.
 
     Examples
     --------
-    >>> leaps(True), leaps(False)
-    (((1, 2),), ())
+    >>> leaps(True), leaps(False), leaps(True, [(3, 1)])
+    (((1, 2),), (), ((1, 2), (1, 3)))
     """
-    return ((1, 2),) if validate.flag(knight, "knight") else ()
+    own = _leapers(leapers)
+    return tuple(sorted({(1, 2), *own})) if validate.flag(knight, "knight") else own
+
+
+def _leapers(value: object) -> tuple[tuple[int, int], ...]:
+    """Leaper offsets normalised: each as ``(a, b)`` with ``0 < a < b``, sorted, no repeats."""
+    if isinstance(value, (str, bytes)):
+        raise InvalidProblem(f"leapers must be a collection of (a, b) offsets, got {validate.brief(value)}")
+    try:
+        items = list(cast(Iterable[object], value))
+    except TypeError:
+        raise InvalidProblem(f"leapers must be a collection of (a, b) offsets, got {validate.brief(value)}") from None
+    out = set()
+    for item in items:
+        a, b = sorted(map(abs, _pair(item, "a leaper offset")))
+        if b > MAX_LEAP:
+            raise InvalidProblem(f"a leaper offset must be at most {MAX_LEAP}, got {validate.brief(item)}")
+        if a == 0 or a == b:
+            raise InvalidProblem(
+                f"leaper offset {validate.brief(item)} is a move along a row, column or diagonal, which every queen "
+                "already has; a leaper jumps (a, b) with 0 < a != b, e.g. (1, 2) for the knight"
+            )
+        out.add((a, b))
+    return tuple(sorted(out))
+
+
+def leaper_name(offset: tuple[int, int]) -> str:
+    """The name of a leaper: ``'knight'``, ``'camel'``, ``'zebra'``, ... or ``'(a,b)-leaper'``.
+
+    Examples
+    --------
+    >>> leaper_name((1, 2)), leaper_name((3, 1)), leaper_name((2, 5))
+    ('knight', 'camel', '(2,5)-leaper')
+    """
+    a, b = sorted(map(abs, offset))
+    return LEAPER_NAMES.get((a, b), f"({a},{b})-leaper")
 
 
 def leap_offsets(base: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
@@ -155,7 +205,9 @@ def _leap_offsets(base: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], .
     return tuple(sorted(out))
 
 
-def attacks(n: int, a: Cell, b: Cell, *, toroidal: bool = False, knight: bool = False) -> str | None:
+def attacks(
+    n: int, a: Cell, b: Cell, *, toroidal: bool = False, knight: bool = False, leapers: Iterable[tuple[int, int]] = ()
+) -> str | None:
     """Say how a queen on cell ``a`` attacks cell ``b``, or return None.
 
     This is the one definition of the variants' move rules; the compiled form of a
@@ -169,12 +221,15 @@ def attacks(n: int, a: Cell, b: Cell, *, toroidal: bool = False, knight: bool = 
         Distinct 0-based cells.
     toroidal, knight : bool
         The variant's move rules.
+    leapers : iterable of (int, int), optional
+        Other leaper moves, as offsets ``(a, b)``.
 
     Returns
     -------
     str or None
         ``"row"``, ``"column"``, ``"diagonal"`` (down-right), ``"anti-diagonal"``
-        (down-left), ``"knight"``, or None when ``a`` does not attack ``b``.
+        (down-left), the leaper's name (``"knight"``, ``"camel"``, ... see
+        :func:`leaper_name`), or None when ``a`` does not attack ``b``.
 
     Examples
     --------
@@ -193,7 +248,11 @@ def attacks(n: int, a: Cell, b: Cell, *, toroidal: bool = False, knight: bool = 
     a, b = _board_cell(a, n, "a"), _board_cell(b, n, "b")
     if a == b:
         raise InvalidPlacement(f"a and b are the same cell {a}: attacks() compares two distinct cells")
-    return _attacks(n, a, b, validate.flag(toroidal, "toroidal"), validate.flag(knight, "knight"))
+    try:
+        moves = leaps(knight, leapers)
+    except QueensError as e:
+        raise InvalidPlacement(str(e)) from None
+    return _attacks(n, a, b, validate.flag(toroidal, "toroidal"), moves)
 
 
 def _board_cell(cell: object, n: int, what: str) -> Cell:
@@ -211,7 +270,7 @@ def _is_cell(x: object, n: int) -> bool:
     )
 
 
-def _attacks(n: int, a: Cell, b: Cell, toroidal: bool, knight: bool) -> str | None:
+def _attacks(n: int, a: Cell, b: Cell, toroidal: bool, moves: tuple[tuple[int, int], ...]) -> str | None:
     """:func:`attacks` on checked arguments."""
     (r1, c1), (r2, c2) = a, b
     dr, dc = r2 - r1, c2 - c1
@@ -229,12 +288,10 @@ def _attacks(n: int, a: Cell, b: Cell, toroidal: bool, knight: bool) -> str | No
             return "diagonal"
         if dr == -dc:
             return "anti-diagonal"
-    for kr, kc in _leap_offsets(((1, 2),) if knight else ()):
-        if toroidal:
-            if (dr - kr) % n == 0 and (dc - kc) % n == 0:
-                return "knight"
-        elif (dr, dc) == (kr, kc):
-            return "knight"
+    for base in moves:
+        for kr, kc in _leap_offsets((base,)):
+            if (dr - kr) % n == 0 and (dc - kc) % n == 0 if toroidal else (dr, dc) == (kr, kc):
+                return leaper_name(base)
     return None
 
 
@@ -256,7 +313,7 @@ def _first_attacking_pair(problem: Problem, cells: tuple[Cell, ...]) -> tuple[Ce
             i = lines.setdefault(key, j)
             if i != j and (best is None or (i, j) < best):
                 best = (i, j)
-    if problem.knight:
+    if problem.leaps:
         where = {cell: j for j, cell in enumerate(cells)}
         for i, (r, c) in enumerate(cells):
             for dr, dc in _leap_offsets(problem.leaps):
@@ -267,6 +324,151 @@ def _first_attacking_pair(problem: Problem, cells: tuple[Cell, ...]) -> tuple[Ce
                 if j > i and (best is None or (i, j) < best):
                     best = (i, j)
     return None if best is None else (cells[best[0]], cells[best[1]])
+
+
+@dataclass(frozen=True)
+class Region:
+    """A bound on the number of queens on a set of cells.
+
+    Parameters
+    ----------
+    cells : iterable of (row, column)
+        0-based cells (checked against the board by :class:`Problem`); stored sorted,
+        without repeats.
+    at_least : int, default 0
+        The least number of queens on these cells.
+    at_most : int, optional
+        The most (None: no upper bound; a bound of at least the number of cells is
+        stored as None, as it bounds nothing).
+
+    Raises
+    ------
+    InvalidProblem
+        If a cell is not a pair of integers, there are no cells, a bound is negative or
+        not an integer, ``at_least > at_most``, or ``at_least`` exceeds the number of cells.
+
+    Examples
+    --------
+    Blocked cells, "no queen on the main diagonal", "exactly two queens in the top-left
+    quadrant" are regions:
+
+    >>> Region([(0, 0), (1, 1), (2, 2), (3, 3)], at_most=0).at_most
+    0
+    >>> quadrant = Region([(r, c) for r in range(4) for c in range(4)], at_least=2, at_most=2)
+    >>> len(quadrant.cells), quadrant.at_least
+    (16, 2)
+    """
+
+    cells: tuple[Cell, ...]
+    at_least: int = 0
+    at_most: int | None = None
+
+    if TYPE_CHECKING:
+
+        def __init__(self, cells: Iterable[Cell], at_least: int = 0, at_most: int | None = None) -> None: ...
+
+    def __post_init__(self) -> None:
+        if isinstance(self.cells, (str, bytes)):
+            raise InvalidProblem(f"a region's cells are (row, column) pairs, got {validate.brief(self.cells)}")
+        try:
+            items = list(cast(Iterable[object], self.cells))
+        except TypeError:
+            raise InvalidProblem(
+                f"a region's cells are a collection of (row, column) pairs, got {validate.brief(self.cells)}"
+            ) from None
+        cells = tuple(sorted({_pair(x, "a region's cell") for x in items}))
+        if not cells:
+            raise InvalidProblem("a region needs at least one cell")
+        lo = validate.whole_number(self.at_least, "a region's at_least", minimum=0, error=InvalidProblem)
+        hi = None
+        if self.at_most is not None:
+            hi = validate.whole_number(self.at_most, "a region's at_most", minimum=0, error=InvalidProblem)
+            if lo > hi:
+                raise InvalidProblem(f"a region's at_least ({lo}) is larger than its at_most ({hi})")
+            if hi >= len(cells):
+                hi = None
+        if lo > len(cells):
+            raise InvalidProblem(f"a region of {len(cells)} cells cannot hold at_least {lo} queens")
+        object.__setattr__(self, "cells", cells)
+        object.__setattr__(self, "at_least", lo)
+        object.__setattr__(self, "at_most", hi)
+
+    @property
+    def bounds_nothing(self) -> bool:
+        """True for a region that allows any number of queens (it is dropped by :class:`Problem`)."""
+        return self.at_least == 0 and self.at_most is None
+
+    @property
+    def upper(self) -> int:
+        """``at_most``, or the number of cells when there is no upper bound."""
+        return len(self.cells) if self.at_most is None else self.at_most
+
+    def image(self, g: D4Element, n: int) -> Region:
+        """The region ``g`` maps this one onto, on an ``n x n`` board."""
+        return Region([g.cell(n, r, c) for r, c in self.cells], self.at_least, self.at_most)
+
+    def queens(self, placement: Iterable[int]) -> int:
+        """How many queens of ``placement`` (0-based columns by row) stand on this region."""
+        cells = set(self.cells)
+        return sum((r, int(c)) in cells for r, c in enumerate(placement))
+
+    def describe(self) -> str:
+        """The bound in words, e.g. ``'at most 0 of 8 cells'``."""
+        k = len(self.cells)
+        if self.at_most is None:
+            return f"at least {self.at_least} of {k} cells"
+        if self.at_least == self.at_most:
+            return f"exactly {self.at_least} of {k} cells"
+        if self.at_least == 0:
+            return f"at most {self.at_most} of {k} cells"
+        return f"{self.at_least} to {self.at_most} of {k} cells"
+
+    def to_dict(self, base: int = 0) -> dict[str, Any]:
+        """``{"cells": [[r, c], ...], "at_least": k, "at_most": k or None}`` (cells ``base``-based)."""
+        return {
+            "cells": [[r + base, c + base] for r, c in self.cells],
+            "at_least": self.at_least,
+            "at_most": self.at_most,
+        }
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.cells, self.at_least, -1 if self.at_most is None else self.at_most)
+
+
+def _regions(value: object, n: int) -> tuple[Region, ...]:
+    """Regions normalised: Region objects (or dicts of their fields), on the board, sorted,
+    without repeats and without regions that bound nothing."""
+    if value is None:
+        return ()
+    if isinstance(value, (str, bytes, Region)):
+        raise InvalidProblem(f"regions must be a collection of Region objects, got {validate.brief(value)}")
+    try:
+        items = list(cast(Iterable[object], value))
+    except TypeError:
+        raise InvalidProblem(f"regions must be a collection of Region objects, got {validate.brief(value)}") from None
+    out = {}
+    for i, item in enumerate(items):
+        if isinstance(item, dict):
+            unknown = sorted(map(str, set(item) - {"cells", "at_least", "at_most"}))
+            if unknown or "cells" not in item:
+                raise InvalidProblem(
+                    f"region {i + 1}: the keys are cells, at_least and at_most"
+                    + (f" (unknown: {', '.join(unknown)})" if unknown else " (cells is required)")
+                )
+            item = Region(item["cells"], item.get("at_least", 0), item.get("at_most"))
+        if not isinstance(item, Region):
+            raise InvalidProblem(
+                f"region {i + 1} must be a Region(cells, at_least, at_most), got {validate.brief(item)}"
+            )
+        for r, c in item.cells:
+            if not (0 <= r < n and 0 <= c < n):
+                raise InvalidProblem(
+                    f"region {i + 1}: cell ({r}, {c}) is outside the {n}x{n} board: rows and columns "
+                    f"are 0..{n - 1} in the Python API (1..{n} on the command line)"
+                )
+        if not item.bounds_nothing:
+            out[item._key()] = item
+    return tuple(out[k] for k in sorted(out))
 
 
 @dataclass(frozen=True)
@@ -285,12 +487,22 @@ class Problem:
         0-based cells that may hold no queen.
     fixed : iterable of (row, column), default ()
         0-based cells holding a queen in every solution (n-queens completion).
+    leapers : iterable of (a, b), default ()
+        Other leaper moves every queen has: ``(1, 3)`` a camel, ``(2, 3)`` a zebra, ...
+        each meaning the eight jumps ``(+-a, +-b), (+-b, +-a)``, wrapping on a torus.
+        The knight ``(1, 2)`` is stored as ``knight=True``, its familiar spelling.
+    regions : iterable of Region, default ()
+        Bounds on the number of queens on sets of cells (Region objects, or dicts of
+        their fields); stored sorted, without repeats and without regions that bound
+        nothing.
 
     Raises
     ------
     InvalidProblem
-        If ``n < 1``, a cell is off the board, a fixed queen stands on a blocked cell,
-        or two fixed queens share a row or column or attack each other.
+        If ``n < 1``, a cell is off the board, a leaper offset is not a jump (``(0, b)``
+        or ``(a, a)``), or a region is malformed (no cells, ``at_least > at_most``, more
+        queens than cells). Constraints that contradict each other make a problem with
+        no solutions (see :attr:`contradiction`), not an error.
 
     Examples
     --------
@@ -299,6 +511,8 @@ class Problem:
     ((0, 0),)
     >>> len(Problem(8).symmetries()), len(p.symmetries())
     (8, 2)
+    >>> Problem(8, leapers=[(2, 1)]) == Problem(8, knight=True)
+    True
     """
 
     n: int
@@ -306,6 +520,8 @@ class Problem:
     knight: bool = False
     blocked: tuple[Cell, ...] = field(default=())
     fixed: tuple[Cell, ...] = field(default=())
+    leapers: tuple[tuple[int, int], ...] = field(default=())
+    regions: tuple[Region, ...] = field(default=())
 
     if TYPE_CHECKING:
         # The constructor takes any iterable of cells; __post_init__ stores them as a
@@ -317,6 +533,8 @@ class Problem:
             knight: bool = False,
             blocked: Iterable[Cell] | None = (),
             fixed: Iterable[Cell] | None = (),
+            leapers: Iterable[tuple[int, int]] | None = (),
+            regions: Iterable[Region | dict[str, Any]] | None = (),
         ) -> None: ...
 
     def __post_init__(self) -> None:
@@ -330,25 +548,54 @@ class Problem:
         fixed = _cells(self.fixed, n, "fixed")
         object.__setattr__(self, "blocked", blocked)
         object.__setattr__(self, "fixed", fixed)
-        both = set(blocked) & set(fixed)
+        leapers = _leapers(() if self.leapers is None else self.leapers)
+        if (1, 2) in leapers:  # the knight has its own, familiar spelling
+            object.__setattr__(self, "knight", True)
+            leapers = tuple(x for x in leapers if x != (1, 2))
+        object.__setattr__(self, "leapers", leapers)
+        object.__setattr__(self, "regions", _regions(self.regions, n))
+
+    @functools.cached_property
+    def contradiction(self) -> str | None:
+        """Why the constraints contradict each other, or None when no reason can be read
+        off them (the problem may still have no solutions).
+
+        A problem with a contradiction has no solutions; every backend counts 0.
+
+        Examples
+        --------
+        >>> Problem(5, fixed=[(0, 0), (2, 2)]).contradiction
+        'the fixed queens at (1,1) and (3,3) attack each other (diagonal)'
+        >>> Problem(8).contradiction is None
+        True
+        """
+        both = set(self.blocked) & set(self.fixed)
         if both:
             r, c = min(both)
-            raise InvalidProblem(
-                f"cell ({r}, {c}) is both blocked and holds a fixed queen; a fixed queen must stand on a free cell"
-            )
-        pair = _first_attacking_pair(self, fixed)
+            return f"the fixed queen at ({r + 1},{c + 1}) stands on a blocked cell"
+        pair = _first_attacking_pair(self, self.fixed)
         if pair is not None:
-            a, b = pair
-            raise InvalidProblem(
-                f"fixed queens at {a} and {b} attack each other ({self.attack(a, b)}); "
-                "fixed queens must be mutually non-attacking"
-            )
+            (r1, c1), (r2, c2) = pair
+            return f"the fixed queens at ({r1 + 1},{c1 + 1}) and ({r2 + 1},{c2 + 1}) attack each other ({self.attack(*pair)})"
+        fixed = set(self.fixed)
+        for i, region in enumerate(self.regions):
+            inside = sum(cell in fixed for cell in region.cells)
+            if inside > region.upper:
+                return f"region {i + 1} allows {region.describe()}, but {inside} fixed queens stand on it"
+            # one queen per row and per column: a region holds at most that many
+            reach = min(len({r for r, _ in region.cells}), len({c for _, c in region.cells}))
+            if region.at_least > reach:
+                return (
+                    f"region {i + 1} needs {region.describe()}, but its cells lie in only {reach} "
+                    "rows or columns, each holding one queen"
+                )
+        return None
 
     # ------------------------------------------------------------------ views
     @property
     def is_standard(self) -> bool:
         """True for the plain n-queens problem (no variant constraint)."""
-        return not (self.toroidal or self.knight or self.blocked or self.fixed)
+        return not (self.toroidal or self.knight or self.blocked or self.fixed or self.leapers or self.regions)
 
     def fixed_columns(self) -> dict[int, int]:
         """Map each row holding a fixed queen to that queen's column."""
@@ -357,26 +604,43 @@ class Problem:
     def symmetries(self) -> tuple[D4Element, ...]:
         """The subgroup of D4 that maps this problem onto itself, identity first.
 
-        Toroidal and knight moves are invariant under all of D4, so the subgroup is the
-        set of elements mapping the blocked cells onto the blocked cells and the fixed
-        queens onto the fixed queens.
+        Toroidal and leaper moves are invariant under all of D4, so the subgroup is the
+        set of elements mapping the blocked cells onto the blocked cells, the fixed
+        queens onto the fixed queens and the regions onto the regions (each region, as a
+        set of cells with its bounds, onto a region of the problem).
 
         Returns
         -------
         tuple of D4Element
+
+        Examples
+        --------
+        >>> diagonal = Region([(i, i) for i in range(8)], at_most=0)
+        >>> [g.name for g in Problem(8, regions=[diagonal]).symmetries()]
+        ['po1', 'po2', 'po3', 'po4']
         """
+        return self._symmetries
+
+    @functools.cached_property
+    def _symmetries(self) -> tuple[D4Element, ...]:
         blocked, fixed = set(self.blocked), set(self.fixed)
+        regions = {region._key() for region in self.regions}
         n = self.n
         out = []
         for g in D4:
-            if {g.cell(n, *x) for x in blocked} == blocked and {g.cell(n, *x) for x in fixed} == fixed:
+            if (
+                {g.cell(n, *x) for x in blocked} == blocked
+                and {g.cell(n, *x) for x in fixed} == fixed
+                and {region.image(g, n)._key() for region in self.regions} == regions
+            ):
                 out.append(g)
         return tuple(out)
 
     @property
     def leaps(self) -> tuple[tuple[int, int], ...]:
-        """The leaper moves (base offsets ``(a, b)``) every queen has besides its lines."""
-        return leaps(self.knight)
+        """The leaper moves (base offsets ``(a, b)``) every queen has besides its lines:
+        the knight's ``(1, 2)`` when ``knight``, and the ``leapers``."""
+        return leaps(self.knight, self.leapers)
 
     def attack(self, a: Cell, b: Cell) -> str | None:
         """How a queen on ``a`` attacks cell ``b`` under this problem's move rules, or None.
@@ -393,8 +657,8 @@ class Problem:
         """
         n = self.n
         if not (_is_cell(a, n) and _is_cell(b, n)) or a == b:
-            return attacks(n, a, b, toroidal=self.toroidal, knight=self.knight)  # checks, or raises
-        return _attacks(n, a, b, self.toroidal, self.knight)
+            return attacks(n, a, b, toroidal=self.toroidal, leapers=self.leaps)  # checks, or raises
+        return _attacks(n, a, b, self.toroidal, self.leaps)
 
     def to_dict(self, *, one_based: bool = False) -> dict[str, Any]:
         """The problem as a plain, JSON-ready dict that :meth:`from_dict` reads back.
@@ -409,7 +673,9 @@ class Problem:
         -------
         dict
             ``version`` (the format's version), ``base`` (0 or 1), ``n``, ``toroidal``,
-            ``knight``, ``blocked`` and ``fixed`` (lists of ``[row, column]``).
+            ``knight``, ``blocked`` and ``fixed`` (lists of ``[row, column]``),
+            ``leapers`` (a list of ``[a, b]``) and ``regions`` (a list of
+            ``{"cells": [[row, column], ...], "at_least": k, "at_most": k or null}``).
 
         Examples
         --------
@@ -428,6 +694,8 @@ class Problem:
             "knight": self.knight,
             "blocked": [[r + k, c + k] for r, c in self.blocked],
             "fixed": [[r + k, c + k] for r, c in self.fixed],
+            "leapers": [[a, b] for a, b in self.leapers],
+            "regions": [region.to_dict(k) for region in self.regions],
         }
 
     @classmethod
@@ -445,7 +713,7 @@ class Problem:
         Examples
         --------
         >>> Problem.from_dict({"n": 6, "toroidal": True})
-        Problem(n=6, toroidal=True, knight=False, blocked=(), fixed=())
+        Problem(n=6, toroidal=True, knight=False, blocked=(), fixed=(), leapers=(), regions=())
         """
         if not isinstance(data, dict):
             raise InvalidProblem(f"a problem description is a dict, got {type(data).__name__}")
@@ -478,12 +746,44 @@ class Problem:
             pairs = [_pair(x, f"a cell of '{key}'") for x in value]
             return [(r - base, c - base) for r, c in pairs]
 
+        def regions() -> list[Region]:
+            value = data.get("regions")
+            if value is None:
+                return []
+            if not isinstance(value, (list, tuple)) or not all(isinstance(x, dict) for x in value):
+                raise InvalidProblem(
+                    f"'regions' is a list of {{cells, at_least, at_most}} tables, got {validate.brief(value)}"
+                )
+            out = []
+            for i, item in enumerate(value):
+                unknown = sorted(map(str, set(item) - {"cells", "at_least", "at_most"}))
+                if unknown or "cells" not in item:
+                    raise InvalidProblem(
+                        f"region {i + 1}: the keys are cells, at_least and at_most"
+                        + (f" (unknown: {', '.join(unknown)})" if unknown else " (cells is required)")
+                    )
+                cells_i = item["cells"]
+                if not isinstance(cells_i, (list, tuple)) or not all(
+                    isinstance(x, (list, tuple)) and len(x) == 2 for x in cells_i
+                ):
+                    raise InvalidProblem(f"region {i + 1}: 'cells' is a list of [row, column] pairs")
+                pairs = [_pair(x, f"a cell of region {i + 1}") for x in cells_i]
+                out.append(
+                    Region([(r - base, c - base) for r, c in pairs], item.get("at_least", 0), item.get("at_most"))
+                )
+            return out
+
+        leapers = data.get("leapers")
+        if leapers is not None and not isinstance(leapers, (list, tuple)):
+            raise InvalidProblem(f"'leapers' is a list of [a, b] offsets, got {validate.brief(leapers)}")
         return cls(
             data["n"],
             toroidal=data.get("toroidal", False),
             knight=data.get("knight", False),
             blocked=cells("blocked"),
             fixed=cells("fixed"),
+            leapers=leapers or (),
+            regions=regions(),
         )
 
     def fingerprint(self) -> str:  # its inputs must never change: indexes are named by it
@@ -500,7 +800,7 @@ class Problem:
         >>> Problem(8).fingerprint()[:12]
         '8d27241a7be7'
         """
-        fields = {k: v for k, v in self.to_dict().items() if k in _FIELDS}
+        fields = {k: v for k, v in self.to_dict().items() if k in _FINGERPRINT_FIELDS or (k in _FIELDS and v)}
         text = json.dumps({"v": 1, **fields}, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()
 
@@ -515,4 +815,8 @@ class Problem:
             parts.append(f"{len(self.blocked)} blocked")
         if self.fixed:
             parts.append(f"{len(self.fixed)} fixed")
+        if self.leapers:
+            parts.append("leapers " + " ".join(f"({a},{b})" for a, b in self.leapers))
+        if self.regions:
+            parts.append(f"{len(self.regions)} region{'s' if len(self.regions) > 1 else ''}")
         return ", ".join(parts)

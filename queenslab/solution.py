@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from . import validate
-from .compiled import Conflict
+from .compiled import Conflict, region_conflicts
 from .errors import InvalidPlacement, TooLarge
 from .problem import MAX_N, Problem, leap_offsets
 
@@ -249,10 +249,10 @@ def _leap_pairs(problem: Problem, p: np.ndarray) -> list[tuple[np.ndarray, np.nd
 
 
 def _cell_conflicts(problem: Problem, p: np.ndarray) -> list[Conflict]:
-    """Queens on blocked cells (row order), then missing fixed queens."""
+    """Queens on blocked cells (row order), then missing fixed queens, then broken region bounds."""
     out = [Conflict("blocked", ((r, c),)) for r, c in problem.blocked if p[r] == c]
     out += [Conflict("fixed", ((r, c),)) for r, c in problem.fixed if p[r] != c]
-    return out
+    return out + region_conflicts(problem, p)
 
 
 def _pair(problem: Problem, p: np.ndarray, i: int, j: int) -> Conflict:
@@ -305,7 +305,7 @@ def conflicts(problem: Problem, placement: Any) -> list[Conflict]:
     -------
     list of Conflict
         Empty exactly when the placement is a solution: queens on blocked cells, then
-        missing fixed queens, then attacking pairs in row order.
+        missing fixed queens, then broken region bounds, then attacking pairs in row order.
 
     Raises
     ------

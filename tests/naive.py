@@ -14,7 +14,15 @@ import numpy as np
 KNIGHT = [(1, 2), (2, 1), (1, -2), (2, -1), (-1, 2), (-2, 1), (-1, -2), (-2, -1)]
 
 
-def attacked(n, a, b, toroidal=False, knight=False):
+def _jumps(leapers):
+    """The eight jumps of each leaper offset (a, b), listed by hand."""
+    out = set()
+    for a, b in leapers:
+        out |= {(a, b), (a, -b), (-a, b), (-a, -b), (b, a), (b, -a), (-b, a), (-b, -a)}
+    return sorted(out)
+
+
+def attacked(n, a, b, toroidal=False, knight=False, leapers=()):
     """Do queens on cells a and b attack each other? Explicit ray walking."""
     (r1, c1), (r2, c2) = a, b
     if r1 == r2 or c1 == c2:
@@ -30,13 +38,12 @@ def attacked(n, a, b, toroidal=False, knight=False):
                 break
             if (r, c) == (r2, c2):
                 return True
-    if knight:
-        for dr, dc in KNIGHT:
-            r, c = r1 + dr, c1 + dc
-            if toroidal:
-                r, c = r % n, c % n
-            if (r, c) == (r2, c2):
-                return True
+    for dr, dc in (KNIGHT if knight else []) + _jumps(leapers):
+        r, c = r1 + dr, c1 + dc
+        if toroidal:
+            r, c = r % n, c % n
+        if (r, c) == (r2, c2):
+            return True
     return False
 
 
@@ -49,7 +56,14 @@ def is_solution(problem, p):
         return False
     if any(p[r] != c for r, c in problem.fixed):
         return False
-    return not any(attacked(n, a, b, problem.toroidal, problem.knight) for a, b in itertools.combinations(cells, 2))
+    for region in problem.regions:
+        k = sum(cell in set(region.cells) for cell in cells)
+        if k < region.at_least or (region.at_most is not None and k > region.at_most):
+            return False
+    leapers = getattr(problem, "leapers", ())
+    return not any(
+        attacked(n, a, b, problem.toroidal, problem.knight, leapers) for a, b in itertools.combinations(cells, 2)
+    )
 
 
 def all_solutions(problem):
@@ -73,18 +87,33 @@ def _transforms():
     return out
 
 
-def symmetry_count(problem):
-    """Number of square symmetries mapping blocked and fixed cells onto themselves."""
+def _invariant_transforms(problem):
+    """The square symmetries (numpy rotations) mapping the blocked cells, the fixed cells
+    and the set of regions (each a board of its cells with its two bounds) onto themselves."""
     n = problem.n
     bl, fx = _board(n, problem.blocked), _board(n, problem.fixed)
-    return sum(1 for t in _transforms() if np.array_equal(t(bl), bl) and np.array_equal(t(fx), fx))
+
+    def regions_under(t):
+        return sorted(
+            (t(_board(n, region.cells)).tobytes(), region.at_least, region.at_most is None, region.at_most or 0)
+            for region in problem.regions
+        )
+
+    same = regions_under(lambda a: a)
+    return [
+        t for t in _transforms() if np.array_equal(t(bl), bl) and np.array_equal(t(fx), fx) and regions_under(t) == same
+    ]
+
+
+def symmetry_count(problem):
+    """Number of square symmetries mapping blocked cells, fixed cells and regions onto themselves."""
+    return len(_invariant_transforms(problem))
 
 
 def orbit_count(problem, sols=None):
     """Number of orbits of the solutions under the problem's symmetry subgroup."""
     n = problem.n
-    bl, fx = _board(n, problem.blocked), _board(n, problem.fixed)
-    group = [t for t in _transforms() if np.array_equal(t(bl), bl) and np.array_equal(t(fx), fx)]
+    group = _invariant_transforms(problem)
     sols = all_solutions(problem) if sols is None else sols
     canon = set()
     for p in sols:

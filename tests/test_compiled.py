@@ -34,7 +34,7 @@ def test_attack_tables_match_ray_walking(p):
     cells = [(r, col) for r in range(n) for col in range(n)]
     for i, a in enumerate(cells):
         for b in cells[i + 1 :]:
-            assert _attacked_by_tables(c, a, b) == attacked(n, a, b, p.toroidal, p.knight), (a, b)
+            assert _attacked_by_tables(c, a, b) == attacked(n, a, b, p.toroidal, p.knight, p.leapers), (a, b)
 
 
 @given(problems(max_n=7))
@@ -44,9 +44,12 @@ def test_allowed_cells_and_group(p):
     for r in range(n):
         for col in range(n):
             free = (r, col) not in p.blocked and all(
-                (r, col) == f or (f[0] != r and not attacked(n, f, (r, col), p.toroidal, p.knight)) for f in p.fixed
+                (r, col) == f or (f[0] != r and not attacked(n, f, (r, col), p.toroidal, p.knight, p.leapers))
+                for f in p.fixed
             )
             free = free and all(f[0] != r or f == (r, col) for f in p.fixed)
+            free = free and not any((r, col) in g.cells for g in p.regions if g.at_most == 0)
+            free = free and p.contradiction is None  # contradicting constraints: no cell at all
             assert bool(int(c.allowed[r]) >> col & 1) == free, (r, col)
     assert len(c.group) == symmetry_count(p) == len(c.group_flags) + 1
 

@@ -14,7 +14,7 @@ from queenslab.data import known_total, known_unique
 from queenslab.errors import Incomplete, MissingDependency, QueensError, UnknownOption
 from queenslab.models import cnf, cpsat
 from queenslab.native import engine
-from queenslab.problem import Problem
+from queenslab.problem import Problem, Region
 
 SOLVER_BACKENDS = ["cpsat", "sat", "ganak"]
 
@@ -68,8 +68,17 @@ def test_sat_lex_leader_gives_fundamental_counts(n):
 
 @pytest.mark.parametrize("encoding", [e.value for e in cnf.Encoding])
 def test_every_cardinality_encoding_counts_right(encoding):
-    for p in (Problem(6), Problem(7, toroidal=True), Problem(7, blocked=[(3, 3)])):
-        assert cnf.count(p, encoding=encoding) == engine.count(p)
+    quadrant = Region([(r, c) for r in range(4) for c in range(4)], at_least=2, at_most=3)
+    row0 = Region([(0, c) for c in range(0, 7, 2)], at_least=1)
+    some = Region([(r, c) for r in range(7) for c in range(7) if (r + c) % 3 == 0], at_least=2, at_most=4)
+    for p in (
+        Problem(6),
+        Problem(7, toroidal=True),
+        Problem(7, blocked=[(3, 3)]),
+        Problem(7, regions=[quadrant, row0]),
+        Problem(7, regions=[some], leapers=[(1, 3)]),
+    ):
+        assert cnf.count(p, encoding=encoding) == engine.count(p) == len(naive.all_solutions(p))
     assert cnf.ganak_count(Problem(8), encoding=encoding) == known_total(8)
 
 

@@ -1,7 +1,6 @@
 """Problem validation, symmetries and fingerprints; the D4 elements."""
 
 import itertools
-import re
 
 import naive
 import numpy as np
@@ -9,9 +8,10 @@ import pytest
 from hypothesis import given, strategies as st
 from strategies import problems, symmetric_problems
 
+from queenslab import counts
 from queenslab.d4 import D4, IDENTITY, D4Element
 from queenslab.errors import InvalidProblem, QueensError
-from queenslab.problem import Problem, attacks
+from queenslab.problem import Problem, Region, attacks
 
 
 @pytest.mark.parametrize(
@@ -26,12 +26,16 @@ from queenslab.problem import Problem, attacks
         ({"n": 4, "fixed": [(0, -1)]}, "outside"),
         ({"n": 4, "blocked": [(1,)]}, "pairs"),
         ({"n": 4, "blocked": "a1"}, "pairs"),
-        ({"n": 5, "blocked": [(1, 1)], "fixed": [(1, 1)]}, "both blocked"),
-        ({"n": 5, "fixed": [(0, 0), (0, 3)]}, "row"),
-        ({"n": 5, "fixed": [(0, 1), (3, 1)]}, "column"),
-        ({"n": 5, "fixed": [(0, 0), (2, 2)]}, "diagonal"),
-        ({"n": 5, "fixed": [(0, 0), (1, 2)], "knight": True}, "knight"),
         ({"n": 5, "toroidal": "yes"}, "True or False"),
+        ({"n": 5, "leapers": [(0, 2)]}, "already has"),
+        ({"n": 5, "leapers": [(2, 2)]}, "already has"),
+        ({"n": 5, "leapers": [(1,)]}, "pair"),
+        ({"n": 5, "leapers": 5}, "collection"),
+        ({"n": 5, "regions": [Region([(5, 0)])]}, "outside the 5x5 board"),
+        ({"n": 5, "regions": [Region([(0, 0)], at_least=1)], "fixed": [(9, 9)]}, "outside"),
+        ({"n": 5, "regions": [{"cells": [(0, 0)], "most": 1}]}, "unknown: most"),
+        ({"n": 5, "regions": [[(0, 0)]]}, "Region"),
+        ({"n": 5, "regions": Region([(0, 0)])}, "collection"),
     ],
 )
 def test_invalid_problems_raise_clear_errors(kwargs, match):
@@ -119,8 +123,8 @@ def test_attacks_agrees_with_ray_walking(p, data):
     a = data.draw(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)))
     b = data.draw(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)))
     if a != b:
-        how = attacks(n, a, b, toroidal=p.toroidal, knight=p.knight)
-        assert (how is not None) == naive.attacked(n, a, b, p.toroidal, p.knight)
+        how = attacks(n, a, b, toroidal=p.toroidal, knight=p.knight, leapers=p.leapers)
+        assert (how is not None) == naive.attacked(n, a, b, p.toroidal, p.knight, p.leapers)
 
 
 def test_describe_and_to_dict():
@@ -208,15 +212,41 @@ def test_leap_offsets_refuses_non_pairs():
 
 @given(problems(max_n=7), st.data())
 def test_fixed_queens_check_matches_the_pairwise_definition(p, data):
-    """The grouped check of the fixed queens refuses exactly the attacking sets, naming the first pair."""
+    """The grouped check of the fixed queens finds exactly the attacking sets, naming the first pair."""
     cells = data.draw(st.lists(st.tuples(st.integers(0, p.n - 1), st.integers(0, p.n - 1)), max_size=4, unique=True))
     fixed = sorted(cells)
     pairs = [(a, b) for i, a in enumerate(fixed) for b in fixed[i + 1 :] if p.attack(a, b)]
+    q = Problem(p.n, toroidal=p.toroidal, knight=p.knight, leapers=p.leapers, fixed=fixed)
+    assert q.fixed == tuple(fixed)
     if pairs:
-        with pytest.raises(InvalidProblem, match=re.escape(f"fixed queens at {pairs[0][0]} and {pairs[0][1]} attack")):
-            Problem(p.n, toroidal=p.toroidal, knight=p.knight, fixed=fixed)
+        (r1, c1), (r2, c2) = pairs[0]
+        assert f"fixed queens at ({r1 + 1},{c1 + 1}) and ({r2 + 1},{c2 + 1}) attack" in q.contradiction
     else:
-        assert Problem(p.n, toroidal=p.toroidal, knight=p.knight, fixed=fixed).fixed == tuple(fixed)
+        assert q.contradiction is None
+
+
+@pytest.mark.parametrize(
+    "kwargs,reason",
+    [
+        ({"n": 5, "blocked": [(1, 1)], "fixed": [(1, 1)]}, "stands on a blocked cell"),
+        ({"n": 5, "fixed": [(0, 0), (0, 3)]}, "(row)"),
+        ({"n": 5, "fixed": [(0, 1), (3, 1)]}, "(column)"),
+        ({"n": 5, "fixed": [(0, 0), (2, 2)]}, "(diagonal)"),
+        ({"n": 5, "fixed": [(0, 0), (1, 2)], "knight": True}, "(knight)"),
+        ({"n": 6, "fixed": [(0, 0), (1, 3)], "leapers": [(1, 3)]}, "(camel)"),
+        ({"n": 5, "fixed": [(0, 0)], "regions": [Region([(0, 0), (1, 1)], at_most=0)]}, "1 fixed queens stand on it"),
+        ({"n": 5, "regions": [Region([(0, 0), (0, 1), (0, 2)], at_least=2)]}, "only 1 rows or columns"),
+    ],
+)
+def test_contradicting_constraints_make_a_problem_without_solutions(kwargs, reason):
+    """As in CP and SAT tools: not an error, but no solutions -- every backend counts 0, and
+    the problem says why."""
+    p = Problem(**kwargs)
+    assert reason in p.contradiction
+    assert naive.all_solutions(p) == []
+    for backend in ("native", "cpsat", "sat"):
+        r = counts(p, unique=True, backend=backend)
+        assert (r.count, r.unique) == (0, 0), backend
 
 
 def test_many_fixed_queens_are_checked_quickly():

@@ -164,9 +164,48 @@ def build(problem: Problem, *, encoding="pairwise", symmetry: str | None = None)
         m.cnf.append([-m.var(r, c)])
     for r, c in problem.fixed:
         m.cnf.append([m.var(r, c)])
+    for region in s.regions:
+        _add_bounds(m, lits(region.cells), region.at_least, region.upper, enc)
     if symmetry == LEX_LEADER:
         _add_lex_leader(m)
     return m
+
+
+#: The encodings pysat offers for any bound (pairwise, ladder and bitwise encode
+#: at-most-one only).
+_ANY_BOUND = {
+    Encoding.SEQCOUNTER,
+    Encoding.TOTALIZER,
+    Encoding.MTOTALIZER,
+    Encoding.KMTOTALIZER,
+    Encoding.SORTNETWORK,
+    Encoding.CARDNETWORK,
+}
+
+
+def _add_bounds(m: CnfModel, literals: list[int], at_least: int, at_most: int, enc: Encoding) -> None:
+    """``at_least <= sum(literals) <= at_most`` in clauses, with ``enc`` where pysat has
+    it for the bound, else the sequential counter (the encodings of at-most-one take no
+    other bound)."""
+    from pysat.card import CardEnc
+
+    k = len(literals)
+    if at_most < k:
+        kind = enc if enc in _ANY_BOUND or at_most == 1 else Encoding.SEQCOUNTER
+        if at_most == 0:
+            m.cnf.extend([[-x] for x in literals])
+        else:
+            m.cnf.extend(CardEnc.atmost(literals, bound=at_most, vpool=m.pool, encoding=kind.enc_type()).clauses)
+    if at_least == 1:
+        m.cnf.append(list(literals))
+    elif at_least > 1:
+        # at least k of them true = at most len - k of them false
+        kind = enc if enc in _ANY_BOUND else Encoding.SEQCOUNTER
+        negated = [-x for x in literals]
+        if at_least == k:
+            m.cnf.extend([[x] for x in literals])
+        else:
+            m.cnf.extend(CardEnc.atmost(negated, bound=k - at_least, vpool=m.pool, encoding=kind.enc_type()).clauses)
 
 
 def _add_lex_leader(m: CnfModel) -> None:

@@ -114,6 +114,20 @@ class CpsatModel:
         x = self._x()
         return [sum(c * x[r][c] for c in range(n)) for r in range(n)]
 
+    def cell(self, r: int, c: int) -> Any:
+        """A Boolean literal that is true exactly when the queen of row ``r`` stands in
+        column ``c``: ``x[r][c]``, or in the integer formulation a Boolean tied to
+        ``q[r] == c`` (made once, on first use)."""
+        if self.formulation is Formulation.BOOLEAN:
+            return self._x()[r][c]
+        key = ("cell", r, c)
+        if key not in self.extra:
+            b = self.model.NewBoolVar(f"cell[{r},{c}]")
+            self.model.Add(self._q()[r] == c).OnlyEnforceIf(b)
+            self.model.Add(self._q()[r] != c).OnlyEnforceIf(b.Not())
+            self.extra[key] = b
+        return self.extra[key]
+
     def _q(self) -> list[Any]:
         assert self.q is not None, "build sets q in the integer formulation"
         return self.q
@@ -213,10 +227,7 @@ def build(problem: Problem, *, formulation="integer", symmetry: str | None = Non
             model.AddAllDifferent([q[r] - r for r in range(n)])
         for (r1, c1), (r2, c2) in s.leap_pairs:
             # a forbidden pair of cells, as "not both": q[r1] == c1 -> q[r2] != c2
-            b = model.NewBoolVar(f"k[{r1},{c1}]")
-            model.Add(q[r1] == c1).OnlyEnforceIf(b)
-            model.Add(q[r1] != c1).OnlyEnforceIf(b.Not())
-            model.Add(q[r2] != c2).OnlyEnforceIf(b)
+            model.Add(q[r2] != c2).OnlyEnforceIf(m.cell(r1, c1))
         for r, c in problem.blocked:
             model.Add(q[r] != c)
         for r, c in problem.fixed:
@@ -234,6 +245,11 @@ def build(problem: Problem, *, formulation="integer", symmetry: str | None = Non
             model.Add(x[r][c] == 0)
         for r, c in problem.fixed:
             model.Add(x[r][c] == 1)
+    for region in s.regions:
+        # the number of queens on the region's cells, between its bounds
+        on = sum(m.cell(r, c) for r, c in region.cells)
+        model.Add(on >= region.at_least)
+        model.Add(on <= region.upper)
     # Branch row by row, smallest column first: the lexicographic order, in which the
     # lex-leader constraints prune as early as possible. Enumeration uses this fixed
     # search; a plain solve lets CP-SAT combine it with its own strategies.

@@ -110,9 +110,28 @@ class Walker:
     def _opts(self, stop: int, mode: int, y0: int) -> np.ndarray:
         return np.array([self.n, stop, int(self.problem.toroidal), mode, y0], dtype=np.int64)
 
-    def _kernel(self, opts, s, q, meta, out):
+    def _counters(self) -> np.ndarray:
+        """A fresh region-counter state for one walk: ``int64[n + 1, max(k, 1)]``."""
+        return np.zeros((self.n + 1, max(1, self.compiled.region_masks.shape[0])), np.int64)
+
+    def _kernel(self, opts, s, rc, q, meta, out):
         c = self.compiled
-        found = K.walk(c.allowed, c.leap_rows, c.leap_masks, opts, self.group, s, q, meta, out, interrupt.FLAG)
+        found = K.walk(
+            c.allowed,
+            c.leap_rows,
+            c.leap_masks,
+            c.region_masks,
+            c.region_bounds,
+            c.region_rest,
+            opts,
+            self.group,
+            s,
+            rc,
+            q,
+            meta,
+            out,
+            interrupt.FLAG,
+        )
         interrupt.check()  # a stopped walk returned partial counts: never use them
         return found
 
@@ -124,7 +143,7 @@ class Walker:
         q = np.zeros(n, np.int64)
         q[: len(prefix)] = prefix
         meta = np.zeros(2, np.int64)
-        return self._kernel(opts, s, q, meta, self._dummy if out is None else out)
+        return self._kernel(opts, s, self._counters(), q, meta, self._dummy if out is None else out)
 
     def stream(
         self, stop: int, batch: int, limit: int | None, prefix: Sequence[int] = (), mode: int = K.EMIT
@@ -138,12 +157,13 @@ class Walker:
         q = np.zeros(n, np.int64)
         q[: len(prefix)] = prefix
         meta = np.zeros(2, np.int64)
+        rc = self._counters()
         width = n + 1 if mode == K.EMIT_CANON else max(1, stop)
         out = np.empty((batch, width), np.int64)
         left = limit
         while meta[1] != K.DONE and (left is None or left > 0):
             buf = out if left is None or left >= batch else out[:left]
-            emitted = interrupt.run(self._kernel, opts, s, q, meta, buf)[3]
+            emitted = interrupt.run(self._kernel, opts, s, rc, q, meta, buf)[3]
             if emitted:
                 yield buf[:emitted].copy() if mode == K.EMIT_CANON else buf[:emitted, :stop].copy()
                 if left is not None:
@@ -375,10 +395,13 @@ def _check_prefix(problem: Problem, prefix) -> tuple[int, ...]:
 
 
 def _check_subtree(problem: Problem, prefix: tuple[int, ...], force: bool) -> None:
-    """Refuse a subtree of more than ``PRACTICAL_LIMIT`` free rows unless ``force``: below
-    a short prefix of a large board lies most of the whole count."""
+    """Refuse a subtree of more than ``PRACTICAL_LIMIT`` free rows unless ``force`` (below
+    a short prefix of a large board lies most of the whole count) or the prefix itself
+    breaks a constraint."""
     free = problem.n - len(prefix)
     if free > PRACTICAL_LIMIT and not validate.flag(force, "force"):
+        if not Walker(problem).run(prefix, K.COUNT, stop=len(prefix))[0]:
+            return  # the prefix itself breaks a constraint: nothing below it to count
         raise TooLarge(
             f"counting below a prefix of {len(prefix)} rows on n = {problem.n} leaves {free} free rows, beyond the "
             f"practical limit of {PRACTICAL_LIMIT} (counting n = 18 takes about a minute on 2 cores and each further "
@@ -427,7 +450,7 @@ class PrefixCounter:
         check_problem(problem)
         self.problem = problem
         c = compile_problem(problem)
-        self.fast = not (problem.toroidal or len(c.leap_rows)) and problem.n <= 63
+        self.fast = not (problem.toroidal or len(c.leap_rows) or len(c.region_masks)) and problem.n <= 63
         if self.fast:
             self.allowed = c.allowed.astype(np.int64)
         else:

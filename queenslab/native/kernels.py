@@ -11,7 +11,8 @@ Two searches live here:
 
 * :func:`walk` -- the general row-by-row backtracker for every variant on ``uint64``
   masks (n <= 64): lines that wrap on a torus, leaper moves given as a table, allowed
-  cells per row (blocked cells, fixed queens) -- the problem's compiled form. It counts,
+  cells per row (blocked cells, fixed queens), per-region queen counters with their
+  bounds -- the problem's compiled form. It counts,
   counts canonical solutions under a given subgroup of D4, or emits solutions in
   batches and can be resumed (the state lives in caller-owned arrays).
 * :func:`sym_count` -- the symmetry-classifying counter for the standard problem under
@@ -87,6 +88,29 @@ def _leap_block(y, q, leap_rows, leap_masks):
         if rp >= 0:
             a |= leap_masks[i, q[rp]]
     return a
+
+
+@njit(cache=True, nogil=True)
+def _region_block(y, rc, region_masks, region_bounds):
+    """Cells of row y in regions that already hold their most queens."""
+    a = _U0
+    for k in range(region_masks.shape[0]):
+        if rc[y, k] >= region_bounds[k, 1]:
+            a |= region_masks[k, y]
+    return a
+
+
+@njit(cache=True, nogil=True)
+def _region_step(y, bit, rc, region_masks, region_bounds, region_rest):
+    """Count the queen ``bit`` of row y into ``rc[y + 1]``; False when a region can no
+    longer reach its least number of queens (or exceeds its most, for a prefix)."""
+    ok = True
+    for k in range(region_masks.shape[0]):
+        v = rc[y, k] + (1 if region_masks[k, y] & bit else 0)
+        rc[y + 1, k] = v
+        if v > region_bounds[k, 1] or v + region_rest[k, y + 1] < region_bounds[k, 0]:
+            ok = False
+    return ok
 
 
 @njit(cache=True, nogil=True)
@@ -176,7 +200,7 @@ def _leaf(q, n, stop, mode, group, inv, out, row):
 
 
 @njit(cache=True, nogil=True)
-def walk(allowed, leap_rows, leap_masks, opts, group, s, q, meta, out, halt):
+def walk(allowed, leap_rows, leap_masks, regions, region_bounds, region_rest, opts, group, s, rc, q, meta, out, halt):
     """Row-by-row backtracking from a prefix, in lexicographic order.
 
     Parameters
@@ -189,6 +213,13 @@ def walk(allowed, leap_rows, leap_masks, opts, group, s, q, meta, out, halt):
     leap_masks : uint64[m, n]
         ``leap_masks[i, c]``: the cells that a queen in column c attacks by a leap,
         ``leap_rows[i]`` rows further down.
+    regions : uint64[k, n]
+        The cells, row by row, of each region whose queens are counted (k may be 0).
+    region_bounds : int64[k, 2]
+        ``(at_least, at_most)`` of each region.
+    region_rest : int64[k, n + 1]
+        ``region_rest[k, y]``: rows ``y .. n-1`` that can still hold a queen of region k;
+        a branch where a region can no longer reach ``at_least`` is cut.
     opts : int64[5]
         ``n, stop, torus, mode, y0``: board size, number of rows to fill, wrap-around
         lines, one of COUNT / CANON / EMIT / EMIT_CANON / FIXED, and the length of the
@@ -198,6 +229,8 @@ def walk(allowed, leap_rows, leap_masks, opts, group, s, q, meta, out, halt):
         and FIXED modes.
     s : uint64[4, n + 1]
         Search state: remaining candidates, columns, two diagonal families per row.
+    rc : int64[n + 1, max(k, 1)]
+        Search state: ``rc[y, k]`` queens of region k in the rows above y.
     q : int64[n]
         Current placement; its first ``y0`` entries are the prefix.
     meta : int64[2]
@@ -223,6 +256,7 @@ def walk(allowed, leap_rows, leap_masks, opts, group, s, q, meta, out, halt):
     mode = opts[3]
     y0 = opts[4]
     leaps = leap_rows.shape[0] > 0  # loop-invariant: the compiler can split the loop on it
+    counted = regions.shape[0] > 0
     full = full_mask(n)
     inv = np.empty(n, np.int64)
     count = 0
@@ -235,12 +269,14 @@ def walk(allowed, leap_rows, leap_masks, opts, group, s, q, meta, out, halt):
         s[1, 0] = _U0
         s[2, 0] = _U0
         s[3, 0] = _U0
+        for k in range(regions.shape[0]):
+            rc[0, k] = 0
         for r in range(y0):
             bit = _U1 << np.uint64(q[r])
             free = _candidates(r, allowed, s)
             if leaps and free:
                 free &= ~_leap_block(r, q, leap_rows, leap_masks)
-            if not (free & bit):
+            if not (free & bit) or (counted and not _region_step(r, bit, rc, regions, region_bounds, region_rest)):
                 meta[1] = DONE  # the prefix itself breaks a constraint
                 return count, canon, nodes, emitted
             _place(r, bit, s, n, full, torus)
@@ -251,6 +287,8 @@ def walk(allowed, leap_rows, leap_masks, opts, group, s, q, meta, out, halt):
         cand = _candidates(y0, allowed, s)
         if leaps and cand:
             cand &= ~_leap_block(y0, q, leap_rows, leap_masks)
+        if counted and cand:
+            cand &= ~_region_block(y0, rc, regions, region_bounds)
         s[0, y0] = cand
         meta[0] = y0
         meta[1] = RUNNING
@@ -268,6 +306,8 @@ def walk(allowed, leap_rows, leap_masks, opts, group, s, q, meta, out, halt):
         s[0, y] = bm ^ bit
         q[y] = trailing_zeros(bit)
         nodes += 1
+        if counted and not _region_step(y, bit, rc, regions, region_bounds, region_rest):
+            continue
         ny = y + 1
         if ny == stop:
             count += 1
@@ -283,7 +323,9 @@ def walk(allowed, leap_rows, leap_masks, opts, group, s, q, meta, out, halt):
         cand = _candidates(ny, allowed, s)
         if leaps and cand:
             cand &= ~_leap_block(ny, q, leap_rows, leap_masks)
-        if mode == COUNT and ny == stop - 1:
+        if counted and cand:
+            cand &= ~_region_block(ny, rc, regions, region_bounds)
+        if mode == COUNT and ny == stop - 1 and not counted:
             # last row: every candidate is a solution, no need to visit them one by one
             k = popcount(cand)
             count += k
