@@ -41,7 +41,7 @@ from .errors import (  # re-exported: __all__ takes the names from errors.__all_
     UnknownOption as UnknownOption,
     UnsupportedProblem as UnsupportedProblem,
 )
-from .problem import Problem
+from .problem import Problem, Region
 from .result import CountResult
 from .solution import (
     board_text,
@@ -81,6 +81,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "Problem",
+    "Region",
     "compile_problem",
     "Compiled",
     "count",

@@ -82,7 +82,7 @@ class Conflict:
         if self.kind == "fixed":
             return f"the fixed queen at {one[0]} is missing (row {self.cells[0][0] + 1} has its queen elsewhere)"
         if self.kind == "region":
-            return f"region {self.detail} is broken"
+            return f"region {self.detail}"
         return f"the queens at {one[0]} and {one[1]} attack each other ({self.kind})"
 
 
@@ -204,7 +204,10 @@ def region_conflicts(problem: Problem, placement: Sequence[int]) -> list[Conflic
     for i, region in enumerate(problem.regions):
         inside = tuple((r, c) for r, c in region.cells if placement[r] == c)
         if not region.at_least <= len(inside) <= region.upper:
-            out.append(Conflict("region", inside, f"{i + 1} ({region.describe()}) holds {len(inside)} queens"))
+            k = len(inside)
+            out.append(
+                Conflict("region", inside, f"{i + 1} ({region.describe()}) holds {k} queen{'' if k == 1 else 's'}")
+            )
     return out
 
 

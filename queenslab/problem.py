@@ -157,7 +157,7 @@ def leaper_name(offset: tuple[int, int]) -> str:
     >>> leaper_name((1, 2)), leaper_name((3, 1)), leaper_name((2, 5))
     ('knight', 'camel', '(2,5)-leaper')
     """
-    a, b = sorted(map(abs, offset))
+    a, b = sorted(map(abs, _pair(offset, "a leaper offset", QueensError)))
     return LEAPER_NAMES.get((a, b), f"({a},{b})-leaper")
 
 
@@ -617,7 +617,7 @@ class Problem:
         --------
         >>> diagonal = Region([(i, i) for i in range(8)], at_most=0)
         >>> [g.name for g in Problem(8, regions=[diagonal]).symmetries()]
-        ['po1', 'po2', 'po3', 'po4']
+        ['identity', 'rotate-180', 'reflect-main-diagonal', 'reflect-anti-diagonal']
         """
         return self._symmetries
 

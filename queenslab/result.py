@@ -33,6 +33,9 @@ class CountResult:
         Threads the backend counted on, where it chooses them.
     seconds : float or None
         Wall-clock time of the count.
+    note : str or None
+        Why the count is 0 when the problem's constraints contradict each other
+        (:attr:`Problem.contradiction <queenslab.problem.Problem.contradiction>`), else None.
     """
 
     count: int
@@ -43,6 +46,7 @@ class CountResult:
     complete: bool = True
     threads: int | None = None
     seconds: float | None = None
+    note: str | None = None
 
     def value(self, unique: bool = False) -> int:
         """``unique`` or ``count``; raises :class:`Incomplete` when a limit stopped the count.

@@ -390,8 +390,10 @@ def is_solution(problem: Problem, placement: Any) -> bool:
 
 
 def board_text(problem: Problem, placement: Any = None) -> str:
-    """Draw the board as text: ``Q`` queen, ``.`` empty, ``#`` blocked, ``F`` a fixed
-    queen's cell left empty. Row 1 is on top.
+    """Draw the board as text: ``Q`` queen, ``.`` empty, ``#`` blocked (or in a region
+    that allows no queen), ``F`` a fixed queen's cell left empty, ``a``, ``b``, ... an
+    empty cell of the first, second, ... region (``+`` beyond the 26th). Row 1 is on top; without a
+    placement the board shows the constraints alone.
 
     Raises
     ------
@@ -413,6 +415,11 @@ def board_text(problem: Problem, placement: Any = None) -> str:
     p = _as_placement(problem, placement).tolist() if placement is not None else None
     blocked = set(problem.blocked)
     fixed = set(problem.fixed)
+    marks: dict[tuple[int, int], str] = {}
+    for i, region in enumerate(problem.regions):
+        mark = "#" if region.at_most == 0 else "abcdefghijklmnopqrstuvwxyz"[i] if i < 26 else "+"
+        for cell in region.cells:
+            marks.setdefault(cell, mark)
     rows = []
     for r in range(n):
         line = []
@@ -424,7 +431,7 @@ def board_text(problem: Problem, placement: Any = None) -> str:
             elif (r, c) in fixed:
                 ch = "F"
             else:
-                ch = "."
+                ch = marks.get((r, c), ".")
             line.append(ch)
         rows.append(" ".join(line))
     return "\n".join(rows)

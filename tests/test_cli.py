@@ -95,8 +95,6 @@ def test_check_and_show(capsys):
         (["count", "80", "--force"], "64"),
         (["count", "8", "--block", "9,1"], "outside the 8x8 board"),
         (["count", "8", "--block", "a,b"], "ROW,COL"),
-        (["count", "8", "--block", "1,1", "--fix", "1,1"], "both blocked"),
-        (["count", "8", "--fix", "1,1", "--fix", "2,2"], "attack each other"),
         (["count", "8", "--backend", "nope"], "'nope' is not one of 'native'"),
         (["count", "8", "--threads", "0"], "threads"),
         (["check", "1", "2", "x"], "not a column"),
@@ -286,3 +284,26 @@ def test_placement_lookalikes_raise_only_queens_errors(parts):
     from queenslab.solution import parse_placement
 
     _only_queens_errors(lambda w: parse_placement(placement_arg(w)), ("".join(parts),))
+
+
+@pytest.mark.parametrize(
+    "args,reason",
+    [
+        (["count", "8", "--block", "1,1", "--fix", "1,1"], "the fixed queen at (1,1) stands on a blocked cell"),
+        (
+            ["count", "8", "--fix", "1,1", "--fix", "2,2"],
+            "the fixed queens at (1,1) and (2,2) attack each other (diagonal)",
+        ),
+    ],
+)
+def test_contradicting_constraints_count_zero_with_the_reason(capsys, args, reason):
+    code, out, err = run(capsys, *args, "--unique")
+    assert (
+        code == 0
+        and out.startswith("0 solutions")
+        and "(0 unique)" in out
+        and f"note: no solutions, as {reason}" in out
+    )
+    code, out, _ = run(capsys, *args, "--json")
+    obj = json.loads(out)
+    assert code == 0 and obj["count"] == 0 and obj["note"] == reason

@@ -141,6 +141,8 @@ def sandbox(tmp_path_factory):
     (root / "random.npy").write_bytes(b"\x93NUMPY\x01\x00" + rng.bytes(200))
     (root / "empty.txt").write_bytes(b"")
     (root / "text.txt").write_text("2 4 1 3\n")
+    (root / "problem.toml").write_text("n = 6\n[[region]]\ncells = [[1, 1], [2, 2]]\nat_most = 1\n")
+    (root / "bad.toml").write_text("n = 6\n[[region]]\ncells = [[0, 1]]\nat_least = 9\n")
     (root / "unicode-é-🙂.txt").write_text("٢ ٤ ١ ٣")
     (root / "adir").mkdir()
     # devices and /proc files behind links in the sandbox: a write that replaced the path
@@ -414,6 +416,20 @@ BY_NAME: dict[str, st.SearchStrategy] = {
     "cmpl": FLAGS,
     "progress": CALLBACKS,
     "blocked": CELL_LISTS,
+    "cells": CELL_LISTS,
+    "leapers": st.one_of(st.lists(CELLS, max_size=3), JUNK),
+    "regions": st.one_of(
+        st.lists(
+            st.builds(
+                lambda cells, lo, hi: {"cells": cells, "at_least": lo, "at_most": hi},
+                CELL_LISTS,
+                st.one_of(st.integers(-1, 3), JUNK),
+                st.one_of(st.none(), st.integers(-1, 5), JUNK),
+            ),
+            max_size=2,
+        ),
+        JUNK,
+    ),
     "fixed": CELL_LISTS,
     "a": CELLS,
     "b": CELLS,
@@ -548,6 +564,8 @@ _target("queenslab.d4.D4Element.apply", self=_ELEMENT)
 _target("queenslab.d4.D4Element.then", self=_ELEMENT, other=D4_ELEMENTS)
 for _name in ("attacks", "leaps", "leap_offsets"):
     _target("queenslab.problem." + _name)
+_target("queenslab.problem.leaper_name", offset=st.one_of(CELLS, JUNK))
+_target("queenslab.Region", at_least=INTS, at_most=st.one_of(st.none(), INTS))
 _target("queenslab.problem.Problem.attack", self=st.one_of(problems(max_n=6), st.just(Problem(2**31 - 1))))
 _target("queenslab.solution.as_columns", n=st.one_of(st.none(), SIZES))
 for _name in ("verify", "find_conflict", "extend", "extension_pattern", "extension_pattern_works", "check_n"):
@@ -905,7 +923,12 @@ def flag_(name: str) -> st.SearchStrategy:
 
 
 VARIANT = st.tuples(
-    flag_("--toroidal"), flag_("--knight"), opt("--block", CELL_TOKENS), opt("--fix", CELL_TOKENS), flag_("--json")
+    flag_("--toroidal"),
+    flag_("--knight"),
+    opt("--block", CELL_TOKENS),
+    opt("--fix", CELL_TOKENS),
+    opt("--problem", st.one_of(PATH_TOKENS, st.sampled_from(["problem.toml", "bad.toml"]))),
+    flag_("--json"),
 ).map(lambda parts: [x for part in parts for x in part])
 
 #: command -> strategy of its argument list (after the command words).

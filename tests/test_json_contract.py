@@ -20,8 +20,9 @@ COUNT = {
     "agrees",
     "nodes",
     "problem",
+    "note",
 }
-PROBLEM = {"version", "base", "n", "toroidal", "knight", "blocked", "fixed"}
+PROBLEM = {"version", "base", "n", "toroidal", "knight", "blocked", "fixed", "leapers", "regions"}
 
 #: command -> (its keys, several invocations that must all print exactly those keys)
 CONTRACT = {
@@ -33,6 +34,7 @@ CONTRACT = {
             ["count", 6, "--toroidal", "--block", "1,1"],
             ["count", 6, "--unique", "--backend", "cpsat", "--formulation", "boolean"],
             ["count", 7, "--backend", "sat", "--limit", 3],
+            ["count", 5, "--fix", "1,1", "--fix", "3,3"],
         ],
     ),
     "crosscheck": (

@@ -235,7 +235,8 @@ class Backend(ABC):
         # off the main thread, so that Ctrl-C stops any backend (a partial count raises)
         result = interrupt.run(self._counts, problem, unique, **opts)
         seconds = time.perf_counter() - t0
-        return replace(result, backend=result.backend or self.name, seconds=seconds)
+        note = result.note or problem.contradiction
+        return replace(result, backend=result.backend or self.name, seconds=seconds, note=note)
 
     def _check_reach(self, problem: Problem, opts: dict[str, Any]) -> None:
         """Refuse an exact count beyond :attr:`practical_limit` (it would run for hours,

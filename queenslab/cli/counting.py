@@ -23,7 +23,7 @@ from .options import (
 
 
 @cli.command("count")
-@problem_options
+@problem_options(optional_n=True)
 @click.option(
     "--unique", is_flag=True, help="Also count fundamental solutions (orbits under the problem's symmetries)."
 )
@@ -41,7 +41,8 @@ def count_cmd(problem: Problem, unique: bool, backend: str, backend_opts: dict, 
     \b
     JSON keys: n, count, unique (null without --unique), backend, method, threads,
     seconds, complete, known, known_unique, agrees (null when nothing is known),
-    nodes, problem.
+    nodes, problem, note (why a problem whose constraints contradict each other has no
+    solutions, else null).
 
     \b
     Examples:
@@ -75,6 +76,7 @@ def count_cmd(problem: Problem, unique: bool, backend: str, backend_opts: dict, 
                 "agrees": known.agrees,
                 "nodes": res.nodes,
                 "problem": problem.to_dict(one_based=True),
+                "note": res.note,
             }
         )
     else:
@@ -90,6 +92,8 @@ def count_cmd(problem: Problem, unique: bool, backend: str, backend_opts: dict, 
             detail += f"; known value {known.count}" + (f" / {known.unique} unique" if unique else "")
             detail += ": agrees" if known.agrees else ": DISAGREES"
         click.echo(detail)
+        if res.note:
+            click.echo(f"note: no solutions, as {res.note}")
     if known.agrees is False:
         click.echo("error: the count disagrees with the known value", err=True)
         return 1
@@ -97,7 +101,7 @@ def count_cmd(problem: Problem, unique: bool, backend: str, backend_opts: dict, 
 
 
 @cli.command("crosscheck")
-@problem_options
+@problem_options(optional_n=True)
 @click.option(
     "--backends",
     default=None,
@@ -171,7 +175,7 @@ def crosscheck_cmd(problem: Problem, backends: str | None, no_unique: bool, as_j
 
 @cli.command("export")
 @click.argument("kind", type=click.Choice(["cnf", "cpsat"]))
-@problem_options
+@problem_options(optional_n=True)
 @click.option("--encoding", default=None, metavar="E", help="cnf only: cardinality encoding (default pairwise).")
 @click.option(
     "--formulation",

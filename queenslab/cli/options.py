@@ -18,6 +18,7 @@ from ..backends.registry import BACKENDS, backend_options
 from ..errors import InvalidPlacement, QueensError
 from ..outfile import check_output_path
 from ..problem import Problem
+from ..problem_file import read_problem
 
 __all__ = [
     "problem_options",
@@ -102,38 +103,62 @@ def parse_cells(values: tuple[str, ...], what: str) -> list[tuple[int, int]]:
     return cells
 
 
-def _problem(n: int, toroidal: bool, knight: bool, block: tuple[str, ...], fix: tuple[str, ...]) -> Problem:
+def _problem(
+    n: int | None, toroidal: bool, knight: bool, block: tuple[str, ...], fix: tuple[str, ...], file: str | None
+) -> Problem:
+    """The Problem of the variant flags, merged into the problem file's when one is given:
+    the flags add their constraints to the file's (a flag never removes one)."""
+    base = read_problem(file) if file is not None else None
+    if n is None:
+        if base is None:
+            raise QueensError("give the board size N, or a problem file with --problem FILE")
+        n = base.n
+    elif base is not None and base.n != n:
+        raise QueensError(f"N is {n} but the problem file {file} says n = {base.n}; give the same size, or leave N out")
     blocked, fixed = parse_cells(block, "block"), parse_cells(fix, "fix")
     for r, c in blocked + fixed:
         if not (0 <= r < n and 0 <= c < n):
             raise QueensError(f"cell {r + 1},{c + 1} is outside the {n}x{n} board; rows and columns are 1..{n}")
-    return Problem(n, toroidal=toroidal, knight=knight, blocked=blocked, fixed=fixed)
+    if base is None:
+        return Problem(n, toroidal=toroidal, knight=knight, blocked=blocked, fixed=fixed)
+    return Problem(
+        n,
+        toroidal=base.toroidal or toroidal,
+        knight=base.knight or knight,
+        blocked=[*base.blocked, *blocked],
+        fixed=[*base.fixed, *fixed],
+        leapers=base.leapers,
+        regions=base.regions,
+    )
 
 
 class Variant:
     """The variant flags of a command whose n comes from a placement: ``variant(n)`` is
-    the ``Problem``; ``variant.given`` says whether any flag was set."""
+    the ``Problem``; ``variant.given`` says whether any flag (or a problem file) was set,
+    ``variant.file`` is the problem file's problem, if any."""
 
-    def __init__(self, toroidal: bool, knight: bool, block: tuple[str, ...], fix: tuple[str, ...]):
-        self._flags = (toroidal, knight, block, fix)
-        self.given = bool(toroidal or knight or block or fix)
+    def __init__(self, toroidal: bool, knight: bool, block: tuple[str, ...], fix: tuple[str, ...], file: str | None):
+        self._flags = (toroidal, knight, block, fix, file)
+        self.given = bool(toroidal or knight or block or fix or file)
+        self.file = file
 
-    def __call__(self, n: int) -> Problem:
+    def __call__(self, n: int | None) -> Problem:
         return _problem(n, *self._flags)
 
 
-def problem_options(fn: Callable | None = None, *, n_argument: bool = True) -> Callable:
-    """Add the variant flags and hand the command one ``Problem``.
+def problem_options(fn: Callable | None = None, *, n_argument: bool = True, optional_n: bool = False) -> Callable:
+    """Add the variant flags and ``--problem FILE`` and hand the command one ``Problem``.
 
     With ``n_argument`` (the default) the decorator also adds the ``N`` argument and the
-    command receives ``problem``; without it (a placement gives n) the command receives
-    ``variant``, a :class:`Variant`.
+    command receives ``problem``; ``optional_n`` lets a command whose only argument is N
+    take N from the problem file. Without ``n_argument`` (a placement gives n) the command
+    receives ``variant``, a :class:`Variant`.
     """
 
     def decorate(f: Callable) -> Callable:
         @functools.wraps(f)
         def wrapper(**kw: Any) -> Any:
-            flags = (kw.pop("toroidal"), kw.pop("knight"), kw.pop("block"), kw.pop("fix"))
+            flags = (kw.pop("toroidal"), kw.pop("knight"), kw.pop("block"), kw.pop("fix"), kw.pop("problem_file"))
             if n_argument:
                 kw["problem"] = _problem(kw.pop("n"), *flags)
             else:
@@ -141,6 +166,14 @@ def problem_options(fn: Callable | None = None, *, n_argument: bool = True) -> C
             return f(**kw)
 
         w: Callable = wrapper
+        w = click.option(
+            "--problem",
+            "problem_file",
+            metavar="FILE",
+            default=None,
+            help="A problem file (TOML, 1-based cells: n, toroidal, knight, leapers, blocked, fixed, [[region]] "
+            "tables); the variant flags add to it. See docs/variants.md.",
+        )(w)
         w = click.option(
             "--fix",
             "fix",
@@ -154,7 +187,7 @@ def problem_options(fn: Callable | None = None, *, n_argument: bool = True) -> C
         w = click.option("--knight", is_flag=True, help="Superqueens: queens also move like knights.")(w)
         w = click.option("--toroidal", is_flag=True, help="Moves wrap around the board edges.")(w)
         if n_argument:
-            w = click.argument("n", type=int)(w)
+            w = click.argument("n", type=int, required=not optional_n)(w)
         return w
 
     return decorate(fn) if fn is not None else decorate

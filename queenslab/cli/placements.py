@@ -16,6 +16,7 @@ from ..backends import count
 from ..errors import QueensError, TooLarge, UnsupportedProblem
 from ..outfile import NpyRows, atomic_output, free_bytes
 from ..placement_file import read_placement
+from ..problem import Problem, leaper_name
 from ..solution import board_text, conflicts, format_placement, parse_placement
 from ..viz import MAX_PNG_SIDE
 from .app import cli, emit_json
@@ -23,7 +24,7 @@ from .options import json_option, number_option, out_option, placement_arg, prob
 
 
 @cli.command("solutions")
-@problem_options
+@problem_options(optional_n=True)
 @number_option("--limit", 0, "K", "At most K solutions.")
 @number_option("--offset", 0, "R", "Skip the first R solutions.", default=0)
 @click.option(
@@ -144,6 +145,36 @@ def _size(b: int) -> str:
     return f"{b} bytes"
 
 
+def _show_problem(problem: Problem, png: str | None, as_json: bool) -> int:
+    """``show --problem FILE`` without a placement: the board with its constraints marked."""
+    if png is not None:
+        raise QueensError("--png draws a placement; give one (the board of a problem alone is drawn as text)")
+    if problem.n > TEXT_BOARD_MAX_N:
+        raise TooLarge(f"a {problem.n} x {problem.n} board is too large to draw as text (n <= {TEXT_BOARD_MAX_N})")
+    text = board_text(problem)
+    if as_json:
+        emit_json(
+            {
+                "n": problem.n,
+                "problem": problem.to_dict(one_based=True),
+                "placement": None,
+                "solution": None,
+                "conflict": None,
+                "board": text.splitlines(),
+                "png": None,
+                "pixels": None,
+            }
+        )
+        return 0
+    click.echo(f"{problem.describe()}: # no queen, F fixed queen, a, b, ... the cells of region 1, 2, ...")
+    for i, region in enumerate(problem.regions):
+        click.echo(f"region {i + 1}: {region.describe()}")
+    if problem.leaps:
+        click.echo("queens also jump as " + ", ".join(f"{leaper_name(x)} {x}" for x in problem.leaps))
+    click.echo(text)
+    return 0
+
+
 @cli.command("check")
 @click.argument("placement", nargs=-1)
 @problem_options(n_argument=False)
@@ -239,6 +270,8 @@ def show_cmd(placement, from_file, png, scale, variant, as_json):
         if placement:
             raise QueensError("give the placement either as arguments or with --from F, not both")
         p = read_placement(from_file)
+    elif not placement and variant.file is not None:
+        return _show_problem(variant(None), png, as_json)
     else:
         p = parse_placement(placement_arg(placement))
     n = len(p)
@@ -283,6 +316,8 @@ def show_cmd(placement, from_file, png, scale, variant, as_json):
         emit_json(result)
     elif png is None:
         click.echo(text)
+        if why is not None:
+            click.echo(f"not a solution: {why}")
     else:
         width, height = result["pixels"]
         click.echo(f"wrote {png} ({width} x {height} pixels, {n} queens)")

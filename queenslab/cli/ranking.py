@@ -195,7 +195,7 @@ def _build_target(index_path: str | None) -> dict:
 
 
 @index_group.command("build")
-@problem_options
+@problem_options(optional_n=True)
 @number_option("--depth", 1, "D", "Prefix depth (default max(2, n // 2 - 4): 4 for n=16, 5 for 18, 6 for 20).")
 @click.option(
     "--index",
@@ -258,7 +258,7 @@ def index_build_cmd(problem: Problem, depth, index_path, threads, rebuild, force
 
 
 @index_group.command("verify")
-@problem_options
+@problem_options(optional_n=True)
 @number_option("--depth", 1, "D", "Which index of the problem (default: the deepest complete one).")
 @click.option(
     "--index",

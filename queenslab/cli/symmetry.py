@@ -43,7 +43,7 @@ def _check_n(n: int, lo: int = 1) -> None:
 
 
 @cli.command("orbits")
-@problem_options
+@problem_options(optional_n=True)
 @number_option("--limit", 0, "K", "At most K orbits.")
 @click.option(
     "--burnside",

@@ -1,0 +1,253 @@
+"""Problem files: a variant written down once, in TOML, with 1-based cells.
+
+A problem file holds the keys of :class:`~queenslab.problem.Problem` -- ``n``,
+``toroidal``, ``knight``, ``leapers``, ``blocked``, ``fixed`` -- and one ``[[region]]``
+table per region (``cells``, ``at_least``, ``at_most``). Cells are ``[row, column]``
+pairs counted from 1, as on the command line; ``description`` may say what the problem
+is. Every command that takes variant flags reads one with ``--problem FILE``::
+
+    # eight queens, none on either long diagonal
+    description = "no queen on a main diagonal"
+    n = 8
+
+    [[region]]
+    cells = [[1, 1], [2, 2], [3, 3], [4, 4], [5, 5], [6, 6], [7, 7], [8, 8],
+             [1, 8], [2, 7], [3, 6], [4, 5], [5, 4], [6, 3], [7, 2], [8, 1]]
+    at_most = 0
+
+A mistake is an :class:`~queenslab.errors.InvalidProblem` naming the file, the key and,
+where it can be found, the line.
+"""
+
+from __future__ import annotations
+
+import re
+import stat
+import sys
+from pathlib import Path
+from typing import Any
+
+from . import validate
+from .errors import InvalidProblem, QueensError
+from .outfile import atomic_output
+from .problem import Problem, Region
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+__all__ = ["read_problem", "write_problem", "problem_text", "KEYS", "REGION_KEYS"]
+
+#: The top-level keys of a problem file.
+KEYS = ("description", "n", "toroidal", "knight", "leapers", "blocked", "fixed", "region")
+#: The keys of a ``[[region]]`` table.
+REGION_KEYS = ("cells", "at_least", "at_most")
+#: The largest problem file read (bytes): a region of every cell of a 64 x 64 board is 60 kB.
+MAX_BYTES = 10 * 2**20
+
+
+def _line(text: str, pattern: str, occurrence: int = 0) -> str:
+    """`` (line K)`` of the ``occurrence``-th line matching ``pattern``, or ``""``."""
+    found = [i for i, line in enumerate(text.splitlines(), 1) if re.match(pattern, line)]
+    return f" (line {found[occurrence]})" if occurrence < len(found) else ""
+
+
+def _key_line(text: str, key: str, region: int | None = None) -> str:
+    """Where ``key`` is set: at the top level, or in the ``region``-th ``[[region]]`` table."""
+    lines = text.splitlines()
+    starts = [i for i, line in enumerate(lines) if re.match(r"\s*\[\[\s*region\s*\]\]", line)]
+    if region is None:
+        lo, hi = 0, starts[0] if starts else len(lines)
+    else:
+        if region >= len(starts):
+            return ""
+        lo = starts[region]
+        hi = next((i for i in range(lo + 1, len(lines)) if re.match(r"\s*\[", lines[i])), len(lines))
+    for i in range(lo, hi):
+        if re.match(rf"\s*{re.escape(key)}\s*=", lines[i]):
+            return f" (line {i + 1})"
+    return f" (line {lo + 1})" if region is not None else ""
+
+
+def _cells(value: Any, n: int) -> list[tuple[int, int]]:
+    """1-based ``[row, column]`` pairs as 0-based cells, each on the board."""
+    if not isinstance(value, list) or not all(
+        isinstance(x, list) and len(x) == 2 and all(type(v) is int for v in x) for x in value
+    ):
+        raise InvalidProblem(f"a list of [row, column] pairs of integers, got {validate.brief(value)}")
+    out = []
+    for r, c in value:
+        if not (1 <= r <= n and 1 <= c <= n):
+            hint = " (cells in a problem file count from 1, as on the command line)" if 0 in (r, c) else ""
+            raise InvalidProblem(f"cell [{r}, {c}] is off the {n}x{n} board: rows and columns are 1..{n}{hint}")
+        out.append((r - 1, c - 1))
+    return out
+
+
+def problem_from_toml(text: str, name: str = "the problem file") -> Problem:
+    """The :class:`Problem` described by the TOML ``text`` (see the module docstring).
+
+    Raises
+    ------
+    InvalidProblem
+        For malformed TOML, an unknown key, a missing ``n``, a value of the wrong type,
+        a cell off the board (or 0-based), or a malformed region; the message names
+        ``name``, the key and the line where it can be found.
+
+    Examples
+    --------
+    >>> p = problem_from_toml("n = 6\\ntoroidal = true\\nblocked = [[1, 1]]")
+    >>> p.n, p.toroidal, p.blocked
+    (6, True, ((0, 0),))
+    >>> problem_from_toml("n = 6\\nblock = [[1, 1]]")
+    Traceback (most recent call last):
+    ...
+    queenslab.errors.InvalidProblem: the problem file: unknown key 'block' (line 2); the keys are description, n, toroidal, knight, leapers, blocked, fixed, region
+    """
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise InvalidProblem(f"{name} is not valid TOML: {e}") from None
+    for key in data:
+        if key not in KEYS:
+            raise InvalidProblem(f"{name}: unknown key {key!r}{_key_line(text, key)}; the keys are {', '.join(KEYS)}")
+    if "n" not in data:
+        raise InvalidProblem(f"{name} needs n, the board size (for example n = 8)")
+
+    def top(key: str, error: QueensError) -> InvalidProblem:
+        return InvalidProblem(f"{name}: {key}{_key_line(text, key)}: {error}")
+
+    n = data["n"]
+    if type(n) is not int:
+        raise top("n", QueensError(f"the board size is an integer, got {validate.brief(n)}"))
+    if "description" in data and not isinstance(data["description"], str):
+        raise top("description", QueensError("a description is a string"))
+    for key in ("toroidal", "knight"):
+        if key in data and not isinstance(data[key], bool):
+            raise top(key, QueensError(f"true or false, got {validate.brief(data[key])}"))
+    cells = {}
+    for key in ("blocked", "fixed"):
+        try:
+            cells[key] = _cells(data.get(key, []), n) if n >= 1 else []
+        except InvalidProblem as e:
+            raise top(key, e) from None
+    leapers = data.get("leapers", [])
+    if not isinstance(leapers, list):
+        raise top("leapers", QueensError(f"a list of [a, b] offsets, got {validate.brief(leapers)}"))
+    tables = data.get("region", [])
+    if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
+        raise InvalidProblem(f"{name}: regions are [[region]] tables, each with cells, at_least and at_most")
+    regions = []
+    for i, table in enumerate(tables):
+        where = f"{name}: region {i + 1}"
+        for key in table:
+            if key not in REGION_KEYS:
+                raise InvalidProblem(
+                    f"{where}: unknown key {key!r}{_key_line(text, key, i)}; a region has {', '.join(REGION_KEYS)}"
+                )
+        if "cells" not in table:
+            raise InvalidProblem(f"{where}{_key_line(text, '', i)} needs cells, a list of [row, column] pairs")
+        for key in ("at_least", "at_most"):
+            if key in table and type(table[key]) is not int:
+                raise InvalidProblem(
+                    f"{where}: {key}{_key_line(text, key, i)} is an integer, got {validate.brief(table[key])}"
+                )
+        try:
+            region_cells = _cells(table["cells"], n) if n >= 1 else []
+        except InvalidProblem as e:
+            raise InvalidProblem(f"{where}: cells{_key_line(text, 'cells', i)}: {e}") from None
+        try:
+            regions.append(Region(region_cells, table.get("at_least", 0), table.get("at_most")))
+        except InvalidProblem as e:
+            key = "cells" if not region_cells else "at_least"
+            raise InvalidProblem(f"{where}: {key}{_key_line(text, key, i)}: {e}") from None
+    try:
+        return Problem(
+            n,
+            toroidal=data.get("toroidal", False),
+            knight=data.get("knight", False),
+            blocked=cells["blocked"],
+            fixed=cells["fixed"],
+            leapers=leapers,
+            regions=regions,
+        )
+    except InvalidProblem as e:
+        key = "leapers" if "leaper" in str(e) else "n"
+        raise top(key, e) from None
+
+
+def read_problem(path: object) -> Problem:
+    """Read a problem file (TOML, 1-based cells; see the module docstring).
+
+    Raises
+    ------
+    InvalidProblem
+        If the file cannot be read, is not a regular UTF-8 file, or does not describe a
+        valid problem (the message names the key and the line).
+    """
+    p = validate.path(path, "the problem file", error=InvalidProblem)
+    try:
+        st = p.stat()
+        if not stat.S_ISREG(st.st_mode):
+            raise InvalidProblem(f"{p} is not a regular file; give a problem file (TOML)")
+        if st.st_size > MAX_BYTES:
+            raise InvalidProblem(f"{p} has {st.st_size} bytes; a problem file is at most {MAX_BYTES}")
+        raw = p.read_bytes()
+    except OSError as e:
+        raise InvalidProblem(f"cannot read the problem file {p}: {e.strerror or e}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InvalidProblem(f"{p} is not UTF-8 text (byte {e.start + 1}); a problem file is TOML") from None
+    return problem_from_toml(text, str(p))
+
+
+def problem_text(problem: Problem, description: str | None = None) -> str:
+    """The problem file of ``problem`` (TOML, 1-based cells), as text.
+
+    Examples
+    --------
+    >>> print(problem_text(Problem(5, blocked=[(0, 0)])))
+    n = 5
+    blocked = [[1, 1]]
+    <BLANKLINE>
+    >>> problem_from_toml(problem_text(Problem(5, blocked=[(0, 0)]))) == Problem(5, blocked=[(0, 0)])
+    True
+    """
+    validate.problem(problem)
+    d = problem.to_dict(one_based=True)
+
+    def pairs(items: list[list[int]]) -> str:
+        return "[" + ", ".join(f"[{a}, {b}]" for a, b in items) + "]"
+
+    lines = []
+    if description:
+        lines.append(f"description = {_toml_string(description)}")
+    lines.append(f"n = {problem.n}")
+    for key in ("toroidal", "knight"):
+        if d[key]:
+            lines.append(f"{key} = true")
+    for key in ("leapers", "blocked", "fixed"):
+        if d[key]:
+            lines.append(f"{key} = {pairs(d[key])}")
+    for region in d["regions"]:
+        lines += ["", "[[region]]", f"cells = {pairs(region['cells'])}"]
+        if region["at_least"]:
+            lines.append(f"at_least = {region['at_least']}")
+        if region["at_most"] is not None:
+            lines.append(f"at_most = {region['at_most']}")
+    return "\n".join(lines) + "\n"
+
+
+def _toml_string(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'"{escaped}"'
+
+
+def write_problem(problem: Problem, path: object, description: str | None = None) -> Path:
+    """Write ``problem`` as a problem file (whole or not at all); returns the path."""
+    text = problem_text(problem, description)
+    with atomic_output(path, "w", what="the problem file") as fh:
+        fh.write(text)
+    return Path(str(path))

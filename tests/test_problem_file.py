@@ -1,0 +1,128 @@
+"""Problem files (TOML, 1-based cells) and --problem FILE on the command line."""
+
+from pathlib import Path
+
+import naive
+import pytest
+from clirun import run_cli
+from hypothesis import given, settings
+from strategies import problems
+from test_engine import A051223, A051906
+
+from queenslab import Problem, Region, counts
+from queenslab.errors import InvalidProblem
+from queenslab.problem_file import problem_from_toml, problem_text, read_problem, write_problem
+
+EXAMPLES = sorted((Path(__file__).resolve().parents[1] / "examples").glob("*.toml"))
+
+
+@settings(max_examples=60, deadline=None)
+@given(problems(max_n=8))
+def test_a_problem_file_reads_back_as_the_same_problem(p):
+    assert problem_from_toml(problem_text(p, "a description")) == p
+
+
+def test_the_file_is_one_based_like_the_command_line(tmp_path):
+    f = tmp_path / "p.toml"
+    f.write_text(
+        "n = 6\nblocked = [[1, 2]]\nfixed = [[2, 4]]\nleapers = [[3, 1]]\n[[region]]\ncells = [[6, 6]]\nat_least = 1\n"
+    )
+    p = read_problem(f)
+    assert p == Problem(6, blocked=[(0, 1)], fixed=[(1, 3)], leapers=[(1, 3)], regions=[Region([(5, 5)], at_least=1)])
+    write_problem(p, tmp_path / "q.toml", "six")
+    assert read_problem(tmp_path / "q.toml") == p
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("n = 8\nblock = [[1, 1]]\n", "unknown key 'block' (line 2)"),
+        ("toroidal = true\n", "needs n"),
+        ("n = 8\nblocked = [[0, 3]]\n", "blocked (line 2): cell [0, 3] is off the 8x8 board"),
+        ("n = 8\nfixed = [[9, 3]]\n", "fixed (line 2): cell [9, 3] is off"),
+        ("n = 8\nblocked = [1, 2]\n", "blocked (line 2): a list of [row, column] pairs"),
+        ("n = 8\nn = 9\n", "not valid TOML"),
+        ("n = [8\n", "not valid TOML"),
+        ('n = "8"\n', "n (line 1): the board size is an integer"),
+        ("n = 0\n", "n (line 1): n must be at least 1"),
+        ("n = 8\ntoroidal = 1\n", "toroidal (line 2): true or false"),
+        ("n = 8\nleapers = [[0, 2]]\n", "leapers (line 2): leaper offset"),
+        ("n = 8\n\n[[region]]\ncells = [[1, 1], [2, 2]]\nat_least = 2\nat_most = 1\n", "region 1: at_least (line 5)"),
+        ("n = 8\n[[region]]\ncells = [[1, 1], [2, 2]]\nat_least = 3\n", "cannot hold at_least 3"),
+        ("n = 8\n[[region]]\ncells = [[1, 1]]\nat_least = -1\n", "at_least must be at least 0"),
+        ("n = 8\n[[region]]\nat_most = 1\n", "region 1 (line 2) needs cells"),
+        (
+            "n = 8\n[[region]]\ncells = [[1, 1]]\n\n[[region]]\ncells = [[1, 1]]\nmost = 1\n",
+            "region 2: unknown key 'most' (line 7)",
+        ),
+        ("n = 8\n[[region]]\ncells = [[1, 1]]\nat_most = 1.5\n", "at_most (line 4) is an integer"),
+        ("n = 8\n[[region]]\ncells = []\n", "needs at least one cell"),
+        ("n = 8\nregion = 5\n", "regions are [[region]] tables"),
+    ],
+)
+def test_every_bad_problem_file_is_an_error_naming_the_key_and_line(tmp_path, capsys, monkeypatch, text, message):
+    f = tmp_path / "bad.toml"
+    f.write_text(text)
+    with pytest.raises(InvalidProblem) as e:
+        read_problem(f)
+    assert message in str(e.value) and str(f) in str(e.value)
+    code, out, err = run_cli(capsys, monkeypatch, "count", "--problem", f)
+    assert code == 2 and err.startswith("error: ") and message in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("content", [b"\xff\xfe n = 8", b""])
+def test_unreadable_problem_files_are_errors(tmp_path, capsys, monkeypatch, content):
+    f = tmp_path / "f.toml"
+    f.write_bytes(content)
+    code, _, err = run_cli(capsys, monkeypatch, "count", "--problem", f)
+    assert code == 2 and err.startswith("error: ")
+    for path in (tmp_path / "missing.toml", tmp_path, "/dev/zero"):
+        code, _, err = run_cli(capsys, monkeypatch, "count", "--problem", path)
+        assert code == 2 and err.startswith("error: ")
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_every_example_counts_alike_on_two_backends(path):
+    p = read_problem(path)
+    native = counts(p, unique=True)
+    sat = counts(p, unique=True, backend="sat")
+    assert (native.count, native.unique) == (sat.count, sat.unique)
+    if p.n <= 8:
+        sols = naive.all_solutions(p)
+        assert (native.count, native.unique) == (len(sols), naive.orbit_count(p, sols))
+    if p == Problem(p.n, knight=True):
+        assert native.count == A051223[p.n]
+    if p == Problem(p.n, toroidal=True):
+        assert native.count == A051906[p.n]
+
+
+def test_the_issue_examples_have_the_counts_the_oracle_finds():
+    even_first_row = read_problem(Path(EXAMPLES[0]).with_name("first-row-even-column.toml"))
+    sols = naive.all_solutions(even_first_row)
+    assert len(sols) == 46 == counts(even_first_row, unique=True).unique == naive.orbit_count(even_first_row, sols)
+
+
+def test_flags_add_to_the_problem_file_and_n_may_be_left_out(tmp_path, capsys, monkeypatch):
+    f = tmp_path / "p.toml"
+    f.write_text("n = 8\nblocked = [[1, 1]]\n")
+    code, out, _ = run_cli(capsys, monkeypatch, "count", "--problem", f, "--block", "8,8", "--knight", "--json")
+    want = Problem(8, knight=True, blocked=[(0, 0), (7, 7)])
+    assert code == 0 and f'"count": {len(naive.all_solutions(want))}' in out
+    code, out, _ = run_cli(capsys, monkeypatch, "count", 8, "--problem", f)
+    assert code == 0 and out.startswith(f"{len(naive.all_solutions(Problem(8, blocked=[(0, 0)])))} solutions")
+    code, _, err = run_cli(capsys, monkeypatch, "count", 9, "--problem", f)
+    assert code == 2 and "N is 9 but the problem file" in err
+    code, _, err = run_cli(capsys, monkeypatch, "count")
+    assert code == 2 and "give the board size N, or a problem file" in err
+    code, out, _ = run_cli(capsys, monkeypatch, "unrank", 8, 1, "--problem", f, "--no-index")
+    assert code == 0 and out.split() == [str(c + 1) for c in naive.all_solutions(Problem(8, blocked=[(0, 0)]))[0]]
+
+
+def test_show_draws_a_problem_file_with_its_constraints(capsys, monkeypatch):
+    path = next(p for p in EXAMPLES if p.stem == "two-in-the-top-left-quadrant")
+    code, out, _ = run_cli(capsys, monkeypatch, "show", "--problem", path)
+    lines = out.splitlines()
+    assert code == 0 and "region 1: exactly 2 of 16 cells" in out
+    assert lines[-8:][0] == "a a a a . . . ." and lines[-1] == ". . . . . . . ."
+    code, out, err = run_cli(capsys, monkeypatch, "show", "1 5 8 6 3 7 2 4", "--problem", path)
+    assert code == 1 and "not a solution: region 1 (exactly 2 of 16 cells) holds 1 queen" in out
