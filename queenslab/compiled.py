@@ -197,7 +197,7 @@ class Compiled:
         return out
 
 
-def region_conflicts(problem: Problem, placement: Sequence[int]) -> list[Conflict]:
+def region_conflicts(problem: Problem, placement: Sequence[int] | np.ndarray) -> list[Conflict]:
     """The regions of ``problem`` whose bounds the 0-based ``placement`` breaks, in order,
     each with the queens standing on it."""
     out = []

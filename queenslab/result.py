@@ -15,8 +15,9 @@ class CountResult:
 
     Attributes
     ----------
-    count : int
-        Number of solutions (with ``complete=False``, a lower bound).
+    count : int or None
+        Number of solutions (with ``complete=False``, a lower bound); None only when a
+        model with lex-leader constraints was counted as it is (it counts orbits alone).
     unique : int or None
         Number of orbits under ``problem.symmetries()`` (None if not asked for).
     nodes : int or None
@@ -38,7 +39,7 @@ class CountResult:
         (:attr:`Problem.contradiction <queenslab.problem.Problem.contradiction>`), else None.
     """
 
-    count: int
+    count: int | None
     unique: int | None = None
     nodes: int | None = None
     backend: str = ""
@@ -58,7 +59,9 @@ class CountResult:
         """
         found = self.unique if unique else self.count
         if found is None:
-            raise QueensError("this result holds no orbit count: count with unique=True")
+            if unique:
+                raise QueensError("this result holds no orbit count: count with unique=True")
+            raise QueensError("this result holds only an orbit count (a model with lex-leader constraints)")
         if not self.complete:
             raise Incomplete(
                 f"{self.backend or 'the backend'} stopped after {found} "

@@ -4,6 +4,7 @@ import json
 import sys
 
 import naive
+import numpy as np
 import pytest
 from clirun import run_cli
 from hypothesis import given, settings
@@ -254,3 +255,83 @@ def test_chain_lex_encoding_used_above_the_weighted_limit(monkeypatch):
         assert cpsat.count(Problem(n), unique=True, formulation="boolean") == known_unique(n)
     p = Problem(7, fixed=[(0, 0)])
     assert cpsat.count(p, unique=True) == naive.orbit_count(p)
+
+
+def _even_first_row(n=8):
+    """The first row's queen in an even column (1-based): an asymmetric edit."""
+    return Region([(0, c) for c in range(1, n, 2)], at_least=1)
+
+
+def _both_diagonals(n=8):
+    return Region([(i, i) for i in range(n)] + [(i, n - 1 - i) for i in range(n)], at_most=0)
+
+
+def test_an_edited_lex_leader_model_is_refused_not_miscounted():
+    """The trap: lex-leader constraints for D4 plus an asymmetric constraint give a number
+    that is neither the total nor the orbit count. It is refused; the declarative form
+    counts right."""
+    declared = Problem(8, regions=[_even_first_row()])
+    sols = naive.all_solutions(declared)
+    assert (len(sols), naive.orbit_count(declared, sols)) == (46, 46)
+    m = cpsat.build(Problem(8), symmetry="lex-leader")
+    m.model.AddAllowedAssignments([m.q[0]], [(c,) for c in range(1, 8, 2)])
+    s = cnf.build(Problem(8), symmetry="lex-leader")
+    s.cnf.append([s.var(0, c) for c in range(1, 8, 2)])
+    for call in (
+        m.count,
+        s.count,
+        lambda: cpsat.counts(Problem(8), unique=True, model=m),
+        lambda: cnf.count(Problem(8), unique=True, model=s),
+    ):
+        with pytest.raises(QueensError, match="added to this lex-leader model"):
+            call()
+    assert backends.counts(declared, unique=True, backend="cpsat").unique == cnf.count(declared, unique=True) == 46
+
+    # what the refused count would have been: the lex-leaders of D4 that meet the edit
+    def images(q):
+        return [tuple(int(np.argmax(row)) for row in t(naive._board(8, enumerate(q)))) for t in naive._transforms()]
+
+    leaders = [q for q in naive.all_solutions(Problem(8)) if q[0] % 2 == 1 and q == min(images(q))]
+    assert m.count(assume_symmetric=True) == s.count(assume_symmetric=True) == len(leaders) == 7
+
+
+def test_a_symmetric_edit_counts_orbits_when_declared_symmetric():
+    declared = Problem(8, regions=[_both_diagonals()])
+    want = naive.orbit_count(declared)
+    assert len(declared.symmetries()) == 8
+    m = cpsat.build(Problem(8), symmetry="lex-leader")
+    for r in range(8):
+        m.model.Add(m.q[r] != r)
+        m.model.Add(m.q[r] != 7 - r)
+    s = cnf.build(Problem(8), symmetry="lex-leader")
+    s.cnf.extend([[-s.var(i, i)] for i in range(8)] + [[-s.var(i, 7 - i)] for i in range(8)])
+    assert m.count(assume_symmetric=True) == s.count(assume_symmetric=True) == want
+    assert s.ganak_count(assume_symmetric=True) == want
+    r = m.counts(assume_symmetric=True)
+    assert (r.count, r.unique) == (None, want)
+
+
+def test_models_count_enumerate_and_solve_themselves():
+    declared = Problem(8, regions=[_even_first_row()])
+    want = sorted(naive.all_solutions(declared))
+    for m in (cpsat.build(Problem(8)), cpsat.build(Problem(8), formulation="boolean")):
+        m.model.AddBoolOr([m.cell(0, c) for c in range(1, 8, 2)])
+        assert m.edited and m.count() == len(want) and sorted(m.solutions()) == want and m.solve() in want
+    s = cnf.build(Problem(8))
+    s.cnf.append([s.var(0, c) for c in range(1, 8, 2)])
+    assert s.count() == s.ganak_count() == len(want) and sorted(s.solutions()) == want and s.solve() in want
+    lex = cpsat.build(Problem(8), symmetry="lex-leader")
+    lex.cell(3, 3)  # the model's own helper literal is no edit
+    assert not lex.edited and lex.count() == known_unique(8)
+    with pytest.raises(QueensError, match="count it with unique=True"):
+        cpsat.counts(Problem(8), model=lex)
+    with pytest.raises(QueensError, match="no symmetry breaking"):
+        cnf.counts(Problem(8), unique=True, model=cnf.build(Problem(8)))
+
+
+def test_dimacs_with_auxiliary_variables_says_the_count_is_projected():
+    text = cnf.to_dimacs(Problem(6), symmetry="lex-leader")
+    assert "enumerator must block them only" in text and "one solution per orbit" in text
+    cells = [int(v) for v in next(line for line in text.splitlines() if line.startswith("c p show")).split()[3:-1]]
+    assert cells == list(range(1, 37))
+    assert "auxiliary" not in cnf.to_dimacs(Problem(1))  # one cell, one variable: nothing to project

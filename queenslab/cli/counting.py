@@ -59,6 +59,7 @@ def count_cmd(problem: Problem, unique: bool, backend: str, backend_opts: dict, 
         res = be.counts(problem, unique=unique, **backend_opts)
     finally:
         progress.close()
+    assert res.count is not None  # a problem is counted, never a model with lex-leader constraints alone
     known = compare(problem, res.count, res.unique if unique else None, complete=res.complete)
     if as_json:
         emit_json(
@@ -158,16 +159,16 @@ def crosscheck_cmd(problem: Problem, backends: str | None, no_unique: bool, as_j
                 click.echo(f"{r.backend:<10} {'-':>14} {'-':>12} {'-':>9}  {r.error}")
             else:
                 u = "-" if r.unique is None else str(r.unique)
-                note = "" if r.complete else "  stopped by a limit: a lower bound, not compared"
-                click.echo(f"{r.backend:<10} {r.count:>14} {u:>12} {r.seconds:>9.3f}{note}")
-        names = ", ".join(r.backend for r in res.answered)
+                limited = "" if r.complete else "  stopped by a limit: a lower bound, not compared"
+                click.echo(f"{r.backend:<10} {r.count:>14} {u:>12} {r.seconds:>9.3f}{limited}")
+        answered = ", ".join(r.backend for r in res.answered)
         if res.verdict == "agree":
-            click.echo(f"all {len(res.answered)} complete answers agree ({names})")
+            click.echo(f"all {len(res.answered)} complete answers agree ({answered})")
         elif res.verdict == "disagree":
             click.echo("BACKENDS DISAGREE")
         else:
             click.echo(
-                f"inconclusive: {len(res.answered)} complete answer(s) ({names or 'none'}); "
+                f"inconclusive: {len(res.answered)} complete answer(s) ({answered or 'none'}); "
                 "an agreement needs two or more, and no row stopped by a limit"
             )
     return 0 if res.agree else 1

@@ -21,7 +21,15 @@ from ..d4 import D4Element
 from ..errors import QueensError
 from ..problem import Problem
 
-__all__ = ["LEX_LEADER", "SYMMETRY_OPTIONS", "check_symmetry", "breaking_elements", "image_terms", "cell_sources"]
+__all__ = [
+    "LEX_LEADER",
+    "SYMMETRY_OPTIONS",
+    "check_symmetry",
+    "check_model_count",
+    "breaking_elements",
+    "image_terms",
+    "cell_sources",
+]
 
 LEX_LEADER = "lex-leader"
 #: Values a model's ``symmetry`` option takes: None (no breaking) or "lex-leader".
@@ -33,6 +41,48 @@ def check_symmetry(symmetry) -> str | None:
     if symmetry not in SYMMETRY_OPTIONS:
         raise QueensError(f"unknown symmetry breaking {symmetry!r}; use None or {LEX_LEADER!r}")
     return symmetry
+
+
+def check_model_count(
+    problem: Problem, symmetry: str | None, unique: bool, edited: bool, assume_symmetric: bool
+) -> None:
+    """Refuse a count of a given (possibly edited) model whose number would not mean what
+    is asked.
+
+    A model with lex-leader constraints keeps the lexicographically least member of each
+    orbit under ``problem.symmetries()``, so its count is a number of orbits -- but only
+    while every constraint is mapped onto itself by that group. A constraint added after
+    :func:`build` may not be: the count is then the number of lex-leaders of a group that
+    is not the edited problem's, neither the total nor the orbit count. Such a count is
+    refused unless the caller says the added constraints are symmetric.
+
+    Raises
+    ------
+    QueensError
+        ``unique`` asked of a model without symmetry breaking, a total asked of a
+        lex-leader model, or an edited lex-leader model without ``assume_symmetric``.
+    """
+    if symmetry != LEX_LEADER:
+        if unique:
+            raise QueensError(
+                "this model has no symmetry breaking, so it counts solutions, not orbits: build it with "
+                "symmetry='lex-leader' to count orbits"
+            )
+        return
+    if not unique:
+        raise QueensError(
+            "this model has lex-leader constraints: it keeps one solution per orbit, so its count is a number of "
+            "orbits; count it with unique=True, or build it without symmetry for the total"
+        )
+    if edited and not assume_symmetric:
+        names = ", ".join(g.name for g in problem.symmetries())
+        raise QueensError(
+            "constraints were added to this lex-leader model after it was built: its count is the number of "
+            f"lex-leaders under the problem's symmetry group ({names}), which is the number of orbits only if every "
+            "added constraint is mapped onto itself by each of them. Say the edit declaratively instead (Problem "
+            "regions, blocked and fixed cells, leapers: the group is then derived from it), or pass "
+            "assume_symmetric=True if the added constraints are symmetric"
+        )
 
 
 def breaking_elements(problem: Problem) -> tuple[D4Element, ...]:

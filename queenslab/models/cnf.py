@@ -32,7 +32,7 @@ from ..errors import MissingDependency, QueensError
 from ..problem import Problem
 from ..result import CountResult
 from . import given_model, size
-from .breaking import LEX_LEADER, breaking_elements, cell_sources, check_symmetry
+from .breaking import LEX_LEADER, breaking_elements, cell_sources, check_model_count, check_symmetry
 
 __all__ = [
     "Encoding",
@@ -93,6 +93,12 @@ class CnfModel:
         Append clauses to edit the model.
     pool : pysat.formula.IDPool
         ``pool.id(("x", r, c))`` is the variable of cell (r, c).
+
+    Count, enumerate or solve it as it is with :meth:`count`, :meth:`counts`,
+    :meth:`ganak_count`, :meth:`solutions` and :meth:`solve`. A model built with
+    ``symmetry="lex-leader"`` counts orbits; clauses added to it after :func:`build` make
+    that count refused unless they are declared symmetric (``assume_symmetric=True``):
+    the model notices the edit from its own clause and variable counts.
     """
 
     problem: Problem
@@ -100,6 +106,44 @@ class CnfModel:
     symmetry: str | None
     cnf: Any
     pool: Any
+    #: (variables, clauses) at the end of :func:`build`.
+    built: tuple[int, int] = (0, 0)
+
+    @property
+    def edited(self) -> bool:
+        """Whether clauses or variables were added since :func:`build`."""
+        return (self.pool.top, len(self.cnf.clauses)) != self.built
+
+    def counts(self, *, assume_symmetric: bool = False, solver: str = DEFAULT_SOLVER, limit=None) -> CountResult:
+        """Count this model as it is by SAT enumeration: its solutions, or with lex-leader
+        constraints its orbits (``unique``)."""
+        return counts(
+            self.problem,
+            unique=self.symmetry == LEX_LEADER,
+            model=self,
+            solver=solver,
+            limit=limit,
+            assume_symmetric=assume_symmetric,
+        )
+
+    def count(self, *, assume_symmetric: bool = False, solver: str = DEFAULT_SOLVER, limit=None) -> int:
+        """The number :meth:`counts` finds (raises :class:`Incomplete` if the limit stopped it)."""
+        result = self.counts(assume_symmetric=assume_symmetric, solver=solver, limit=limit)
+        return result.value(self.symmetry == LEX_LEADER)
+
+    def ganak_count(self, *, assume_symmetric: bool = False) -> int:
+        """This model's exact projected count with Ganak (orbits for a lex-leader model)."""
+        return ganak_count(
+            self.problem, unique=self.symmetry == LEX_LEADER, model=self, assume_symmetric=assume_symmetric
+        )
+
+    def solutions(self, *, limit: int | None = None, solver: str = DEFAULT_SOLVER) -> Iterator[tuple[int, ...]]:
+        """Iterate over this model's solutions (see :func:`solutions`)."""
+        return solutions(self.problem, limit=limit, solver=solver, model=self)
+
+    def solve(self, *, solver: str = DEFAULT_SOLVER) -> tuple[int, ...] | None:
+        """One solution of this model, or None."""
+        return solve(self.problem, solver=solver, model=self)
 
     def var(self, r: int, c: int) -> int:
         """The variable of cell ``(r, c)`` (0-based)."""
@@ -168,6 +212,7 @@ def build(problem: Problem, *, encoding="pairwise", symmetry: str | None = None)
         _add_bounds(m, lits(region.cells), region.at_least, region.upper, enc)
     if symmetry == LEX_LEADER:
         _add_lex_leader(m)
+    m.built = (m.pool.top, len(m.cnf.clauses))
     return m
 
 
@@ -317,8 +362,15 @@ def counts(
     solver: str = DEFAULT_SOLVER,
     limit: int | None = None,
     model=None,
+    assume_symmetric: bool = False,
 ) -> CountResult:
-    """Count by SAT enumeration; ``unique`` also counts on the lex-leader model."""
+    """Count by SAT enumeration; ``unique`` also counts on the lex-leader model.
+
+    A ``model`` (from :func:`build`, possibly edited) is counted as it is, as in
+    :func:`queenslab.models.cpsat.counts`: a plain model gives ``count``, a lex-leader
+    model ``unique`` only (with ``unique=True``), and an edited lex-leader model needs
+    ``assume_symmetric``.
+    """
     limit = validate.optional_whole_number(limit, "limit", minimum=1)
 
     def run(m):
@@ -326,10 +378,13 @@ def counts(
         return k, limit is None or k < limit
 
     if model is not None:
-        if unique:
-            raise QueensError("unique=True builds its own lex-leader model; count the edited model without it")
-        total, complete = run(_model_for(problem, model, encoding, None))
-        return CountResult(total, None, None, "sat", model.encoding.value, complete)
+        m = _model_for(problem, model, encoding, None)
+        unique = validate.flag(unique, "unique")
+        check_model_count(problem, m.symmetry, unique, m.edited, validate.flag(assume_symmetric, "assume_symmetric"))
+        found, complete = run(m)
+        if m.symmetry == LEX_LEADER:
+            return CountResult(None, found, None, "sat", f"{m.encoding.value}/{solver}/lex-leader", complete)
+        return CountResult(found, None, None, "sat", f"{m.encoding.value}/{solver}", complete)
     enc = validate.member(Encoding, encoding, "cardinality encoding")
     total, complete = run(build(problem, encoding=enc))
     orbits = None
@@ -353,10 +408,16 @@ def count(problem: Problem, *, unique: bool = False, **opts) -> int:
     encoding = opts.pop("encoding", "pairwise")
     solver = opts.pop("solver", DEFAULT_SOLVER)
     limit = opts.pop("limit", None)
+    assume_symmetric = opts.pop("assume_symmetric", False)
     if opts:
-        raise QueensError(f"unknown option(s) {', '.join(sorted(opts))}; count takes encoding, solver, limit, model")
-    if unique and model is not None:
-        raise QueensError("unique=True builds its own lex-leader model; count the edited model without it")
+        raise QueensError(
+            f"unknown option(s) {', '.join(sorted(opts))}; count takes encoding, solver, limit, model, assume_symmetric"
+        )
+    if model is not None:
+        found = counts(
+            problem, unique=unique, solver=solver, limit=limit, model=model, assume_symmetric=assume_symmetric
+        )
+        return found.value(unique)
     limit = validate.optional_whole_number(limit, "limit", minimum=1)
     m = _model_for(problem, model, encoding, LEX_LEADER if unique else None)
     value = sum(1 for _ in _enumerate(m, limit, solver))
@@ -373,11 +434,14 @@ def _pyganak():
     return pyganak
 
 
-def ganak_count(problem: Problem, *, unique: bool = False, encoding="pairwise", model=None) -> int:
+def ganak_count(
+    problem: Problem, *, unique: bool = False, encoding="pairwise", model=None, assume_symmetric: bool = False
+) -> int:
     """Exact model count with Ganak, projected on the cell variables.
 
     An unsatisfiable formula is recognised by the default SAT solver first and counted
-    as 0 without Ganak (which takes seconds to prove it).
+    as 0 without Ganak (which takes seconds to prove it). A ``model`` is counted as it
+    is, with the rules of :func:`counts`.
 
     Examples
     --------
@@ -385,9 +449,9 @@ def ganak_count(problem: Problem, *, unique: bool = False, encoding="pairwise", 
     (92, 12)
     """
     pyganak = _pyganak()
-    if model is not None and unique:
-        raise QueensError("unique=True builds its own lex-leader model; count the edited model without it")
     m = _model_for(problem, model, encoding, LEX_LEADER if unique else None)
+    if model is not None:
+        check_model_count(problem, m.symmetry, validate.flag(unique, "unique"), m.edited, assume_symmetric)
     # Ganak spends a long time (about 17 s here) proving an unsatisfiable formula has
     # no model, while a SAT solver settles it at once; 0 models needs no counting.
     with _solver(DEFAULT_SOLVER, m.cnf.clauses) as s:
@@ -427,7 +491,10 @@ def to_dimacs(problem: Problem, *, encoding="pairwise", symmetry=None, model=Non
 
     The header has one ``c x ROW COL VAR`` line per cell (1-based row and column) and a
     ``c p show ... 0`` line naming the cell variables as the projection set, which
-    projected model counters read; pysat and every SAT solver skip comment lines.
+    projected model counters read; pysat and every SAT solver skip comment lines. When
+    the formula has auxiliary variables (a cardinality encoding's, the lex-leader
+    constraints'), the header says that its solutions are the models projected on the
+    cell variables: a plain enumerator over every variable would overcount them.
     """
     m = _model_for(problem, model, encoding, symmetry)
     n = problem.n
@@ -437,6 +504,17 @@ def to_dimacs(problem: Problem, *, encoding="pairwise", symmetry=None, model=Non
         f"c problem {problem.fingerprint()}",
         "c x ROW COL VAR: the queen of ROW stands in COL (1-based) when VAR is true",
     ]
+    if m.symmetry == LEX_LEADER:
+        names = ", ".join(g.name for g in problem.symmetries())
+        lines.append(f"c lex-leader constraints keep one solution per orbit under the group {{{names}}}")
+    if m.pool.top > n * n:
+        # auxiliary variables (encodings, lex-leader) may take several values for one
+        # placement: counting or enumerating over every variable would overcount
+        lines += [
+            f"c the solutions are the models projected on the {n * n} cell variables (c p show below):",
+            "c a model counter must project on them and an enumerator must block them only;",
+            f"c the {m.pool.top - n * n} other variables are auxiliary",
+        ]
     lines += [f"c x {r + 1} {c + 1} {m.var(r, c)}" for r in range(n) for c in range(n)]
     lines.append("c p show " + " ".join(map(str, m.cell_variables())) + " 0")
     lines.append(f"p cnf {m.pool.top} {len(m.cnf.clauses)}")

@@ -39,7 +39,7 @@ from ..errors import Incomplete, MissingDependency, QueensError, UnknownOption
 from ..problem import Problem
 from ..result import CountResult
 from . import given_model, size
-from .breaking import LEX_LEADER, breaking_elements, check_symmetry, image_terms
+from .breaking import LEX_LEADER, breaking_elements, check_model_count, check_symmetry, image_terms
 
 __all__ = ["Formulation", "CpsatModel", "build", "solve", "count", "counts", "solutions", "export_text"]
 
@@ -80,6 +80,12 @@ class CpsatModel:
         Cell variables (boolean formulation).
     inverse : list of IntVar or None
         Row of each column's queen, when a symmetry element needed it.
+
+    Count, enumerate or solve it as it is with :meth:`count`, :meth:`counts`,
+    :meth:`solutions` and :meth:`solve`. A model built with ``symmetry="lex-leader"``
+    counts orbits; constraints added to it after :func:`build` make that count refused
+    unless they are declared symmetric (``assume_symmetric=True``): the model notices
+    the edit from its own size.
     """
 
     problem: Problem
@@ -90,6 +96,44 @@ class CpsatModel:
     x: list[list[Any]] | None = None
     inverse: list[Any] | None = None
     extra: dict = field(default_factory=dict)
+    #: (variables, constraints) that build and the model's own helpers made.
+    own: list[int] = field(default_factory=lambda: [0, 0])
+
+    def _size(self) -> tuple[int, int]:
+        proto = self.model.Proto()
+        return len(proto.variables), len(proto.constraints)
+
+    def _seal(self) -> None:
+        """Record the model's size at the end of :func:`build`."""
+        self.own = list(self._size())
+
+    @property
+    def edited(self) -> bool:
+        """Whether variables or constraints were added since :func:`build`."""
+        return self._size() != tuple(self.own)
+
+    def counts(self, *, assume_symmetric: bool = False, **search: Any) -> CountResult:
+        """Count this model as it is: its solutions, or with lex-leader constraints its
+        orbits (``unique``); ``search`` as for :func:`counts`."""
+        return counts(
+            self.problem,
+            unique=self.symmetry == LEX_LEADER,
+            model=self,
+            assume_symmetric=assume_symmetric,
+            **search,
+        )
+
+    def count(self, *, assume_symmetric: bool = False, **search: Any) -> int:
+        """The number :meth:`counts` finds (raises :class:`Incomplete` if a limit stopped it)."""
+        return self.counts(assume_symmetric=assume_symmetric, **search).value(self.symmetry == LEX_LEADER)
+
+    def solutions(self, *, limit: int | None = None, time_limit=None, seed: int = 0) -> Iterator[tuple[int, ...]]:
+        """Iterate over this model's solutions (see :func:`solutions`)."""
+        return solutions(self.problem, limit=limit, time_limit=time_limit, seed=seed, model=self)
+
+    def solve(self, *, time_limit=None, seed: int = 0, workers=None) -> tuple[int, ...] | None:
+        """One solution of this model, or None (see :func:`solve`)."""
+        return solve(self.problem, time_limit=time_limit, seed=seed, workers=workers, model=self)
 
     def decision_variables(self) -> list:
         """The variables that determine a placement (``q``, or every ``x``)."""
@@ -126,6 +170,9 @@ class CpsatModel:
             self.model.Add(self._q()[r] == c).OnlyEnforceIf(b)
             self.model.Add(self._q()[r] != c).OnlyEnforceIf(b.Not())
             self.extra[key] = b
+            if any(self.own):  # made after build: the model's own, not an edit
+                self.own[0] += 1
+                self.own[1] += 2
         return self.extra[key]
 
     def _q(self) -> list[Any]:
@@ -259,6 +306,7 @@ def build(problem: Problem, *, formulation="integer", symmetry: str | None = Non
         model.AddDecisionStrategy(m.decision_variables(), cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
     if symmetry == LEX_LEADER:
         _add_lex_leader(m)
+    m._seal()
     return m
 
 
@@ -394,21 +442,29 @@ def counts(
     workers=None,
     limit: int | None = None,
     model=None,
+    assume_symmetric: bool = False,
 ) -> CountResult:
     """Count by enumerating every solution with a callback (one worker).
 
     With ``unique=True`` the count runs on the lex-leader model and gives the number of
     orbits; ``total`` is then counted on the plain model as well. A run stopped by
     ``limit`` or ``time_limit`` returns ``complete=False`` with the numbers found so far.
-    A ``model`` (from :func:`build`) is counted as it is: ``total`` is its count, and
-    ``unique`` is not available for it.
+
+    A ``model`` (from :func:`build`, possibly edited) is counted as it is: a plain model
+    gives ``count`` (``unique`` is refused), a lex-leader model gives ``unique`` only
+    (``count`` is None, and ``unique=True`` is required). A lex-leader model to which
+    constraints were added after :func:`build` is refused unless ``assume_symmetric``
+    (see :func:`~queenslab.models.breaking.check_model_count`).
     """
     search = _search({"time_limit": time_limit, "seed": seed, "workers": workers, "limit": limit})
     if model is not None:
-        if unique:
-            raise QueensError("unique=True builds its own lex-leader model; count the edited model without it")
-        found, complete = _enumerate_count(_model_for(problem, model, formulation, None), **search)
-        return CountResult(found, None, None, "cpsat", model.formulation.value, complete)
+        m = _model_for(problem, model, formulation, None)
+        unique = validate.flag(unique, "unique")
+        check_model_count(problem, m.symmetry, unique, m.edited, validate.flag(assume_symmetric, "assume_symmetric"))
+        found, complete = _enumerate_count(m, **search)
+        if m.symmetry == LEX_LEADER:
+            return CountResult(None, found, None, "cpsat", m.formulation.value + "/lex-leader", complete)
+        return CountResult(found, None, None, "cpsat", m.formulation.value, complete)
     form = validate.member(Formulation, formulation, "CP-SAT formulation")
     total, complete = _enumerate_count(build(problem, formulation=form), **search)
     orbits = None
@@ -472,9 +528,9 @@ def count(problem: Problem, *, unique: bool = False, formulation="integer", mode
     >>> count(Problem(7, toroidal=True), formulation="boolean")
     28
     """
-    if unique and model is not None:
-        raise QueensError("unique=True builds its own lex-leader model; count the edited model without it")
-    m = _model_for(problem, model, formulation, LEX_LEADER if unique else None)
+    if model is not None:
+        return counts(problem, unique=unique, model=model, **search).value(unique)
+    m = build(problem, formulation=formulation, symmetry=LEX_LEADER if unique else None)
     found, complete = _enumerate_count(m, **_search(search))
     return CountResult(found, backend="cpsat", complete=complete).value()
 

@@ -363,6 +363,7 @@ def count(
     if unique:
         assert r.unique is not None  # count_both fills unique when asked for it
         return r.unique
+    assert r.count is not None  # the engine always counts the total
     return r.count
 
 

@@ -63,8 +63,9 @@ def check_problem(problem: object) -> Problem:
     ...
     queenslab.errors.QueensError: expected a queenslab Problem, got int 8 (for the standard problem write Problem(8))
     """
-    engine.check_problem(validate.problem(problem))
-    return problem
+    checked = validate.problem(problem)
+    engine.check_problem(checked)
+    return checked
 
 
 def _duration(seconds: float) -> str:
