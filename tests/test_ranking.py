@@ -15,7 +15,7 @@ from queenslab.cli import main
 from queenslab.data import known_total
 from queenslab.errors import InvalidIndex, InvalidPlacement, QueensError
 from queenslab.native import engine
-from queenslab.problem import Problem
+from queenslab.problem import Problem, Region
 from queenslab.ranking import index as ix
 from queenslab.ranking.lex import batches_from, rank, unrank
 from queenslab.ranking.permutations import (
@@ -32,6 +32,9 @@ VARIANTS = [
     Problem(8, fixed=[(2, 5)]),
     Problem(10, knight=True),
     Problem(9, blocked=[(4, 4)]),  # keeps the mirror symmetry, not standard
+    # edited variants: bounds on regions, a camel leaper
+    Problem(9, regions=[Region([(r, c) for r in range(4) for c in range(4)], at_least=1, at_most=2)]),
+    Problem(10, leapers=[(1, 3)], regions=[Region([(0, c) for c in range(1, 10, 2)], at_least=1)]),
 ]
 
 
@@ -326,3 +329,12 @@ def test_rank_cli_and_errors(capsys):
     ]
     assert main(["solutions", "10", "--offset", "99", "--limit", "2"]) == 0
     assert capsys.readouterr().out.splitlines()[0] == "2 8 10 4 1 5 9 6 3 7"
+
+
+def test_sampling_an_edited_variant_draws_its_solutions(tmp_path):
+    p = VARIANTS[-2]
+    sols = set(naive.all_solutions(p))
+    drawn = sample(p, 30, seed=4, index=None)
+    assert len(drawn) == 30 and set(drawn) <= sols
+    idx = ix.build_index(p, directory=tmp_path)
+    assert sample(p, 30, seed=4, index=idx) == drawn  # the same ranks, unranked through the index

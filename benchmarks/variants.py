@@ -1,0 +1,90 @@
+"""Edited variants on every backend: the native engine against CP-SAT and SAT.
+
+For each n and each variant (bounds on regions of cells, a camel leaper), in one run:
+the time to count all solutions with the native engine (one thread), CP-SAT (integer
+formulation) and SAT enumeration (pysat, pairwise encoding), measured interleaved
+(native, cpsat, sat, native, cpsat, sat, ...) and reported as medians, with the ratios
+cpsat / native and sat / native. Every count is checked against the native one: a
+disagreement stops the run.
+
+Usage: ``python benchmarks/variants.py [--ns 8 9 10 11 12] [--repeat 3] [--quick]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from common import print_metadata, run_metadata
+
+from queenslab.models import cnf, cpsat
+from queenslab.native import engine
+from queenslab.problem import Problem, Region
+
+BACKENDS = [
+    ("native", lambda p: engine.count(p, threads=1)),
+    ("cpsat", lambda p: cpsat.count(p)),
+    ("sat", lambda p: cnf.count(p)),
+]
+
+
+def variants(n: int) -> list[tuple[str, Problem]]:
+    """The edited problems of size n: three region constraints and a leaper."""
+    half = n // 2
+    diagonals = Region([(i, i) for i in range(n)] + [(i, n - 1 - i) for i in range(n)], at_most=0)
+    quadrant = Region([(r, c) for r in range(half) for c in range(half)], at_least=2, at_most=2)
+    first_row = Region([(0, c) for c in range(1, n, 2)], at_least=1)
+    return [
+        ("no queen on a main diagonal", Problem(n, regions=[diagonals])),
+        ("exactly 2 in the top-left quadrant", Problem(n, regions=[quadrant])),
+        ("first row's queen in an even column", Problem(n, regions=[first_row])),
+        ("camel leaper (1, 3)", Problem(n, leapers=[(1, 3)])),
+    ]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--ns", type=int, nargs="+", default=[8, 9, 10, 11, 12])
+    ap.add_argument("--repeat", type=int, default=3, help="interleaved rounds per problem (medians are reported)")
+    ap.add_argument("--quick", action="store_true", help="n = 6, 7, one round: a smoke test")
+    args = ap.parse_args()
+    if args.quick:
+        args.ns, args.repeat = [6, 7], 1
+    print_metadata(run_metadata(1))
+    for _, fn in BACKENDS:  # imports and compilation outside the timings
+        for _, p in variants(6):
+            fn(p)
+    print()
+    print("Median seconds to count every solution of an edited variant (one thread / one worker),")
+    print(f"{args.repeat} interleaved rounds; ratio = backend time / native time.")
+    print()
+    print("| n | variant | solutions | native (s) | cpsat (s) | sat (s) | cpsat / native | sat / native |")
+    print("|---|---|---|---|---|---|---|---|")
+    slowest_ratio = float("inf")
+    for n in args.ns:
+        for name, p in variants(n):
+            times: dict[str, list[float]] = {b: [] for b, _ in BACKENDS}
+            counts: dict[str, int] = {}
+            for _ in range(args.repeat):
+                for backend, fn in BACKENDS:
+                    t0 = time.perf_counter()
+                    counts[backend] = fn(p)
+                    times[backend].append(time.perf_counter() - t0)
+            if len(set(counts.values())) != 1:
+                raise SystemExit(f"n = {n}, {name}: the backends disagree: {counts}")
+            med = {b: statistics.median(ts) for b, ts in times.items()}
+            r_cpsat, r_sat = med["cpsat"] / med["native"], med["sat"] / med["native"]
+            slowest_ratio = min(slowest_ratio, r_cpsat, r_sat)
+            print(
+                f"| {n} | {name} | {counts['native']} | {med['native']:.4f} | {med['cpsat']:.4f} | "
+                f"{med['sat']:.4f} | {r_cpsat:.1f} | {r_sat:.1f} |",
+                flush=True,
+            )
+    print()
+    verdict = "fastest on every problem" if slowest_ratio > 1 else "NOT the fastest on every problem"
+    print(f"native: {verdict} (smallest ratio of a solver to native: {slowest_ratio:.1f})")
+
+
+if __name__ == "__main__":
+    main()
