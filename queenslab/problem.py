@@ -746,7 +746,7 @@ class Problem:
             pairs = [_pair(x, f"a cell of '{key}'") for x in value]
             return [(r - base, c - base) for r, c in pairs]
 
-        def regions() -> list[Region]:
+        def regions() -> list[dict[str, Any]]:
             value = data.get("regions")
             if value is None:
                 return []
@@ -756,21 +756,13 @@ class Problem:
                 )
             out = []
             for i, item in enumerate(value):
-                unknown = sorted(map(str, set(item) - {"cells", "at_least", "at_most"}))
-                if unknown or "cells" not in item:
-                    raise InvalidProblem(
-                        f"region {i + 1}: the keys are cells, at_least and at_most"
-                        + (f" (unknown: {', '.join(unknown)})" if unknown else " (cells is required)")
-                    )
-                cells_i = item["cells"]
-                if not isinstance(cells_i, (list, tuple)) or not all(
-                    isinstance(x, (list, tuple)) and len(x) == 2 for x in cells_i
+                cells = item.get("cells")
+                if not isinstance(cells, (list, tuple)) or not all(
+                    isinstance(x, (list, tuple)) and len(x) == 2 for x in cells
                 ):
                     raise InvalidProblem(f"region {i + 1}: 'cells' is a list of [row, column] pairs")
-                pairs = [_pair(x, f"a cell of region {i + 1}") for x in cells_i]
-                out.append(
-                    Region([(r - base, c - base) for r, c in pairs], item.get("at_least", 0), item.get("at_most"))
-                )
+                pairs = [_pair(x, f"a cell of region {i + 1}") for x in cells]
+                out.append({**item, "cells": [(r - base, c - base) for r, c in pairs]})  # keys checked by Problem
             return out
 
         leapers = data.get("leapers")

@@ -263,3 +263,29 @@ def test_fingerprints_of_existing_problems_are_unchanged():
     assert Problem(8, toroidal=True).fingerprint()[:12] == "4bd7a26af985"
     assert Problem(8, blocked=[(0, 1)], fixed=[(1, 3)]).fingerprint()[:12] == "6abd0d50f2cd"
     assert Problem(np.int64(8), toroidal=np.bool_(False)).fingerprint() == Problem(8).fingerprint()
+
+
+def test_new_fields_get_distinct_fingerprints_and_leave_old_ones_alone():
+    diagonal = Region([(i, i) for i in range(8)], at_most=0)
+    prints = {
+        Problem(8).fingerprint(),
+        Problem(8, leapers=[(1, 3)]).fingerprint(),
+        Problem(8, leapers=[(2, 3)]).fingerprint(),
+        Problem(8, regions=[diagonal]).fingerprint(),
+        Problem(8, regions=[Region(diagonal.cells, at_most=1)]).fingerprint(),
+        Problem(8, regions=[Region(diagonal.cells, at_least=1)]).fingerprint(),
+    }
+    assert len(prints) == 6
+    # the knight's own spelling and its leaper spelling are one problem, with the old fingerprint
+    assert Problem(8, leapers=[(2, 1)]) == Problem(8, knight=True)
+    assert Problem(8, leapers=[(2, 1)]).fingerprint() == Problem(8, knight=True).fingerprint()
+    # a region that bounds nothing is no constraint, and regions are a set
+    a, b = Region([(0, 0)], at_least=1), Region([(1, 1), (2, 2)], at_most=1)
+    assert Problem(8, regions=[Region([(0, 0)], at_most=5)]) == Problem(8)
+    assert Problem(8, regions=[a, b]) == Problem(8, regions=[b, a, b])
+
+
+@given(problems(max_n=7))
+def test_symmetries_are_exactly_the_invariances_the_oracle_finds(p):
+    assert len(p.symmetries()) == naive.symmetry_count(p)
+    assert p.symmetries()[0] == IDENTITY
