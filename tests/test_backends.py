@@ -141,3 +141,18 @@ def test_crosscheck_records_a_backend_beyond_its_limit_and_refuses_when_none_can
     assert r.verdict == "inconclusive"  # one complete answer is no agreement
     with pytest.raises(TooLarge):
         crosscheck(Problem(19), ["cpsat", "sat"])
+
+
+def test_a_model_picks_its_own_backend():
+    from queenslab import count, counts, solve
+    from queenslab.models import cnf, cpsat
+
+    p = Problem(8)
+    for m in (cpsat.build(p), cnf.build(p)):
+        r = counts(p, model=m)
+        assert (r.count, r.backend) == (known_total(8), m.backend)
+        assert count(p, model=m) == known_total(8) and solve(p, model=m) is not None
+    lex = cpsat.build(p, symmetry="lex-leader")
+    assert count(p, model=lex, unique=True) == 12
+    with pytest.raises(QueensError, match="must come from"):
+        count(p, model=object())

@@ -166,7 +166,7 @@ PROGRESS = Option(
 FORCE = Option(
     "force",
     "flag",
-    "allow n above the backend's practical limit of an exact count (native 18, cpsat and sat 14, ganak 13)",
+    "allow n above the backend's practical limit of an exact count (native 18, cpsat and sat 14, ganak 13, cpmpy 12)",
     default=False,
     applies_to=frozenset({COUNTS}),
 )

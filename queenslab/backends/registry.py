@@ -22,6 +22,7 @@ from typing import Any
 from ..errors import QueensError
 from ..problem import Problem
 from ..result import CountResult
+from .cpmpy import CpmpyBackend
 from .cpsat import CpsatBackend
 from .interface import Backend, Option
 from .native import NativeBackend
@@ -30,7 +31,9 @@ from .sat import GanakBackend, SatBackend
 __all__ = ["BACKENDS", "get_backend", "backend_options", "solve", "count", "counts", "solutions"]
 
 #: name -> backend class; the first entry is the default backend.
-BACKENDS: dict[str, type[Backend]] = {cls.name: cls for cls in (NativeBackend, CpsatBackend, SatBackend, GanakBackend)}
+BACKENDS: dict[str, type[Backend]] = {
+    cls.name: cls for cls in (NativeBackend, CpsatBackend, SatBackend, GanakBackend, CpmpyBackend)
+}
 
 _instances: dict[str, Backend] = {}
 
@@ -75,23 +78,40 @@ def backend_options(question: str) -> dict[str, tuple[Option, list[str]]]:
     return out
 
 
+def _chosen(backend: str | None, opts: dict[str, Any]) -> Backend:
+    """The backend named, or for an edited ``model`` the model's own, or the default."""
+    if backend is None and opts.get("model") is not None:
+        backend = getattr(type(opts["model"]), "backend", None)
+        if not isinstance(backend, str):
+            raise QueensError(
+                "model must come from the build function of queenslab.models.cpsat, .cnf or .cpmpy, "
+                f"got {type(opts['model']).__name__}"
+            )
+    return get_backend(backend)
+
+
 def solve(problem: Problem, *, backend: str | None = None, **opts: Any) -> tuple[int, ...] | None:
     """One solution of ``problem`` (0-based tuple), or None when it has none."""
-    return get_backend(backend).solve(problem, **opts)
+    return _chosen(backend, opts).solve(problem, **opts)
 
 
 def count(problem: Problem, *, unique: bool = False, backend: str | None = None, **opts: Any) -> int:
-    """Number of solutions (``unique=True``: orbits under ``problem.symmetries()``)."""
-    return get_backend(backend).count(problem, unique=unique, **opts)
+    """Number of solutions (``unique=True``: orbits under ``problem.symmetries()``).
+
+    With an edited ``model`` (from a model's ``build``) and no ``backend``, the model's own
+    backend counts it: ``count(problem, model=m)`` is ``m.count()``.
+    """
+    return _chosen(backend, opts).count(problem, unique=unique, **opts)
 
 
 def counts(problem: Problem, *, unique: bool = False, backend: str | None = None, **opts: Any) -> CountResult:
-    """Total and (with ``unique``) orbit count in one :class:`CountResult`."""
-    return get_backend(backend).counts(problem, unique=unique, **opts)
+    """Total and (with ``unique``) orbit count in one :class:`CountResult` (a ``model``
+    picks its own backend, as in :func:`count`)."""
+    return _chosen(backend, opts).counts(problem, unique=unique, **opts)
 
 
 def solutions(
     problem: Problem, *, limit: int | None = None, backend: str | None = None, **opts: Any
 ) -> Iterator[tuple[int, ...]]:
     """Iterate over solutions (the native backend: in lexicographic order)."""
-    return get_backend(backend).solutions(problem, limit=limit, **opts)
+    return _chosen(backend, opts).solutions(problem, limit=limit, **opts)

@@ -24,7 +24,7 @@ import os
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from .. import interrupt, validate
 from ..compiled import compile_problem
@@ -106,6 +106,8 @@ class CnfModel:
     symmetry: str | None
     cnf: Any
     pool: Any
+    #: The backend that counts this model (``count(problem, model=m)`` picks it).
+    backend: ClassVar[str] = "sat"
     #: (variables, clauses) at the end of :func:`build`.
     built: tuple[int, int] = (0, 0)
 

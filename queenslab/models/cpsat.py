@@ -31,7 +31,7 @@ import queue
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from .. import interrupt, validate
 from ..compiled import compile_problem
@@ -96,6 +96,8 @@ class CpsatModel:
     x: list[list[Any]] | None = None
     inverse: list[Any] | None = None
     extra: dict = field(default_factory=dict)
+    #: The backend that counts this model (``count(problem, model=m)`` picks it).
+    backend: ClassVar[str] = "cpsat"
     #: (variables, constraints) that build and the model's own helpers made.
     own: list[int] = field(default_factory=lambda: [0, 0])
 
