@@ -37,7 +37,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-__all__ = ["read_problem", "write_problem", "problem_text", "KEYS", "REGION_KEYS"]
+__all__ = ["read_problem", "write_problem", "problem_text", "problem_from_toml", "KEYS", "REGION_KEYS"]
 
 #: The top-level keys of a problem file.
 KEYS = ("description", "n", "toroidal", "knight", "leapers", "blocked", "fixed", "region")
@@ -216,6 +216,8 @@ def problem_text(problem: Problem, description: str | None = None) -> str:
     True
     """
     validate.problem(problem)
+    if description is not None and not isinstance(description, str):
+        raise QueensError(f"a description is a string, got {validate.brief(description)}")
     d = problem.to_dict(one_based=True)
 
     def pairs(items: list[list[int]]) -> str:

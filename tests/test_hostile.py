@@ -643,6 +643,17 @@ for _name in ("index_dir", "default_depth", "index_path", "build_index", "find_i
     _target("queenslab.ranking.index." + _name, problem=st.one_of(problems(max_n=6), JUNK))
 for _name in ("read_placement", "write_placement"):
     _target("queenslab.placement_file." + _name)
+_target("queenslab.problem_file.read_problem")
+_target("queenslab.problem_file.write_problem", description=st.one_of(st.none(), st.text(max_size=20), JUNK))
+_target("queenslab.problem_file.problem_text", description=st.one_of(st.none(), st.text(max_size=20), JUNK))
+_target(
+    "queenslab.problem_file.problem_from_toml",
+    text=st.one_of(
+        st.text(max_size=60),
+        st.sampled_from(["n = 6", "n = 6\n[[region]]\ncells = [[1, 1]]\nat_least = 1", "n = 6\nleapers = [[1, 1]]"]),
+    ),
+    name=st.text(max_size=10),
+)
 for _name in ("png_bits", "write_png"):
     _target("queenslab.viz." + _name)
 
@@ -698,6 +709,7 @@ MODULES = [
     "queenslab.ranking.sampling",
     "queenslab.ranking.index",
     "queenslab.placement_file",
+    "queenslab.problem_file",
     "queenslab.viz",
 ]
 
