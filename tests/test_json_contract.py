@@ -38,7 +38,7 @@ CONTRACT = {
         ],
     ),
     "crosscheck": (
-        {"n", "problem", "unique", "agree", "verdict", "rows"},
+        {"n", "problem", "unique", "agree", "verdict", "rows", "note"},
         [
             ["crosscheck", 6, "--backends", "native,sat"],
             ["crosscheck", 5, "--toroidal", "--no-unique", "--backends", "native,cpsat"],

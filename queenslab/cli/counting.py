@@ -121,7 +121,7 @@ def crosscheck_cmd(problem: Problem, backends: str | None, no_unique: bool, as_j
     \b
     JSON keys: n, problem, unique (whether orbits were compared), agree, verdict (agree,
     disagree or inconclusive), rows (each: backend, count, unique, seconds, complete,
-    error).
+    error), note (why contradicting constraints leave no solutions, else null).
 
     \b
     Examples:
@@ -138,6 +138,7 @@ def crosscheck_cmd(problem: Problem, backends: str | None, no_unique: bool, as_j
                 "unique": not no_unique,
                 "agree": res.agree,
                 "verdict": res.verdict,
+                "note": problem.contradiction,
                 "rows": [
                     {
                         "backend": r.backend,
@@ -153,6 +154,8 @@ def crosscheck_cmd(problem: Problem, backends: str | None, no_unique: bool, as_j
         )
     else:
         click.echo(f"{problem.describe()}")
+        if problem.contradiction:
+            click.echo(f"note: no solutions, as {problem.contradiction}")
         click.echo(f"{'backend':<10} {'count':>14} {'unique':>12} {'seconds':>9}")
         for r in res.rows:
             if r.error:
