@@ -955,6 +955,9 @@ COMMANDS: dict[str, st.SearchStrategy] = {
         opt("--time-limit", NUMBER_TOKENS),
         opt("--seed", NUMBER_TOKENS),
         opt("--limit", NUMBER_TOKENS),
+        opt("--ledger", PATH_TOKENS),
+        opt("--dask", st.sampled_from(["local", "local:0", "local:x", "x", "", "tcp://", "local:99999"])),
+        opt("--verify", NUMBER_TOKENS),
     ),
     "solutions": st.tuples(
         N_TOKENS.map(lambda t: [t]),

@@ -21,6 +21,11 @@ COUNT = {
     "nodes",
     "problem",
     "note",
+    "tasks",
+    "from_ledger",
+    "workers",
+    "verified",
+    "disagreements",
 }
 PROBLEM = {"version", "base", "n", "toroidal", "knight", "blocked", "fixed", "leapers", "regions"}
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import click
 
 from ..backends import crosscheck, get_backend
@@ -10,12 +12,14 @@ from ..data import compare
 from ..errors import QueensError
 from ..outfile import atomic_output
 from ..problem import Problem
+from ..result import CountResult
 from .app import cli, emit_json
 from .options import (
     Progress,
     backend_option,
     choice_option,
     json_option,
+    number_option,
     out_option,
     problem_options,
     solver_options,
@@ -29,8 +33,33 @@ from .options import (
 )
 @backend_option
 @solver_options(COUNTS)
+@click.option(
+    "--ledger",
+    metavar="FILE",
+    default=None,
+    help="Split the count into tasks and record each finished one in this ledger (SQLite): "
+    "a re-run with the same file computes only what is missing (native backend).",
+)
+@click.option(
+    "--dask",
+    metavar="local:K|tcp://H:P",
+    default=None,
+    help="Count on a Dask cluster: local:K starts K worker processes on this machine (loopback "
+    "only), an address uses a running scheduler (tls:// with the Dask configuration's TLS "
+    "settings). Needs the extra 'dask'.",
+)
+@number_option("--verify", 0, "K", "Recompute K random recorded tasks here and report any disagreement.", default=0)
 @json_option
-def count_cmd(problem: Problem, unique: bool, backend: str, backend_opts: dict, as_json: bool) -> int:
+def count_cmd(
+    problem: Problem,
+    unique: bool,
+    backend: str,
+    backend_opts: dict,
+    ledger: str | None,
+    dask: str | None,
+    verify: int,
+    as_json: bool,
+) -> int:
     """Count the solutions of N queens (or a variant).
 
     Compares with the known values (OEIS A000170 / A002562) for the standard problem and
@@ -38,11 +67,18 @@ def count_cmd(problem: Problem, unique: bool, backend: str, backend_opts: dict, 
     The options in brackets belong to the backends named there; another backend refuses
     them.
 
+    With --ledger or --dask the count is split into tasks (the symmetric search's for the
+    standard problem, prefixes of the first rows for a variant) that run on threads or
+    on a Dask cluster; each finished task is recorded in the ledger at once, so Ctrl-C
+    loses nothing and a re-run finishes the count. A ledger of another problem, or one
+    edited by hand, is refused.
+
     \b
     JSON keys: n, count, unique (null without --unique), backend, method, threads,
     seconds, complete, known, known_unique, agrees (null when nothing is known),
     nodes, problem, note (why a problem whose constraints contradict each other has no
-    solutions, else null).
+    solutions, else null), tasks, from_ledger, workers, verified, disagreements (null
+    without --ledger / --dask).
 
     \b
     Examples:
@@ -53,12 +89,49 @@ def count_cmd(problem: Problem, unique: bool, backend: str, backend_opts: dict, 
     """
     be = get_backend(backend)
     progress = Progress(not as_json, f"count {problem.n}")
-    if be.option("progress") is not None:
+    split = ledger is not None or dask is not None
+    if verify and not split:
+        raise QueensError("--verify recomputes tasks recorded in a ledger: give --ledger FILE (or --dask)")
+    if split:
+        if backend != "native":
+            raise QueensError("--ledger and --dask split the native engine's count; drop --backend " + backend)
+        unknown = sorted(set(backend_opts) - {"threads", "force"})
+        if unknown:
+            raise QueensError(
+                f"--ledger / --dask take --threads and --force; not {', '.join('--' + k.replace('_', '-') for k in unknown)}"
+            )
+    elif be.option("progress") is not None:
         backend_opts["progress"] = progress
+    res: CountResult
     try:
-        res = be.counts(problem, unique=unique, **backend_opts)
+        if split:
+            from .. import distributed
+
+            res = distributed.count(
+                problem,
+                unique=unique,
+                ledger=ledger,
+                dask=dask,
+                verify=verify,
+                progress=progress,
+                **backend_opts,
+            )
+        else:
+            res = be.counts(problem, unique=unique, **backend_opts)
     finally:
         progress.close()
+    extra = {
+        "tasks": getattr(res, "tasks", None),
+        "from_ledger": getattr(res, "from_ledger", None),
+        "workers": list(getattr(res, "workers", ())) if split else None,
+        "verified": getattr(res, "verified", None),
+        "disagreements": [
+            {"task": list(d.task), "recorded": list(d.recorded), "recomputed": list(d.recomputed)}
+            for d in getattr(res, "disagreements", ())
+        ]
+        if split
+        else None,
+    }
     assert res.count is not None  # a problem is counted, never a model with lex-leader constraints alone
     known = compare(problem, res.count, res.unique if unique else None, complete=res.complete)
     if as_json:
@@ -78,6 +151,7 @@ def count_cmd(problem: Problem, unique: bool, backend: str, backend_opts: dict, 
                 "nodes": res.nodes,
                 "problem": problem.to_dict(one_based=True),
                 "note": res.note,
+                **extra,
             }
         )
     else:
@@ -95,8 +169,21 @@ def count_cmd(problem: Problem, unique: bool, backend: str, backend_opts: dict, 
         click.echo(detail)
         if res.note:
             click.echo(f"note: no solutions, as {res.note}")
+        if split:
+            click.echo(
+                f"{extra['tasks']} tasks, {extra['from_ledger']} found done in the ledger, "
+                f"{len(extra['workers'] or [])} worker(s) this run"
+                + (
+                    f"; {extra['verified']} recomputed, {len(extra['disagreements'] or [])} disagreeing"
+                    if verify
+                    else ""
+                )
+            )
     if known.agrees is False:
         click.echo("error: the count disagrees with the known value", err=True)
+        return 1
+    if split and extra["disagreements"]:
+        click.echo("error: recomputed tasks disagree with the ledger: " + json.dumps(extra["disagreements"]), err=True)
         return 1
     return 0 if res.complete else 1
 

@@ -37,10 +37,14 @@ __all__ = [
     "MAX_N",
     "MAX_BATCH",
     "SYM_MAX_N",
+    "SPLIT_METHODS",
+    "split_tasks",
+    "count_task",
     "PRACTICAL_LIMIT",
     "METHODS",
     "default_threads",
     "check_problem",
+    "check_size",
     "Walker",
     "PrefixCounter",
     "prefix_batches",
@@ -212,6 +216,17 @@ def _run(tasks: list, fn: Callable, threads: int, progress: Progress | None) -> 
     return results
 
 
+def check_size(problem: Problem, force: bool) -> None:
+    """Refuse an exact count above :data:`PRACTICAL_LIMIT` unless ``force``.
+
+    Raises
+    ------
+    TooLarge
+        With what n = 18 takes and how to go ahead anyway.
+    """
+    _check_size(problem, force)
+
+
 def _check_size(problem: Problem, force: bool) -> None:
     if problem.n > PRACTICAL_LIMIT and not validate.flag(force, "force"):
         raise TooLarge(
@@ -246,6 +261,75 @@ def _count_symmetric(problem: Problem, threads: int, progress: Progress | None) 
     c8 = sum(int(p[2]) for p in parts)
     nodes = sum(int(p[3]) for p in parts) + 1
     return CountResult(2 * c2 + 4 * c4 + 8 * c8, c2 + c4 + c8, nodes, "native", "symmetric", threads=threads)
+
+
+#: The methods :func:`split_tasks` splits a count by.
+SPLIT_METHODS = ("symmetric", "general")
+
+
+def split_tasks(
+    problem: Problem, *, unique: bool = False, depth: int | None = None, least: int = 256
+) -> tuple[str, int, list[tuple[int, ...]]]:
+    """The independent tasks a count of ``problem`` splits into, for a runner elsewhere
+    (threads, a cluster) that adds their results up.
+
+    The standard problem (4 <= n <= SYM_MAX_N, no ``depth`` given) is split like the
+    symmetric search: one task per first-row queen class and second-row column, and every
+    task counts the total and the orbits at once. Any other problem, or a given ``depth``,
+    is split into the valid placements of its first ``depth`` rows (the smallest depth
+    with at least ``least`` of them, up to 6, when none is given).
+
+    Returns
+    -------
+    (method, depth, tasks)
+        ``"symmetric"`` (depth 0) or ``"general"``, and the task keys, in order.
+
+    Examples
+    --------
+    >>> method, depth, tasks = split_tasks(Problem(8))
+    >>> method, depth, len(tasks)
+    ('symmetric', 0, 64)
+    >>> sum(count_task(Problem(8), method, t)[0] for t in tasks)
+    92
+    """
+    check_problem(problem)
+    unique = validate.flag(unique, "unique")
+    n = problem.n
+    if depth is None and problem.is_standard and 4 <= n <= SYM_MAX_N:
+        return "symmetric", 0, [tuple(t) for t in _sym_tasks(n)]
+    walk = Walker(problem)
+    if depth is None:
+        depth, prefixes = 0, np.zeros((1, 0), np.int64)
+        while len(prefixes) < least and depth < min(n - 1, 6):
+            depth += 1
+            prefixes = walk.prefixes(depth)
+        depth = max(depth, 0)
+    else:
+        depth = validate.whole_number(depth, "depth", minimum=0, maximum=n)
+        prefixes = walk.prefixes(depth)
+    return "general", depth, [tuple(int(x) for x in p) for p in prefixes]
+
+
+def count_task(
+    problem: Problem, method: str, task: Sequence[int], *, unique: bool = False
+) -> tuple[int, int | None, int]:
+    """Count one task of :func:`split_tasks`: ``(solutions, orbits, queens placed)``.
+
+    The orbits are counted by the symmetric method always, by the general one with
+    ``unique`` (canonical solutions under ``problem.symmetries()``), else None. The kernel
+    polls the stop flag, so Ctrl-C stops a task within microseconds.
+    """
+    check_problem(problem)
+    validate.choice(method, SPLIT_METHODS, "task method")
+    if method == "symmetric":
+        corner, b1, c = (int(x) for x in task)
+        c2, c4, c8, nodes = K.sym_count(problem.n, corner, b1, c, interrupt.FLAG)
+        interrupt.check()
+        return int(2 * c2 + 4 * c4 + 8 * c8), int(c2 + c4 + c8), int(nodes)
+    unique = validate.flag(unique, "unique")
+    walk = Walker(problem, group=unique)
+    found, canon, nodes, _ = walk.run(_check_prefix(problem, task), K.CANON if unique else K.COUNT)
+    return int(found), (int(canon) if unique else None), int(nodes)
 
 
 def _split_depth(walk: Walker, threads: int) -> tuple[int, np.ndarray]:

@@ -1,0 +1,796 @@
+"""The ledger of a distributed count: one SQLite file that records every finished task.
+
+A long count is split into independent *tasks* (a :class:`Split`: the method, the prefix
+depth, whether orbits are counted, and the task keys in order; a task's id is its index).
+Each finished task gives a :class:`TaskResult`. The distributed runner records every
+result in a :class:`Ledger` the moment it arrives, each in its own committed transaction,
+so a run that stops (Ctrl-C, a lost worker, a killed scheduler) and is started again with
+the same file computes only the tasks still :meth:`~Ledger.missing`; the final answer is
+:meth:`~Ledger.totals`, the sum over the ledger.
+
+**What the file holds.** Two tables. ``meta``: the format and its version, the problem's
+fingerprint and its :meth:`~queenslab.problem.Problem.to_dict` JSON, the split's method,
+depth, orbit flag, number of tasks and digest (:meth:`Split.digest`), the queenslab
+version that created the file, the creation date, and a digest of the table itself.
+``tasks``: one row per finished task -- its id, ``count``, ``uniq`` (the orbit count, NULL
+when orbits are not counted), ``nodes``, the worker, the seconds it took, the queenslab
+version that computed it, and a check ``chk``.
+
+**Checks.** A row's check is 63 bits of a keyed BLAKE2b over the task id, the task's key
+and every stored value of the row; the key is derived from the problem's fingerprint and
+the split's digest, so a row copied from the ledger of another problem or split fails
+too. Every read (:meth:`~Ledger.done`, :meth:`~Ledger.missing`, :meth:`~Ledger.totals`,
+:meth:`~Ledger.verify_sample`) verifies every row: a result edited by hand is never
+summed silently, the error names the task. Opening an existing file checks that it is a
+queenslab ledger (the SQLite header against the file size, the tables, the meta keys and
+the meta digest), of the same problem (fingerprint) and the same split (digest); a file
+that is not a ledger is refused and never modified. An empty file, or an SQLite database
+without any table, is taken as a new ledger (nothing in it can be lost).
+
+**Concurrency.** Several processes or threads may record into one ledger at once: the
+file is in WAL journal mode with a busy timeout of 30 seconds, a new ledger is created
+under SQLite's write lock (``BEGIN IMMEDIATE``, the tables re-read under it), and a task
+is inserted with ``INSERT OR IGNORE`` on its id (the primary key), so it is never
+recorded twice: the first row is kept, and a second computation of the same task that
+disagrees with it is an error. Commits are synchronous (``synchronous=FULL``).
+
+**Errors.** A file that is damaged, truncated, not SQLite, not readable, edited, or of
+another problem or split raises :class:`InvalidLedger` (a
+:class:`~queenslab.errors.QueensError`) naming the file and saying what to do; bad
+arguments (a count beyond a signed 64-bit integer, a task id the split does not have)
+raise :class:`~queenslab.errors.QueensError`. No ``sqlite3`` exception escapes.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import operator
+import os
+import sqlite3
+import stat
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from importlib.metadata import PackageNotFoundError, version as _dist_version
+from pathlib import Path
+from random import Random
+from typing import Any, SupportsIndex, cast
+
+from .. import validate
+from ..errors import QueensError
+from ..problem import Problem
+
+__all__ = ["FORMAT", "FORMAT_VERSION", "METHODS", "InvalidLedger", "Split", "TaskResult", "Ledger"]
+
+#: The ``format`` entry of a ledger's meta table.
+FORMAT = "queenslab-ledger"
+#: Version of the file layout this module writes and reads.
+FORMAT_VERSION = 1
+#: The split methods a ledger knows.
+METHODS = ("symmetric", "general")
+
+_BUSY_SECONDS = 30.0
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+_INT64_MIN = -(2**63)
+
+# The schema, one statement per table, as SQLite stores it: a file whose tables differ
+# (changed by hand or by damage) is refused.
+_SCHEMA = (
+    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE tasks (id INTEGER PRIMARY KEY, count INTEGER NOT NULL, uniq INTEGER, nodes INTEGER NOT NULL, "
+    "worker TEXT NOT NULL, seconds REAL NOT NULL, version TEXT NOT NULL, chk INTEGER NOT NULL)",
+)
+_COLUMNS = "id, count, uniq, nodes, worker, seconds, version, chk"
+_META_KEYS = (
+    "format",
+    "version",
+    "fingerprint",
+    "problem",
+    "method",
+    "depth",
+    "unique",
+    "tasks",
+    "split_digest",
+    "package",
+    "created",
+    "meta_digest",
+)
+
+
+class InvalidLedger(QueensError):
+    """A ledger file that cannot be used: not a ledger, damaged, truncated, unreadable,
+    edited by hand, of another problem or split, or (for :meth:`Ledger.totals`) not
+    complete. The message names the file and says what to do."""
+
+
+@functools.lru_cache(maxsize=1)
+def _package_version() -> str:
+    try:
+        return _dist_version("queenslab")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        return "0.0.0+unknown"
+
+
+def _key_number(value: object, what: str) -> int:
+    """One number of a task key: an integer (not a bool) of signed 64 bits."""
+    if not isinstance(value, bool):
+        try:
+            v = operator.index(cast(SupportsIndex, value))
+        except TypeError:
+            pass
+        else:
+            if _INT64_MIN <= v < 2**63:
+                return v
+    raise QueensError(f"{what} must be an integer of signed 64 bits, got {validate.brief(value)}")
+
+
+# ------------------------------------------------------------------------ the split
+
+
+@dataclass(frozen=True)
+class Split:
+    """How a count is cut into tasks: what a ledger is made for.
+
+    The fields are checked and normalised on construction (``tasks`` becomes a tuple of
+    tuples of ints; lists are accepted).
+
+    Parameters
+    ----------
+    method : str
+        ``"symmetric"`` or ``"general"``.
+    depth : int
+        The prefix depth (0 for the symmetric method).
+    unique : bool
+        Whether the tasks count orbits too (then every result carries ``unique``).
+    tasks : tuple of tuple of int
+        The task keys, in order; a task's id is its index. No key may appear twice.
+
+    Raises
+    ------
+    QueensError
+        For an unknown method, a negative depth, a non-boolean ``unique``, a task key
+        that is not a sequence of integers, or a key given twice.
+
+    Examples
+    --------
+    >>> s = Split("general", 2, False, [[0, 2], (0, 3)])
+    >>> s.tasks
+    ((0, 2), (0, 3))
+    >>> len(s.digest()), s.digest() == Split("general", 2, False, ((0, 2), (0, 3))).digest()
+    (64, True)
+    >>> Split("general", 2, False, [(0, 2), (0, 2)])
+    Traceback (most recent call last):
+    ...
+    queenslab.errors.QueensError: task key (0, 2) appears twice in the split (task ids 0 and 1)
+    """
+
+    method: str
+    depth: int
+    unique: bool
+    tasks: tuple[tuple[int, ...], ...]
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.method, str):
+            raise QueensError(
+                f"the split method must be one of {', '.join(METHODS)}, got {validate.brief(self.method)}"
+            )
+        method = validate.choice(str(self.method), METHODS, "split method")
+        depth = validate.int64(self.depth, "the split depth", minimum=0)
+        unique = validate.flag(self.unique, "the split's unique flag")
+        if isinstance(self.tasks, (str, bytes)):
+            raise QueensError(
+                f"the split's tasks must be a sequence of tuples of integers, got {validate.brief(self.tasks)}"
+            )
+        try:
+            items = list(cast(Iterable[object], self.tasks))
+        except TypeError:
+            raise QueensError(
+                f"the split's tasks must be a sequence of tuples of integers, got {validate.brief(self.tasks)}"
+            ) from None
+        tasks: list[tuple[int, ...]] = []
+        first: dict[tuple[int, ...], int] = {}
+        for i, item in enumerate(items):
+            if isinstance(item, (str, bytes)):
+                raise QueensError(f"task {i} of the split must be a tuple of integers, got {validate.brief(item)}")
+            try:
+                parts = list(cast(Iterable[object], item))
+            except TypeError:
+                raise QueensError(
+                    f"task {i} of the split must be a tuple of integers, got {validate.brief(item)}"
+                ) from None
+            key = tuple(_key_number(x, f"a number in task {i} of the split") for x in parts)
+            if key in first:
+                raise QueensError(f"task key {key} appears twice in the split (task ids {first[key]} and {i})")
+            first[key] = i
+            tasks.append(key)
+        object.__setattr__(self, "method", method)
+        object.__setattr__(self, "depth", depth)
+        object.__setattr__(self, "unique", unique)
+        object.__setattr__(self, "tasks", tuple(tasks))
+
+    @functools.cached_property
+    def _digest(self) -> str:
+        text = json.dumps(
+            {
+                "format": "queenslab-split",
+                "v": 1,
+                "method": self.method,
+                "depth": self.depth,
+                "unique": self.unique,
+                "tasks": [list(t) for t in self.tasks],
+            },
+            sort_keys=True,
+            separators=(",", ":"),
+        )
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def digest(self) -> str:
+        """The split's identity: hex SHA-256 of a canonical JSON of (method, depth, unique, tasks).
+
+        Equal splits have equal digests across processes and platforms.
+        """
+        return self._digest
+
+    def _describe(self) -> str:
+        orbits = "counting orbits" if self.unique else "not counting orbits"
+        return f"method {self.method!r}, depth {self.depth}, {orbits}, {len(self.tasks)} tasks"
+
+
+@dataclass(frozen=True)
+class TaskResult:
+    """One finished task, as a ledger records it.
+
+    Attributes
+    ----------
+    task_id : int
+        The task's index in :attr:`Split.tasks`.
+    count : int
+        Solutions found by the task.
+    unique : int or None
+        Orbits found by the task; None exactly when the split does not count orbits.
+    nodes : int
+        Search nodes the task visited.
+    worker : str
+        Where it ran, e.g. ``"tcp://127.0.0.1:40123"`` or ``"thread"``.
+    seconds : float
+        How long it took.
+    version : str
+        The queenslab version that computed it.
+    """
+
+    task_id: int
+    count: int
+    unique: int | None
+    nodes: int
+    worker: str
+    seconds: float
+    version: str
+
+
+# ------------------------------------------------------------------------- checks
+
+
+class _Checks:
+    """The row checks of a ledger, keyed by the problem's fingerprint and the split's
+    digest, so a row copied from another ledger fails too."""
+
+    def __init__(self, fingerprint: str, split_digest: str):
+        key = hashlib.sha256(f"queenslab-ledger\0{fingerprint}\0{split_digest}".encode()).digest()
+        self._h = hashlib.blake2b(digest_size=8, key=key)
+
+    def row(
+        self,
+        task_id: int,
+        key: tuple[int, ...],
+        count: int,
+        unique: int | None,
+        nodes: int,
+        worker: str,
+        seconds: float,
+        version: str,
+    ) -> int:
+        """Check of a ``tasks`` row (63 bits: a non-negative SQLite integer)."""
+        h = self._h.copy()
+        text = json.dumps([task_id, list(key), count, unique, nodes, worker, seconds, version], separators=(",", ":"))
+        h.update(text.encode())
+        return int.from_bytes(h.digest(), "big") >> 1
+
+
+def _meta_digest(meta: dict[str, str]) -> str:
+    body = json.dumps(sorted((k, v) for k, v in meta.items() if k != "meta_digest"))
+    return hashlib.sha256(body.encode()).hexdigest()
+
+
+def _new_meta(problem: Problem, split: Split) -> dict[str, str]:
+    meta = {
+        "format": FORMAT,
+        "version": str(FORMAT_VERSION),
+        "fingerprint": problem.fingerprint(),
+        "problem": json.dumps(problem.to_dict(), sort_keys=True, separators=(",", ":")),
+        "method": split.method,
+        "depth": str(split.depth),
+        "unique": "1" if split.unique else "0",
+        "tasks": str(len(split.tasks)),
+        "split_digest": split.digest(),
+        "package": _package_version(),
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    }
+    meta["meta_digest"] = _meta_digest(meta)
+    return meta
+
+
+# -------------------------------------------------------------------- the file
+
+
+def _afresh(path: Path) -> str:
+    """What to do about a damaged or foreign ledger."""
+    return f"use another file for the ledger, or delete {path} to start afresh (every task is then computed again)"
+
+
+def _elsewhere(path: Path, maybe: bool = False) -> str:
+    """What to do about a file that is not a ledger (never: delete it)."""
+    if maybe:
+        return (
+            "give another file name for the ledger, or, if it is a damaged ledger, delete "
+            f"{path} to start afresh (every task is then computed again)"
+        )
+    return "give another file name for the ledger (a missing file is created)"
+
+
+@contextmanager
+def _sql(path: Path, what: str) -> Iterator[None]:
+    """Turn sqlite3 errors and OSErrors into InvalidLedger naming the file and the reason."""
+    try:
+        yield
+    except (sqlite3.Error, UnicodeDecodeError) as e:  # a damaged text cell may not decode
+        if isinstance(e, sqlite3.OperationalError) and "locked" in str(e):
+            hint = f"another process held it locked for over {_BUSY_SECONDS:.0f} seconds; try again"
+        elif isinstance(e, sqlite3.DatabaseError) and not isinstance(e, sqlite3.OperationalError):
+            hint = f"the file is damaged or not a ledger: {_elsewhere(path, maybe=True)}"
+        else:
+            hint = "check that the file and its directory are readable and writable"
+        raise InvalidLedger(f"ledger {path}: {what} failed ({e}); {hint}") from None
+    except OSError as e:
+        raise InvalidLedger(f"ledger {path}: {what} failed ({e.strerror or e})") from None
+
+
+def _check_file(path: Path) -> None:
+    """Refuse what cannot be a ledger before SQLite opens it (nothing is written)."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        parent = path.parent
+        if not parent.is_dir():
+            raise QueensError(
+                f"cannot create the ledger {path}: the directory {str(parent)!r} does not exist; create it first"
+            ) from None
+        return
+    except OSError as e:
+        raise InvalidLedger(f"cannot read the ledger {path}: {e.strerror or e}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise QueensError(f"the ledger {path} is a directory; give the name of a file (it is created if missing)")
+    if not stat.S_ISREG(st.st_mode):
+        raise InvalidLedger(
+            f"{path} is not a regular file (a device, pipe or socket), so not a ledger; {_elsewhere(path)}"
+        )
+    if st.st_size == 0:
+        return  # a new file (perhaps being created by another process right now)
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(100)
+            size = os.fstat(fh.fileno()).st_size
+    except OSError as e:
+        raise InvalidLedger(f"cannot read the ledger {path}: {e.strerror or e}") from None
+    if len(head) < 100 or not head.startswith(_SQLITE_MAGIC):
+        raise InvalidLedger(
+            f"{path} is not a queenslab ledger (not an SQLite database); it was left unchanged: {_elsewhere(path)}"
+        )
+    if path.with_name(path.name + "-wal").exists():
+        return  # a write-ahead log in use: the main file may lag behind its header (SQLite reads both)
+    page = int.from_bytes(head[16:18], "big")
+    page = 65536 if page == 1 else page
+    pages = int.from_bytes(head[28:32], "big")
+    if head[24:28] == head[92:96] and pages and size != pages * page:
+        raise InvalidLedger(
+            f"ledger {path} has {size} bytes, but its SQLite header says {pages} pages of {page} bytes "
+            f"({pages * page} bytes): it was truncated or extended (damaged); {_afresh(path)}"
+        )
+
+
+def _schema(con: sqlite3.Connection) -> set[str]:
+    return {str(sql) for (sql,) in con.execute("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL")}
+
+
+def _not_a_ledger(con: sqlite3.Connection, path: Path) -> InvalidLedger:
+    with _sql(path, "reading its tables"):
+        names = sorted(str(n) for (n,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'"))
+    if set(names) == {"meta", "tasks"}:
+        return InvalidLedger(f"ledger {path}: its tables were changed (by hand or by damage); {_afresh(path)}")
+    return InvalidLedger(
+        f"{path} is an SQLite database but not a queenslab ledger (its tables: {', '.join(names) or 'none'}); "
+        f"it was left unchanged: {_elsewhere(path)}"
+    )
+
+
+def _ensure_tables(con: sqlite3.Connection, path: Path, problem: Problem, split: Split) -> None:
+    """Check the tables of an existing ledger, or create them (with the meta) in a new file.
+
+    Creation happens under SQLite's write lock with the tables read again under it, so
+    two processes creating one ledger at once make it once; the second then reads (and
+    compares) the meta the first wrote.
+    """
+    with _sql(path, "reading its tables"):
+        schema = _schema(con)
+    if schema == set(_SCHEMA):
+        return
+    if schema:
+        raise _not_a_ledger(con, path)
+    with _sql(path, "creating it"):
+        con.execute("BEGIN IMMEDIATE")
+        try:
+            schema = _schema(con)
+            if not schema:
+                for statement in _SCHEMA:
+                    con.execute(statement)
+                con.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", _new_meta(problem, split).items())
+            con.execute("COMMIT")
+        except BaseException:
+            with suppress(sqlite3.Error):
+                con.execute("ROLLBACK")
+            raise
+    if schema and schema != set(_SCHEMA):
+        raise _not_a_ledger(con, path)
+
+
+def _check_meta(path: Path, meta: dict[str, str], problem: Problem, split: Split) -> Problem:
+    """The problem a ledger's meta describes, once the meta is checked against ``problem`` and ``split``."""
+    missing = [k for k in _META_KEYS if k not in meta]
+    if meta.get("format") != FORMAT or missing:
+        detail = f"missing {', '.join(missing)}" if missing else f"format {validate.brief(meta.get('format'))}"
+        raise InvalidLedger(
+            f"{path} is not a queenslab ledger, or its meta table was changed ({detail}); {_elsewhere(path, maybe=True)}"
+        )
+    if meta["version"] != str(FORMAT_VERSION):
+        raise InvalidLedger(
+            f"ledger {path} has format version {validate.brief(meta['version'])}; this queenslab reads version "
+            f"{FORMAT_VERSION}: {_afresh(path)}"
+        )
+    if meta["meta_digest"] != _meta_digest(meta):
+        raise InvalidLedger(f"ledger {path}: its meta table was modified (digest mismatch); {_afresh(path)}")
+    try:
+        stored = Problem.from_dict(json.loads(meta["problem"]))
+        depth, unique, ntasks = int(meta["depth"]), meta["unique"], int(meta["tasks"])
+    except (ValueError, TypeError, KeyError) as e:  # InvalidProblem is a ValueError
+        raise InvalidLedger(f"ledger {path}: its meta table is unreadable ({e}); {_afresh(path)}") from None
+    if stored.fingerprint() != meta["fingerprint"] or unique not in ("0", "1"):
+        raise InvalidLedger(f"ledger {path}: its meta table is inconsistent; {_afresh(path)}")
+    if meta["fingerprint"] != problem.fingerprint():
+        raise InvalidLedger(
+            f"ledger {path} records a count of {stored.describe()}, not of {problem.describe()} "
+            f"(the problems' fingerprints differ); {_afresh(path)}"
+        )
+    if meta["split_digest"] != split.digest():
+        was = {"method": meta["method"], "depth": depth, "unique": unique == "1", "tasks": ntasks}
+        now = {"method": split.method, "depth": split.depth, "unique": split.unique, "tasks": len(split.tasks)}
+        differ = [k for k in was if was[k] != now[k]]
+        names = {
+            "method": "the method",
+            "depth": "the depth",
+            "unique": "orbit counting",
+            "tasks": "the number of tasks",
+        }
+        if differ:
+            listed = [names[k] for k in differ]
+            what = (", ".join(listed[:-1]) + " and " if len(listed) > 1 else "") + listed[-1] + " differ"
+        else:
+            what = "the same method, depth and number of tasks, but other task keys"
+        orbits = "counting orbits" if was["unique"] else "not counting orbits"
+        raise InvalidLedger(
+            f"ledger {path} was made for another split of the count: it has method {was['method']!r}, depth "
+            f"{depth}, {orbits}, {ntasks} tasks; this run has {split._describe()} ({what}); {_afresh(path)}"
+        )
+    return stored
+
+
+# --------------------------------------------------------------------- the ledger
+
+
+class Ledger:
+    """The record of a distributed count's finished tasks, in one SQLite file.
+
+    Get one with :meth:`open`; use it as a context manager (or call :meth:`close`). One
+    ledger object may be shared by threads, and several processes may open the same
+    file at once.
+
+    Attributes
+    ----------
+    path : Path
+        The ledger file.
+    problem : Problem
+        The problem being counted.
+    split : Split
+        How the count is cut into tasks.
+    meta : dict
+        The meta table as stored (``created``, ``package``, ...).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> split = Split("general", 1, False, [(0,), (1,)])
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     with Ledger.open(os.path.join(d, "count.ledger"), Problem(4), split) as ledger:
+    ...         ledger.record(TaskResult(0, 1, None, 7, "thread", 0.25, "0.1.0"))
+    ...         ledger.missing()
+    ...         ledger.record(TaskResult(1, 1, None, 7, "thread", 0.25, "0.1.0"))
+    ...         ledger.totals()
+    True
+    [1]
+    True
+    (2, None, 14)
+    """
+
+    path: Path
+    split: Split
+
+    def __init__(self, path: Path, con: sqlite3.Connection, problem: Problem, split: Split, meta: dict[str, str]):
+        self.path = path
+        self.problem = problem
+        self.split = split
+        self.meta = meta
+        self._con: sqlite3.Connection | None = con
+        self._lock = threading.Lock()
+        self._checks = _Checks(problem.fingerprint(), split.digest())
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str], problem: Problem, split: Split) -> Ledger:
+        """Open the ledger at ``path`` for ``problem`` cut as ``split``, creating it if missing.
+
+        Parameters
+        ----------
+        path : str or path-like
+            The ledger file, named by the user. A missing (or empty) file becomes a new
+            ledger; its directory must exist.
+        problem : Problem
+            The problem being counted.
+        split : Split
+            How the count is cut into tasks.
+
+        Returns
+        -------
+        Ledger
+
+        Raises
+        ------
+        InvalidLedger
+            If the file is not a queenslab ledger (not SQLite, other tables), is
+            truncated, damaged or unreadable, its meta table was edited, or it was made
+            for another problem or split; the file is left unchanged and the message
+            says what differs and what to do.
+        QueensError
+            For bad arguments (``problem`` not a Problem, ``split`` not a Split, a path
+            that is a directory or in a directory that does not exist).
+        """
+        problem = validate.problem(problem)
+        if not isinstance(split, Split):
+            raise QueensError(f"split must be a queenslab Split, got {type(split).__name__} {validate.brief(split)}")
+        path = validate.path(path, "the ledger file")
+        _check_file(path)
+        with _sql(path, "opening it"):
+            con = sqlite3.connect(str(path), timeout=_BUSY_SECONDS, isolation_level=None, check_same_thread=False)
+        try:
+            _ensure_tables(con, path, problem, split)
+            with _sql(path, "switching it to WAL mode"):
+                (mode,) = con.execute("PRAGMA journal_mode").fetchone()
+                if str(mode).lower() != "wal":
+                    con.execute("PRAGMA journal_mode=WAL")
+                con.execute("PRAGMA synchronous=FULL")
+            with _sql(path, "reading its meta table"):
+                meta = {str(k): str(v) for k, v in con.execute("SELECT key, value FROM meta")}
+            _check_meta(path, meta, problem, split)
+        except BaseException:
+            with suppress(sqlite3.Error):
+                con.close()
+            raise
+        return cls(path, con, problem, split, meta)
+
+    def __repr__(self) -> str:
+        state = "closed" if self._con is None else "open"
+        return f"<Ledger {str(self.path)!r}: {self.problem.describe()}, {self.split._describe()}, {state}>"
+
+    # ------------------------------------------------------------------ helpers
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._con is None:
+            raise QueensError(f"the ledger {self.path} is closed")
+        return self._con
+
+    def _bad(self, what: str) -> InvalidLedger:
+        return InvalidLedger(f"ledger {self.path}: {what}")
+
+    def _bad_row(self, task_id: int, why: str) -> InvalidLedger:
+        return self._bad(
+            f"the row of task {task_id} {why}; it is never summed. Delete that row "
+            f"(DELETE FROM tasks WHERE id = {task_id}) so that the task is computed again, or {_afresh(self.path)}"
+        )
+
+    def _result(self, row: tuple[Any, ...]) -> TaskResult:
+        """A stored row as a TaskResult, once its types, id and check are verified."""
+        task_id, count, uniq, nodes, worker, seconds, version, chk = row
+        ntasks = len(self.split.tasks)
+        if type(task_id) is not int or not 0 <= task_id < ntasks:
+            raise self._bad(
+                f"it records task id {validate.brief(task_id)}, which the split does not have (ids 0..{ntasks - 1}); "
+                f"{_afresh(self.path)}"
+            )
+        # a damaged or edited cell may read as NULL, text or a float
+        if not (
+            type(count) is int
+            and type(nodes) is int
+            and (uniq is None or type(uniq) is int)
+            and type(worker) is str
+            and type(seconds) is float
+            and type(version) is str
+            and type(chk) is int
+        ):
+            raise self._bad_row(task_id, "holds a value of the wrong type")
+        key = self.split.tasks[task_id]
+        if chk != self._checks.row(task_id, key, count, uniq, nodes, worker, seconds, version):
+            raise self._bad_row(
+                task_id, "fails its check (a result edited by hand, damaged, or copied from another ledger)"
+            )
+        return TaskResult(task_id, count, uniq, nodes, worker, seconds, version)
+
+    def _checked(self, result: object) -> tuple[int, int, int | None, int, str, float, str]:
+        """The values of ``result`` to store, each checked."""
+        if not isinstance(result, TaskResult):
+            raise QueensError(f"a ledger records a TaskResult, got {type(result).__name__} {validate.brief(result)}")
+        ntasks = len(self.split.tasks)
+        task_id = validate.whole_number(result.task_id, "task_id", minimum=0)
+        if task_id >= ntasks:
+            ids = f"ids are 0..{ntasks - 1}" if ntasks else "it has no tasks"
+            raise QueensError(f"task_id {task_id} is not a task of this split ({ids})")
+        count = validate.int64(result.count, f"the count of task {task_id}", minimum=0)
+        nodes = validate.int64(result.nodes, f"the node count of task {task_id}", minimum=0)
+        uniq: int | None = None
+        if self.split.unique:
+            if result.unique is None:
+                raise QueensError(f"task {task_id} has no orbit count (unique is None), but this split counts orbits")
+            uniq = validate.int64(result.unique, f"the orbit count of task {task_id}", minimum=0)
+        elif result.unique is not None:
+            raise QueensError(
+                f"task {task_id} has an orbit count ({validate.brief(result.unique)}), but this split does not count "
+                "orbits: unique must be None"
+            )
+        for name in ("worker", "version"):
+            if not isinstance(getattr(result, name), str):
+                raise QueensError(
+                    f"the {name} of task {task_id} must be a str, got {validate.brief(getattr(result, name))}"
+                )
+        seconds = validate.real(result.seconds, f"the seconds of task {task_id}", minimum=0)
+        return task_id, count, uniq, nodes, str(result.worker), seconds, str(result.version)
+
+    # ------------------------------------------------------------------ the API
+
+    def done(self) -> dict[int, TaskResult]:
+        """Every recorded task result, by task id, each row's check verified.
+
+        Raises
+        ------
+        InvalidLedger
+            If a row fails its check (a result edited by hand, a row copied from another
+            ledger) or holds an id the split does not have; the message names the task.
+        """
+        with self._lock, _sql(self.path, "reading the recorded tasks"):
+            rows = self._connection().execute(f"SELECT {_COLUMNS} FROM tasks ORDER BY id").fetchall()
+        return {r.task_id: r for r in map(self._result, rows)}
+
+    def record(self, result: TaskResult) -> bool:
+        """Record one finished task, committed at once (in its own transaction).
+
+        Parameters
+        ----------
+        result : TaskResult
+            The task's result; ``unique`` is an int exactly when the split counts orbits.
+
+        Returns
+        -------
+        bool
+            True when it was inserted; False when the task was already recorded with the
+            same count, orbit count and nodes (the first row is kept).
+
+        Raises
+        ------
+        QueensError
+            If a value is not an integer of signed 64 bits (counts and nodes >= 0), the
+            task id is not one of the split, or ``unique`` does not match the split.
+        InvalidLedger
+            If the task was already recorded with other values (two computations of one
+            task disagree), or its recorded row fails its check.
+        """
+        task_id, count, uniq, nodes, worker, seconds, version = self._checked(result)
+        chk = self._checks.row(task_id, self.split.tasks[task_id], count, uniq, nodes, worker, seconds, version)
+        with self._lock, _sql(self.path, f"recording task {task_id}"):
+            con = self._connection()
+            cur = con.execute(
+                f"INSERT OR IGNORE INTO tasks ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (task_id, count, uniq, nodes, worker, seconds, version, chk),
+            )
+            if cur.rowcount == 1:
+                return True
+            row = con.execute(f"SELECT {_COLUMNS} FROM tasks WHERE id = ?", (task_id,)).fetchone()
+        if row is None:  # removed by hand between the two statements
+            raise self._bad(f"the row of task {task_id} vanished while it was being recorded")
+        first = self._result(row)
+        if (first.count, first.unique, first.nodes) != (count, uniq, nodes):
+            raise self._bad(
+                f"two computations of task {task_id} (key {self.split.tasks[task_id]}) disagree: recorded count "
+                f"{first.count}, unique {first.unique}, nodes {first.nodes} (worker {first.worker!r}, queenslab "
+                f"{first.version}), now count {count}, unique {uniq}, nodes {nodes} (worker {worker!r}, queenslab "
+                f"{version}); the first is kept: recompute the task to find which is right"
+            )
+        return False
+
+    def missing(self) -> list[int]:
+        """The ids of the tasks not yet recorded, in order (the recorded rows verified)."""
+        done = self.done()
+        return [i for i in range(len(self.split.tasks)) if i not in done]
+
+    def totals(self) -> tuple[int, int | None, int]:
+        """``(count, unique, nodes)`` summed over every task (``unique`` None when the split
+        does not count orbits).
+
+        Raises
+        ------
+        InvalidLedger
+            If a task is not recorded yet, or a row fails its check.
+        """
+        done = self.done()
+        ntasks = len(self.split.tasks)
+        if len(done) != ntasks:
+            missing = [i for i in range(ntasks) if i not in done]
+            shown = ", ".join(map(str, missing[:10])) + (", ..." if len(missing) > 10 else "")
+            raise InvalidLedger(
+                f"ledger {self.path} is not complete: {len(done)} of {ntasks} tasks recorded, {len(missing)} "
+                f"missing (task ids {shown}); run the count again with this ledger to compute them"
+            )
+        results = [done[i] for i in range(ntasks)]
+        count = sum(r.count for r in results)
+        nodes = sum(r.nodes for r in results)
+        unique = sum(cast(int, r.unique) for r in results) if self.split.unique else None
+        return count, unique, nodes
+
+    def verify_sample(self, k: int, seed: int = 0) -> list[int]:
+        """``k`` distinct recorded task ids chosen at random, in increasing order, for the
+        caller to recompute; every recorded task when fewer than ``k`` are.
+
+        The same recorded tasks and the same ``seed`` give the same ids.
+
+        Raises
+        ------
+        QueensError
+            If ``k`` is not an integer >= 0 or ``seed`` not a valid seed.
+        InvalidLedger
+            If a row fails its check.
+        """
+        k = validate.whole_number(k, "k", minimum=0)
+        seed = validate.seed(seed)
+        ids = sorted(self.done())
+        return sorted(Random(seed).sample(ids, min(k, len(ids))))
+
+    def close(self) -> None:
+        """Close the file (again: nothing happens)."""
+        with self._lock:
+            con, self._con = self._con, None
+            if con is not None:
+                with _sql(self.path, "closing it"):
+                    con.close()
+
+    def __enter__(self) -> Ledger:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

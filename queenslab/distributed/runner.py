@@ -1,0 +1,393 @@
+"""The runner of a split count: tasks on threads or on a Dask cluster, results in a ledger.
+
+:func:`count` splits a count into tasks (:func:`queenslab.native.engine.split_tasks`),
+skips those a ledger already holds, runs the rest -- on this machine's threads, on a
+``LocalCluster`` it starts (``local:K``), on a running scheduler (``tcp://HOST:PORT``,
+``tls://...``) or on a ``distributed.Client`` the caller made -- records each finished
+task in the ledger at once, and adds the results up. The numbers are exactly those of
+the single-machine count.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from .. import interrupt, validate
+from ..errors import MissingDependency, QueensError
+from ..native import engine
+from ..problem import Problem
+from ..result import CountResult
+from .tasks import run_task
+
+__all__ = ["count", "DistributedResult", "DaskSpec", "Disagreement"]
+
+#: A result a worker returns: (count, unique, nodes, worker, seconds, version).
+Outcome = tuple[int, "int | None", int, str, float, str]
+Progress = Callable[[int, int], None]
+
+_LOCAL = re.compile(r"local:([0-9]{1,4})", re.ASCII)
+_ADDRESS = re.compile(r"(tcp|tls|inproc|ucx)://\S+", re.ASCII)
+
+
+@dataclass(frozen=True)
+class DaskSpec:
+    """Where a count runs on Dask: ``local:K`` (a ``LocalCluster`` of K worker processes,
+    listening on 127.0.0.1 only, started and stopped for the run) or the address of a
+    running scheduler (``tcp://HOST:PORT``; ``tls://HOST:PORT`` with the TLS settings of
+    the Dask configuration, see docs/distributed.md).
+
+    Examples
+    --------
+    >>> DaskSpec.parse("local:2")
+    DaskSpec(workers=2, address=None)
+    >>> DaskSpec.parse("tcp://127.0.0.1:8786").address
+    'tcp://127.0.0.1:8786'
+    """
+
+    workers: int | None = None
+    address: str | None = None
+
+    @classmethod
+    def parse(cls, text: object) -> DaskSpec:
+        """``local:K`` or a scheduler address; a QueensError otherwise."""
+        if isinstance(text, DaskSpec):
+            return text
+        if isinstance(text, str):
+            m = _LOCAL.fullmatch(text.strip())
+            if m:
+                k = validate.whole_number(int(m.group(1)), "the number of local workers", maximum=validate.MAX_THREADS)
+                return cls(workers=k)
+            if _ADDRESS.fullmatch(text.strip()):
+                return cls(address=text.strip())
+        raise QueensError(
+            f"--dask takes local:K (K worker processes on this machine) or a scheduler address such as "
+            f"tcp://HOST:PORT or tls://HOST:PORT; got {validate.brief(text)}"
+        )
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """A recorded task whose recomputation gave another result."""
+
+    task_id: int
+    task: tuple[int, ...]
+    recorded: tuple[int, int | None]
+    recomputed: tuple[int, int | None]
+
+
+@dataclass(frozen=True)
+class DistributedResult(CountResult):
+    """A :class:`~queenslab.result.CountResult` with what the split run did.
+
+    Attributes
+    ----------
+    tasks : int
+        Tasks in the split.
+    from_ledger : int
+        Tasks found done in the ledger (not computed again).
+    workers : tuple of str
+        The workers that computed tasks in this run (``"thread"`` for local threads).
+    verified : int
+        Recorded tasks recomputed to check them.
+    disagreements : tuple of Disagreement
+        Recomputed tasks that disagreed with the ledger (empty when all agreed).
+    split : str
+        ``"symmetric"`` or ``"general@D"`` (prefixes of D rows).
+    """
+
+    tasks: int = 0
+    from_ledger: int = 0
+    workers: tuple[str, ...] = ()
+    verified: int = 0
+    disagreements: tuple[Disagreement, ...] = ()
+    split: str = ""
+
+
+def _distributed() -> Any:
+    try:
+        import distributed
+    except ImportError:
+        raise MissingDependency(
+            'counting on a Dask cluster needs dask.distributed, the optional extra "dask": '
+            'pip install "queenslab[dask]"'
+        ) from None
+    return distributed
+
+
+def _warm_up(method: str, unique: bool) -> None:
+    """Compile (or load from the on-disk cache) the kernels the tasks run, here, before
+    any worker starts: workers then load them from the cache instead of compiling each."""
+    small = Problem(6)
+    _, _, tasks = engine.split_tasks(small, unique=unique, depth=None if method == "symmetric" else 1)
+    engine.count_task(small, method, tasks[0], unique=unique)
+
+
+@contextmanager
+def _client(spec: DaskSpec) -> Iterator[Any]:
+    """A Client for ``spec``; a LocalCluster started for it is stopped afterwards."""
+    d = _distributed()
+    if spec.address is not None:
+        try:
+            client = d.Client(spec.address, timeout="20s")
+        except (OSError, TimeoutError) as e:
+            raise QueensError(f"cannot reach the Dask scheduler at {spec.address}: {e}") from None
+        try:
+            yield client
+        finally:
+            client.close()
+        return
+    cluster = d.LocalCluster(
+        n_workers=spec.workers,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",  # loopback only: nothing outside this machine can connect
+        dashboard_address=None,
+        silence_logs=50,
+    )
+    try:
+        client = d.Client(cluster)
+        try:
+            yield client
+        finally:
+            client.close()
+    finally:
+        cluster.close()
+
+
+def _on_threads(
+    problem: Problem, method: str, tasks: list[tuple[int, ...]], todo: list[int], unique: bool, threads: int
+) -> Iterator[tuple[int, Outcome]]:
+    """Run the tasks ``todo`` on threads (the kernels release the GIL); yield each as it ends."""
+    with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="queenslab-task") as pool:
+        pending = {pool.submit(run_task, problem, method, tasks[i], unique): i for i in todo}
+        try:
+            while pending:
+                finished, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+                interrupt.check()
+                for f in finished:
+                    i = pending.pop(f)
+                    yield i, f.result()
+            interrupt.check()  # Ctrl-C while the last tasks ended: still a stop
+        finally:
+            for f in pending:
+                f.cancel()
+
+
+def _on_dask(
+    client: Any, problem: Problem, method: str, tasks: list[tuple[int, ...]], todo: list[int], unique: bool
+) -> Iterator[tuple[int, Outcome]]:
+    """Submit the tasks ``todo`` to ``client``; yield each as it ends (a lost worker's
+    tasks are run again elsewhere by Dask)."""
+    d = _distributed()
+    futures = {client.submit(run_task, problem, method, tasks[i], unique, pure=False): i for i in todo}
+    done = d.as_completed(list(futures))
+    try:
+        while not done.is_empty():
+            batch = done.next_batch(block=False)
+            if not batch:
+                interrupt.check()
+                time.sleep(0.05)
+                continue
+            for f in batch:
+                yield futures[f], f.result()
+            interrupt.check()
+        interrupt.check()
+    finally:
+        client.cancel(list(futures))
+
+
+def count(
+    problem: Problem,
+    client: Any = None,
+    *,
+    unique: bool = False,
+    ledger: Any = None,
+    dask: DaskSpec | str | None = None,
+    depth: int | None = None,
+    threads: int | None = None,
+    force: bool = False,
+    verify: int = 0,
+    seed: int = 0,
+    progress: Progress | None = None,
+) -> DistributedResult:
+    """Count ``problem`` split into tasks, on threads or a Dask cluster, resumable.
+
+    Parameters
+    ----------
+    problem : Problem
+        Any problem the native engine counts (every variant, n <= 64).
+    client : distributed.Client, optional
+        A Dask client of the caller's (a notebook's own cluster); the caller closes it.
+    unique : bool, default False
+        Also count orbits under ``problem.symmetries()`` (the symmetric split always does).
+    ledger : str or path, optional
+        A ledger file (:mod:`~queenslab.distributed.ledger`): tasks it holds are not
+        computed again, each finished task is recorded at once. A ledger of another
+        problem or split, or one edited by hand, is refused.
+    dask : DaskSpec or str, optional
+        ``"local:K"`` or a scheduler address, for a cluster this call connects to (or
+        starts and stops); not with ``client``. Neither: threads of this machine.
+    depth : int, optional
+        Split into the prefixes of this many rows (default: the symmetric split for the
+        standard problem, else the smallest depth with at least 256 prefixes).
+    threads : int, optional
+        Threads on this machine (default: every core); not used on a cluster.
+    force : bool, default False
+        Allow n above the engine's practical limit.
+    verify : int, default 0
+        Recompute this many recorded tasks, chosen at random by ``seed``, on this
+        machine, and report any disagreement (:attr:`DistributedResult.disagreements`).
+    seed : int, default 0
+        Chooses the tasks to verify.
+    progress : callable, optional
+        ``progress(done, total)`` after each finished task (tasks from the ledger count
+        as done).
+
+    Returns
+    -------
+    DistributedResult
+        The usual :class:`CountResult` (``count``, ``unique``, ``nodes``, backend
+        ``"native"``, method ``"symmetric"`` or ``"general@D"`` with ``dask`` or
+        ``threads``) with ``tasks``, ``from_ledger``, ``workers`` and the verification.
+
+    Raises
+    ------
+    InvalidLedger
+        For a ledger of another problem or split, or a damaged or edited one.
+    MissingDependency
+        For a cluster without the optional extra ``dask``.
+    """
+    from .ledger import Ledger, Split, TaskResult
+
+    engine.check_problem(validate.problem(problem))
+    unique = validate.flag(unique, "unique")
+    force = validate.flag(force, "force")
+    engine.check_size(problem, force)
+    threads = validate.threads(threads)
+    verify = validate.whole_number(verify, "verify", minimum=0)
+    seed = validate.seed(seed)
+    validate.callback(progress)
+    if client is not None and dask is not None:
+        raise QueensError("give a Dask client or a --dask address, not both")
+    spec = DaskSpec.parse(dask) if dask is not None else None
+    method, d, tasks = engine.split_tasks(problem, unique=unique, depth=depth)
+    split = Split(method, d, unique or method == "symmetric", tuple(tasks))
+    book = Ledger.open(ledger, problem, split) if ledger is not None else None
+    t0 = time.perf_counter()
+    try:
+        outcomes: dict[int, tuple[int, int | None, int]] = {}
+        if book is not None:
+            outcomes = {i: (r.count, r.unique, r.nodes) for i, r in book.done().items()}
+        from_ledger = len(outcomes)
+        todo = [i for i in range(len(tasks)) if i not in outcomes]
+        workers: set[str] = set()
+        if progress is not None:
+            progress(len(outcomes), len(tasks))
+        if todo:
+            _warm_up(method, split.unique)
+            if spec is None and client is None:
+                stream = _on_threads(problem, method, tasks, todo, split.unique, threads)
+                runner = f"{threads} thread{'s' if threads > 1 else ''}"
+            elif client is not None:
+                stream = _on_dask(client, problem, method, tasks, todo, split.unique)
+                runner = "dask"
+            else:
+                stream = None
+                runner = "dask"
+            if stream is not None:
+                _collect(stream, outcomes, book, workers, len(tasks), progress, TaskResult)
+            else:
+                assert spec is not None
+                with _client(spec) as own:
+                    _collect(
+                        _on_dask(own, problem, method, tasks, todo, split.unique),
+                        outcomes,
+                        book,
+                        workers,
+                        len(tasks),
+                        progress,
+                        TaskResult,
+                    )
+        else:
+            runner = "ledger"
+        if book is not None:
+            total, orbits, nodes = book.totals()
+        else:
+            total = sum(o[0] for o in outcomes.values())
+            orbits = sum(int(o[1] or 0) for o in outcomes.values()) if split.unique else None
+            nodes = sum(o[2] for o in outcomes.values())
+        checked, bad = _verify(problem, method, tasks, outcomes, split.unique, verify, seed, book)
+    finally:
+        if book is not None:
+            book.close()
+    label = "symmetric" if method == "symmetric" else f"general@{d}"
+    return DistributedResult(
+        count=total,
+        unique=orbits if unique or method == "symmetric" else None,
+        nodes=nodes,
+        backend="native",
+        method=f"{label} ({runner})",
+        complete=True,
+        threads=threads if spec is None and client is None else None,
+        seconds=time.perf_counter() - t0,
+        note=problem.contradiction,
+        tasks=len(tasks),
+        from_ledger=from_ledger,
+        workers=tuple(sorted(workers)),
+        verified=checked,
+        disagreements=tuple(bad),
+        split=label,
+    )
+
+
+def _collect(
+    stream: Iterator[tuple[int, Outcome]],
+    outcomes: dict[int, tuple[int, int | None, int]],
+    book: Any,
+    workers: set[str],
+    total: int,
+    progress: Progress | None,
+    task_result: Any,
+) -> None:
+    """Record each finished task in the ledger (at once: Ctrl-C loses nothing recorded)."""
+    for i, (found, orbits, nodes, worker, seconds, version) in stream:
+        outcomes[i] = (found, orbits, nodes)
+        workers.add(worker)
+        if book is not None:
+            book.record(task_result(i, found, orbits, nodes, worker, seconds, version))
+        if progress is not None:
+            progress(len(outcomes), total)
+
+
+def _verify(
+    problem: Problem,
+    method: str,
+    tasks: list[tuple[int, ...]],
+    outcomes: dict[int, tuple[int, int | None, int]],
+    unique: bool,
+    k: int,
+    seed: int,
+    book: Any,
+) -> tuple[int, list[Disagreement]]:
+    """Recompute ``k`` recorded tasks here and compare them with the record."""
+    if k == 0:
+        return 0, []
+    if book is not None:
+        ids = book.verify_sample(min(k, len(outcomes)), seed)
+    else:
+        import random
+
+        ids = sorted(random.Random(seed).sample(sorted(outcomes), min(k, len(outcomes))))
+    bad = []
+    for i in ids:
+        found, orbits, _ = engine.count_task(problem, method, tasks[i], unique=unique)
+        recorded = outcomes[i][:2]
+        if (found, orbits) != recorded:
+            bad.append(Disagreement(i, tasks[i], recorded, (found, orbits)))
+    return len(ids), bad
