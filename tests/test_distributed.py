@@ -62,8 +62,10 @@ def test_a_split_count_on_a_local_cluster_is_exact(cluster):
     assert (r.count, r.unique) == (want.count, want.unique)
 
 
-def test_an_interrupted_count_resumes_from_its_ledger_and_recomputes_only_the_rest(tmp_path):
+@pytest.mark.parametrize("where", ["threads", "dask"])
+def test_an_interrupted_count_resumes_from_its_ledger_and_recomputes_only_the_rest(where, cluster, tmp_path):
     ledger = tmp_path / "q15.ledger"
+    client = cluster[1] if where == "dask" else None
 
     def stop_after_ten(done, total):
         if done >= 10:
@@ -71,12 +73,12 @@ def test_an_interrupted_count_resumes_from_its_ledger_and_recomputes_only_the_re
 
     try:
         with pytest.raises(KeyboardInterrupt):
-            distributed.count(Problem(15), unique=True, ledger=ledger, threads=1, progress=stop_after_ten)
+            distributed.count(Problem(15), client, unique=True, ledger=ledger, threads=1, progress=stop_after_ten)
     finally:
         interrupt.clear()
     kept = sqlite3.connect(ledger).execute("SELECT COUNT(*) FROM tasks").fetchone()[0]
     assert 10 <= kept
-    r = distributed.count(Problem(15), unique=True, ledger=ledger, threads=2)
+    r = distributed.count(Problem(15), client, unique=True, ledger=ledger, threads=2)
     assert (r.count, r.unique) == (known_total(15), known_unique(15))
     assert r.from_ledger == kept and r.from_ledger < r.tasks
     again = distributed.count(Problem(15), unique=True, ledger=ledger, verify=5)
@@ -103,12 +105,14 @@ def test_a_killed_worker_does_not_change_the_count(cluster, tmp_path):
     client.wait_for_workers(2, timeout=60)
 
 
-def test_two_runs_on_one_ledger_at_once_both_finish_right(tmp_path):
+@pytest.mark.parametrize("where", ["threads", "dask"])
+def test_two_runs_on_one_ledger_at_once_both_finish_right(where, cluster, tmp_path):
     ledger = tmp_path / "shared.ledger"
+    client = cluster[1] if where == "dask" else None
     out = {}
 
     def run(key):
-        out[key] = distributed.count(VARIANT, unique=True, ledger=ledger, threads=1)
+        out[key] = distributed.count(VARIANT, client, unique=True, ledger=ledger, threads=1)
 
     threads = [threading.Thread(target=run, args=(k,)) for k in "ab"]
     for t in threads:
@@ -116,7 +120,7 @@ def test_two_runs_on_one_ledger_at_once_both_finish_right(tmp_path):
     for t in threads:
         t.join(120)
     want = engine.count_both(VARIANT, unique=True)
-    assert all((r.count, r.unique) == (want.count, want.unique) for r in out.values())
+    assert all((r.count, r.unique) == (want.count, want.unique) for r in out.values()) and len(out) == 2
     rows = sqlite3.connect(ledger).execute("SELECT COUNT(*), COUNT(DISTINCT id) FROM tasks").fetchone()
     assert rows[0] == rows[1] == out["a"].tasks  # every task exactly once
 

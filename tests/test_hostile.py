@@ -624,6 +624,9 @@ for _name in (
     "fundamental_batches",
     "fixed_point_counts",
     "solve",
+    "split_tasks",
+    "count_task",
+    "check_size",
 ):
     _target(
         "queenslab.native.engine." + _name,
@@ -631,7 +634,20 @@ for _name in (
         force=NO_FORCE,
         prefixes=st.one_of(st.lists(PLACEMENTS, max_size=3), JUNK),
         method=st.one_of(st.sampled_from(["auto", "symmetric", "general"]), JUNK),
+        task=st.one_of(st.sampled_from([(1, 2, 0), (0, 1, 3), (0, 0, 0), (1, 9, 9)]), PLACEMENTS),
+        least=INTS,
     )
+_target(
+    "queenslab.distributed.count",
+    client=st.one_of(st.none(), JUNK),
+    dask=st.one_of(
+        st.none(),
+        st.sampled_from(["local", "local:0", "x", "tcp://"]),
+        JUNK.filter(lambda v: not (isinstance(v, str) and v.startswith("local:"))),
+    ),
+    ledger=st.one_of(st.none(), PATHS),
+    verify=INTS,
+)
 for _name in ("total", "batches_from", "solution_batches"):
     _target("queenslab.ranking.lex." + _name)
 for _name in ("lehmer_code", "from_lehmer_code", "permutation_rank"):
@@ -675,6 +691,9 @@ EXEMPT = {
     "Discovery",
     "Walker",
     "PrefixCounter",
+    "DistributedResult",
+    "DaskSpec",
+    "Disagreement",
     "PrefixIndex",
     "SeedAlgorithm",
     "InvalidPosition",
@@ -711,6 +730,7 @@ MODULES = [
     "queenslab.placement_file",
     "queenslab.problem_file",
     "queenslab.viz",
+    "queenslab.distributed",
 ]
 
 

@@ -165,7 +165,7 @@ def _on_threads(
 ) -> Iterator[tuple[int, Outcome]]:
     """Run the tasks ``todo`` on threads (the kernels release the GIL); yield each as it ends."""
     with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="queenslab-task") as pool:
-        pending = {pool.submit(run_task, problem, method, tasks[i], unique): i for i in todo}
+        pending = {pool.submit(run_task, problem, method, tasks[i], unique, True): i for i in todo}
         try:
             while pending:
                 finished, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
@@ -185,7 +185,7 @@ def _on_dask(
     """Submit the tasks ``todo`` to ``client``; yield each as it ends (a lost worker's
     tasks are run again elsewhere by Dask)."""
     d = _distributed()
-    futures = {client.submit(run_task, problem, method, tasks[i], unique, pure=False): i for i in todo}
+    futures = {client.submit(run_task, problem, method, tasks[i], unique, True, pure=False): i for i in todo}
     done = d.as_completed(list(futures))
     try:
         while not done.is_empty():
@@ -275,6 +275,8 @@ def count(
     validate.callback(progress)
     if client is not None and dask is not None:
         raise QueensError("give a Dask client or a --dask address, not both")
+    if client is not None and not callable(getattr(client, "submit", None)):
+        raise QueensError(f"client must be a distributed.Client, got {type(client).__name__}")
     spec = DaskSpec.parse(dask) if dask is not None else None
     method, d, tasks = engine.split_tasks(problem, unique=unique, depth=depth)
     split = Split(method, d, unique or method == "symmetric", tuple(tasks))
@@ -386,7 +388,7 @@ def _verify(
         ids = sorted(random.Random(seed).sample(sorted(outcomes), min(k, len(outcomes))))
     bad = []
     for i in ids:
-        found, orbits, _ = engine.count_task(problem, method, tasks[i], unique=unique)
+        found, orbits, _ = engine.count_task(problem, method, tasks[i], unique=unique, force=True)
         recorded = outcomes[i][:2]
         if (found, orbits) != recorded:
             bad.append(Disagreement(i, tasks[i], recorded, (found, orbits)))

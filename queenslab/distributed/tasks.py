@@ -20,7 +20,7 @@ def worker_name() -> str:
 
 
 def run_task(
-    problem: Problem, method: str, task: tuple[int, ...], unique: bool
+    problem: Problem, method: str, task: tuple[int, ...], unique: bool, force: bool = False
 ) -> tuple[int, int | None, int, str, float, str]:
     """Count one task: ``(count, unique, nodes, worker, seconds, version)``.
 
@@ -31,5 +31,5 @@ def run_task(
     from ..native import engine
 
     t0 = time.perf_counter()
-    found, orbits, nodes = engine.count_task(problem, method, task, unique=unique)
+    found, orbits, nodes = engine.count_task(problem, method, task, unique=unique, force=force)
     return found, orbits, nodes, worker_name(), time.perf_counter() - t0, __version__

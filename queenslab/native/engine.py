@@ -224,7 +224,7 @@ def check_size(problem: Problem, force: bool) -> None:
     TooLarge
         With what n = 18 takes and how to go ahead anyway.
     """
-    _check_size(problem, force)
+    _check_size(validate.problem(problem), force)
 
 
 def _check_size(problem: Problem, force: bool) -> None:
@@ -294,6 +294,7 @@ def split_tasks(
     """
     check_problem(problem)
     unique = validate.flag(unique, "unique")
+    least = validate.whole_number(least, "least", minimum=1, maximum=MAX_BATCH)
     n = problem.n
     if depth is None and problem.is_standard and 4 <= n <= SYM_MAX_N:
         return "symmetric", 0, [tuple(t) for t in _sym_tasks(n)]
@@ -311,24 +312,35 @@ def split_tasks(
 
 
 def count_task(
-    problem: Problem, method: str, task: Sequence[int], *, unique: bool = False
+    problem: Problem, method: str, task: Sequence[int], *, unique: bool = False, force: bool = False
 ) -> tuple[int, int | None, int]:
     """Count one task of :func:`split_tasks`: ``(solutions, orbits, queens placed)``.
 
     The orbits are counted by the symmetric method always, by the general one with
     ``unique`` (canonical solutions under ``problem.symmetries()``), else None. The kernel
-    polls the stop flag, so Ctrl-C stops a task within microseconds.
+    polls the stop flag, so Ctrl-C stops a task within microseconds. ``force`` allows a
+    symmetric task above :data:`PRACTICAL_LIMIT` and a prefix of more free rows.
     """
     check_problem(problem)
     validate.choice(method, SPLIT_METHODS, "task method")
     if method == "symmetric":
-        corner, b1, c = (int(x) for x in task)
+        if not (problem.is_standard and 4 <= problem.n <= SYM_MAX_N):
+            raise UnsupportedProblem(f"symmetric tasks count the standard problem with 4 <= n <= {SYM_MAX_N} only")
+        check_size(problem, force)
+        try:
+            corner, b1, c = (validate.whole_number(x, "a task entry", minimum=0) for x in task)
+        except (TypeError, ValueError):
+            raise QueensError(f"a symmetric task is (corner, b1, column), got {validate.brief(task)}") from None
+        if corner not in (0, 1) or not 1 <= b1 < problem.n - 1 or c >= problem.n:
+            raise QueensError(f"{validate.brief(task)} is not a symmetric task of n = {problem.n}")
         c2, c4, c8, nodes = K.sym_count(problem.n, corner, b1, c, interrupt.FLAG)
         interrupt.check()
         return int(2 * c2 + 4 * c4 + 8 * c8), int(c2 + c4 + c8), int(nodes)
     unique = validate.flag(unique, "unique")
+    prefix = _check_prefix(problem, task)
+    _check_subtree(problem, prefix, force)
     walk = Walker(problem, group=unique)
-    found, canon, nodes, _ = walk.run(_check_prefix(problem, task), K.CANON if unique else K.COUNT)
+    found, canon, nodes, _ = walk.run(prefix, K.CANON if unique else K.COUNT)
     return int(found), (int(canon) if unique else None), int(nodes)
 
 
