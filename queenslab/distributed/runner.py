@@ -137,6 +137,11 @@ def _client(spec: DaskSpec) -> Iterator[Any]:
             client = d.Client(spec.address, timeout="20s")
         except (OSError, TimeoutError) as e:
             raise QueensError(f"cannot reach the Dask scheduler at {spec.address}: {e}") from None
+        except (TypeError, ValueError) as e:  # e.g. tls:// without TLS settings in the Dask configuration
+            raise QueensError(
+                f"cannot connect to the Dask scheduler at {spec.address}: {e}; a tls:// address needs the TLS "
+                "settings of the Dask configuration (see docs/distributed.md)"
+            ) from None
         try:
             yield client
         finally:
@@ -148,6 +153,8 @@ def _client(spec: DaskSpec) -> Iterator[Any]:
         processes=True,
         host="127.0.0.1",  # loopback only: nothing outside this machine can connect
         dashboard_address=None,
+        # the scheduler's small HTTP server still starts: on loopback, on a free port
+        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
         silence_logs=50,
     )
     try:
