@@ -5,8 +5,9 @@ the symmetric search's tasks for the standard problem, prefixes of the first row
 every variant), the tasks run on threads of this machine or on a Dask cluster
 (``dask.distributed``), and every finished task is recorded in a ledger
 (:mod:`queenslab.distributed.ledger`, one SQLite file) so that a re-run computes only
-what is missing. The master-worker search by splitting the tree at a fixed depth is
-described in the backtracking survey of the source documents; the cluster is Dask's.
+what is missing. Splitting the search tree at a fixed depth among workers is the
+master-worker search of Akshay Gupta, Naman Deept and Snigdha Dobhal (N Queens Problem
+Using Backtracking); the cluster is Dask's.
 
 Examples
 --------
