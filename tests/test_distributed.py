@@ -228,3 +228,18 @@ def test_a_real_cluster_started_with_dasks_own_tools(tmp_path):
                 p.wait(20)
             except subprocess.TimeoutExpired:
                 p.kill()
+
+
+def test_an_index_built_on_a_cluster_is_the_index_built_on_threads(cluster, tmp_path):
+    from queenslab.ranking import index as ix
+
+    _, client = cluster
+    for p in (Problem(12), VARIANT):
+        on_dask = ix.build_index(p, path=tmp_path / f"d{p.n}.sqlite", client=client)
+        on_threads = ix.build_index(p, path=tmp_path / f"t{p.n}.sqlite", threads=2)
+        rows = [sorted(sqlite3.connect(i.path).execute("SELECT * FROM lex")) for i in (on_dask, on_threads)]
+        assert rows[0] == rows[1] and on_dask.total == on_threads.total == engine.count(p)
+        sols = list(engine.solutions(p))
+        assert on_dask.unrank(len(sols) // 2) == sols[len(sols) // 2]
+        on_dask.close()
+        on_threads.close()

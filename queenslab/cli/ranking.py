@@ -209,8 +209,15 @@ def _build_target(index_path: str | None) -> dict:
 @click.option(
     "--force", is_flag=True, help="Build for n above the practical limit (18): it counts every solution (days+)."
 )
+@click.option(
+    "--dask",
+    metavar="local:K|tcp://H:P",
+    default=None,
+    help="Count the build's tasks on a Dask cluster (local:K worker processes on loopback, or a "
+    "scheduler's address); the index is written here, resumable as on threads. Needs the extra 'dask'.",
+)
 @json_option
-def index_build_cmd(problem: Problem, depth, index_path, threads, rebuild, force, as_json) -> int:
+def index_build_cmd(problem: Problem, depth, index_path, threads, rebuild, force, dask, as_json) -> int:
     """Build (or resume) the index of a problem. Interrupt with Ctrl-C; run again to resume.
 
     The build works in FILE.partial (resumable; a resumed build re-checks the tasks it
@@ -225,23 +232,37 @@ def index_build_cmd(problem: Problem, depth, index_path, threads, rebuild, force
     Examples:
       queenslab index build 16
       queenslab index build 12 --toroidal --depth 3
+      queenslab index build 17 --dask local:2
     """
+    import contextlib
+
     from ..ranking.index import build_index
 
     progress = Progress(not as_json, f"index {problem.n}")
     t0 = time.perf_counter()
     try:
-        idx = interrupt.run(
-            build_index,
-            problem,
-            depth,
-            threads=threads,
-            progress=progress,
-            rebuild=rebuild,
-            force=force,
-            note=_note,
-            **_build_target(index_path),
-        )
+        with contextlib.ExitStack() as stack:
+            client = None
+            if dask is not None:
+                from ..distributed.runner import DaskSpec, _client
+
+                spec = DaskSpec.parse(dask)
+                from ..distributed.runner import _warm_up
+
+                _warm_up("general", False)  # kernels compiled before the workers start
+                client = stack.enter_context(_client(spec))
+            idx = interrupt.run(
+                build_index,
+                problem,
+                depth,
+                threads=threads,
+                progress=progress,
+                rebuild=rebuild,
+                force=force,
+                note=_note,
+                client=client,
+                **_build_target(index_path),
+            )
     finally:
         progress.close()
     info = idx.info()

@@ -990,6 +990,48 @@ def _verified_tasks(con: sqlite3.Connection, plan: _Plan, checks: _Checks, part:
     return good
 
 
+def task_rows(
+    problem: Problem, depth: int, task: tuple[int, ...], mirror_top: int | None
+) -> tuple[tuple[int, ...], list[tuple[int, int]]]:
+    """The rows of one build task, ``(task, [(prefix code, count), ...])``: every prefix of
+    ``depth`` rows below ``task`` with its count (and, given ``mirror_top``, the mirrored
+    codes with the same counts). Module-level, so that a Dask worker can run it."""
+    n = problem.n
+    counter = engine.PrefixCounter(problem)
+    rows = []
+    for arr in engine.prefix_batches(problem, depth, prefix=task):
+        for pre in arr.tolist():
+            interrupt.check()
+            rows.append((_encode(pre, n), counter.count(pre)[0]))
+    if mirror_top is not None:
+        rows += [(mirror_top - code, cnt) for code, cnt in rows]
+    return tuple(task), rows
+
+
+def _on_dask(client: Any, problem: Problem, plan: _Plan, todo: list) -> Iterator[Any]:
+    """The build tasks ``todo`` on a Dask cluster, each result as it ends."""
+    from ..distributed.runner import _distributed
+
+    d = _distributed()
+    futures = [
+        client.submit(task_rows, problem, plan.d, tuple(t), plan.top if plan.adds_mirror(t) else None, pure=False)
+        for t in todo
+    ]
+    ended = d.as_completed(futures)
+    try:
+        while not ended.is_empty():
+            batch = ended.next_batch(block=False)
+            if not batch:
+                interrupt.check()
+                time.sleep(0.05)
+                continue
+            for f in batch:
+                yield f.result()
+            interrupt.check()
+    finally:
+        client.cancel(futures)
+
+
 def _run_tasks(
     problem: Problem,
     plan: _Plan,
@@ -998,9 +1040,13 @@ def _run_tasks(
     done: set[int],
     threads: int,
     progress: Callable[[int, int], None] | None,
+    client: Any = None,
 ) -> None:
     n, d = plan.n, plan.d
     todo = [t for t in plan.tasks if _encode(t, n) not in done]
+    if client is not None:
+        _commit(_on_dask(client, problem, plan, todo), plan, con, checks, len(plan.tasks) - len(todo), progress)
+        return
     counter = engine.PrefixCounter(problem)
     stop = threading.Event()
 
@@ -1016,35 +1062,44 @@ def _run_tasks(
             rows += [(plan.top - code, cnt) for code, cnt in rows]
         return t, rows
 
-    finished = len(plan.tasks) - len(todo)
     pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="queenslab-index")
     try:
         futures = [pool.submit(run_task, t) for t in todo]
-        for fut in as_completed(futures):
-            res = fut.result()
-            if res is None:  # pragma: no cover - only after a stop
-                continue
-            t, rows = res
-            tc = _encode(t, n)
-            s = sum(cnt for _, cnt in rows)
-            with con:  # one transaction per finished task: rows and the task record together
-                con.executemany(
-                    "INSERT OR REPLACE INTO prefixes VALUES (?, ?, ?)",
-                    [(code, cnt, checks.prefix(code, cnt)) for code, cnt in rows],
-                )
-                con.execute(
-                    "INSERT OR REPLACE INTO tasks VALUES (?, ?, ?, ?)",
-                    (tc, len(rows), s, checks.task(tc, len(rows), s)),
-                )
-            finished += 1
-            if progress:
-                progress(finished, len(plan.tasks))
-            interrupt.check()
+        results = (res for res in (fut.result() for fut in as_completed(futures)) if res is not None)
+        _commit(results, plan, con, checks, len(plan.tasks) - len(todo), progress)
     finally:
         # On Ctrl-C or an error: tasks not started are dropped, running ones stop at
         # their next prefix; what was committed stays for the next build.
         stop.set()
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _commit(
+    results: Iterator[Any],
+    plan: _Plan,
+    con: sqlite3.Connection,
+    checks: _Checks,
+    finished: int,
+    progress: Callable[[int, int], None] | None,
+) -> None:
+    """Commit each finished task: its rows and its record in one transaction."""
+    n = plan.n
+    for t, rows in results:
+        tc = _encode(t, n)
+        s = sum(cnt for _, cnt in rows)
+        with con:  # one transaction per finished task: rows and the task record together
+            con.executemany(
+                "INSERT OR REPLACE INTO prefixes VALUES (?, ?, ?)",
+                [(code, cnt, checks.prefix(code, cnt)) for code, cnt in rows],
+            )
+            con.execute(
+                "INSERT OR REPLACE INTO tasks VALUES (?, ?, ?, ?)",
+                (tc, len(rows), s, checks.task(tc, len(rows), s)),
+            )
+        finished += 1
+        if progress:
+            progress(finished, len(plan.tasks))
+        interrupt.check()
 
 
 def _finish(
@@ -1148,6 +1203,7 @@ def build_index(
     rebuild: bool = False,
     force: bool = False,
     note: Note | None = None,
+    client: Any = None,
 ) -> PrefixIndex:
     """Build (or resume, or reuse) the prefix-count index of ``problem``.
 
@@ -1166,6 +1222,9 @@ def build_index(
         Delete an existing file (complete, partial or corrupt) and start afresh.
     force : bool
         Allow ``n > engine.PRACTICAL_LIMIT`` (a build counts every solution).
+    client : distributed.Client, optional
+        Count the build's tasks on this Dask cluster instead of local threads (each
+        finished task is committed here, as on threads, so a build stays resumable).
     note : callable, optional
         ``note(message)`` for what the build wants to say on the way: waiting for
         another builder, tasks recomputed after failing their checks. Default: a
@@ -1234,7 +1293,7 @@ def build_index(
         try:
             with _sql(part, "the partial build", hint):
                 done = _verified_tasks(con, plan, checks, part, say)
-                _run_tasks(problem, plan, con, checks, done, threads, progress)
+                _run_tasks(problem, plan, con, checks, done, threads, progress, client)
                 _finish(problem, plan, con, checks, part, target, threads, time.perf_counter() - t_start, hint)
         finally:
             con.close()
