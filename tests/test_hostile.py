@@ -1023,7 +1023,11 @@ COMMANDS: dict[str, st.SearchStrategy] = {
         opt("--index", PATH_TOKENS),
     ),
     "index build": st.tuples(
-        N_TOKENS.map(lambda t: [t]), VARIANT, opt("--depth", NUMBER_TOKENS), opt("--index", PATH_TOKENS)
+        N_TOKENS.map(lambda t: [t]),
+        VARIANT,
+        opt("--depth", NUMBER_TOKENS),
+        opt("--index", PATH_TOKENS),
+        opt("--dask", st.sampled_from(["local", "local:0", "x", ""])),
     ),
     "index verify": st.tuples(
         N_TOKENS.map(lambda t: [t]),

@@ -1249,6 +1249,8 @@ def build_index(
         partial file and the next build resumes from them.
     """
     check_problem(problem)
+    if client is not None and not callable(getattr(client, "submit", None)):
+        raise QueensError(f"client must be a distributed.Client, got {type(client).__name__}")
     threads = validate.threads(threads)
     rebuild = validate.flag(rebuild, "rebuild")
     d = _check_depth(problem, depth)
