@@ -244,11 +244,9 @@ def index_build_cmd(problem: Problem, depth, index_path, threads, rebuild, force
         with contextlib.ExitStack() as stack:
             client = None
             if dask is not None:
-                from ..distributed.runner import DaskSpec, _client
+                from ..distributed.runner import DaskSpec, _client, _warm_up
 
                 spec = DaskSpec.parse(dask)
-                from ..distributed.runner import _warm_up
-
                 _warm_up("general", False)  # kernels compiled before the workers start
                 client = stack.enter_context(_client(spec))
             idx = interrupt.run(

@@ -25,7 +25,7 @@ from ..problem import Problem
 from ..result import CountResult
 from .tasks import run_task
 
-__all__ = ["count", "DistributedResult", "DaskSpec", "Disagreement"]
+__all__ = ["count", "finished", "DistributedResult", "DaskSpec", "Disagreement"]
 
 #: A result a worker returns: (count, unique, nodes, worker, seconds, version).
 Outcome = tuple[int, "int | None", int, str, float, str]
@@ -186,27 +186,35 @@ def _on_threads(
                 f.cancel()
 
 
-def _on_dask(
-    client: Any, problem: Problem, method: str, tasks: list[tuple[int, ...]], todo: list[int], unique: bool
-) -> Iterator[tuple[int, Outcome]]:
-    """Submit the tasks ``todo`` to ``client``; yield each as it ends (a lost worker's
-    tasks are run again elsewhere by Dask)."""
+def finished(client: Any, futures: list[Any]) -> Iterator[tuple[int, Any]]:
+    """``(position, result)`` of each of ``futures`` as it ends, Ctrl-C seen within about
+    50 ms; the futures still running are cancelled when the caller stops or fails (a lost
+    worker's tasks are run again elsewhere by Dask)."""
     d = _distributed()
-    futures = {client.submit(run_task, problem, method, tasks[i], unique, True, pure=False): i for i in todo}
-    done = d.as_completed(list(futures))
+    position = {f: i for i, f in enumerate(futures)}
+    ended = d.as_completed(futures)
     try:
-        while not done.is_empty():
-            batch = done.next_batch(block=False)
+        while not ended.is_empty():
+            batch = ended.next_batch(block=False)
             if not batch:
                 interrupt.check()
                 time.sleep(0.05)
                 continue
             for f in batch:
-                yield futures[f], f.result()
+                yield position[f], f.result()
             interrupt.check()
-        interrupt.check()
+        interrupt.check()  # Ctrl-C while the last tasks ended: still a stop
     finally:
-        client.cancel(list(futures))
+        client.cancel(futures)
+
+
+def _on_dask(
+    client: Any, problem: Problem, method: str, tasks: list[tuple[int, ...]], todo: list[int], unique: bool
+) -> Iterator[tuple[int, Outcome]]:
+    """Submit the tasks ``todo`` to ``client``; yield each as it ends."""
+    futures = [client.submit(run_task, problem, method, tasks[i], unique, True, pure=False) for i in todo]
+    for k, outcome in finished(client, futures):
+        yield todo[k], outcome
 
 
 def count(

@@ -1010,26 +1010,14 @@ def task_rows(
 
 def _on_dask(client: Any, problem: Problem, plan: _Plan, todo: list) -> Iterator[Any]:
     """The build tasks ``todo`` on a Dask cluster, each result as it ends."""
-    from ..distributed.runner import _distributed
+    from ..distributed.runner import finished
 
-    d = _distributed()
     futures = [
         client.submit(task_rows, problem, plan.d, tuple(t), plan.top if plan.adds_mirror(t) else None, pure=False)
         for t in todo
     ]
-    ended = d.as_completed(futures)
-    try:
-        while not ended.is_empty():
-            batch = ended.next_batch(block=False)
-            if not batch:
-                interrupt.check()
-                time.sleep(0.05)
-                continue
-            for f in batch:
-                yield f.result()
-            interrupt.check()
-    finally:
-        client.cancel(futures)
+    for _, result in finished(client, futures):
+        yield result
 
 
 def _run_tasks(
