@@ -243,3 +243,101 @@ def test_an_index_built_on_a_cluster_is_the_index_built_on_threads(cluster, tmp_
         assert on_dask.unrank(len(sols) // 2) == sols[len(sols) // 2]
         on_dask.close()
         on_threads.close()
+
+
+@pytest.mark.parametrize("n", range(4, 12))
+def test_a_symmetric_task_counted_by_the_general_search_agrees_task_by_task(n):
+    p = Problem(n)
+    method, _, tasks = engine.split_tasks(p)
+    assert method == "symmetric"
+    own = [engine.count_task(p, method, t)[:2] for t in tasks]
+    general = [engine.count_task(p, method, t, general=True)[:2] for t in tasks]
+    assert own == general
+    assert (sum(c for c, _ in general), sum(u for _, u in general)) == (known_total(n), known_unique(n))
+
+
+def _wrong_worker(monkeypatch, bad_task):
+    """Make the runner's workers record one wrong result (a faulty machine), with a valid check."""
+    from queenslab.distributed import runner
+
+    honest = runner.run_task
+
+    def faulty(problem, method, task, unique, force=False):
+        out = honest(problem, method, task, unique, force)
+        return (out[0] + 8, *out[1:]) if tuple(task) == bad_task else out
+
+    monkeypatch.setattr(runner, "run_task", faulty)
+
+
+@pytest.mark.parametrize("verify_method", ["task", "general"])
+def test_verify_finds_a_wrong_recorded_task_by_either_method(verify_method, tmp_path, monkeypatch, capsys):
+    p = Problem(10)
+    _, _, tasks = engine.split_tasks(p)
+    bad = next(t for t in tasks if engine.count_task(p, "symmetric", t)[0] > 0)
+    ledger = tmp_path / "bad.ledger"
+    with monkeypatch.context() as m:
+        _wrong_worker(m, bad)
+        wrong = distributed.count(p, ledger=ledger, threads=2)
+    assert wrong.count == known_total(10) + 8  # the faulty worker's number went into the ledger
+    r = distributed.count(p, ledger=ledger, verify=len(tasks), verify_method=verify_method)
+    assert r.verified == len(tasks) and [d.task for d in r.disagreements] == [bad]
+    (d,) = r.disagreements
+    assert d.recorded[0] == d.recomputed[0] + 8 and d.method == verify_method
+    code, out, err = run_cli(
+        capsys, monkeypatch, "count", 10, "--ledger", ledger, "--verify", len(tasks), "--verify-method", verify_method, "--json"
+    )
+    obj = json.loads(out)
+    assert code == 1 and "disagree" in err and obj["verify_method"] == verify_method
+    assert [x["task"] for x in obj["disagreements"]] == [list(bad)]
+
+
+def test_verify_by_the_general_search_on_a_variant_split_agrees(tmp_path):
+    ledger = tmp_path / "v.ledger"
+    distributed.count(VARIANT, unique=True, ledger=ledger)
+    r = distributed.count(VARIANT, unique=True, ledger=ledger, verify=10, verify_method="general")
+    assert r.verified == 10 and not r.disagreements
+    with pytest.raises(QueensError, match="verify_method"):
+        distributed.count(VARIANT, ledger=ledger, verify=1, verify_method="fast")
+
+
+class _CountingClient:
+    """A Dask client that counts the Dask tasks submitted through it."""
+
+    def __init__(self, client):
+        self.client, self.submitted = client, 0
+
+    def submit(self, *args, **kwargs):
+        self.submitted += 1
+        return self.client.submit(*args, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self.client, name)
+
+
+def test_tasks_go_to_the_cluster_in_batches_and_each_is_recorded(cluster, tmp_path):
+    client = _CountingClient(cluster[1])
+    ledger = tmp_path / "b.ledger"
+    r = distributed.count(Problem(14), client, unique=True, ledger=ledger)
+    assert (r.count, r.unique) == (known_total(14), known_unique(14))
+    assert client.submitted < r.tasks  # fewer Dask tasks than tasks of the split
+    rows = sqlite3.connect(ledger).execute("SELECT COUNT(*), COUNT(DISTINCT id) FROM tasks").fetchone()
+    assert rows == (r.tasks, r.tasks)
+
+
+def test_batches_hold_every_task_once_and_end_with_single_tasks():
+    from queenslab.distributed.runner import _Batcher
+
+    for slots in (1, 2, 5):
+        b = _Batcher(list(range(300)), slots)
+        out = [b.next()]
+        b.learn([0.0001])  # fast tasks: batches as large as the tasks left allow
+        while out[-1]:
+            left = len(b.left)
+            out.append(b.next())
+            assert len(out[-1]) <= max(1, -(-left // (2 * slots)))
+        out.pop()
+        assert sorted(t for batch in out for t in batch) == list(range(300))
+        assert len(out[-1]) == len(out[-2]) == 1 and max(map(len, out)) > 1
+    slow = _Batcher(list(range(50)), 2)
+    slow.learn([1.0])  # tasks of a second: one task per batch
+    assert {len(slow.next()) for _ in range(10)} == {1}

@@ -647,6 +647,7 @@ _target(
     ),
     ledger=st.one_of(st.none(), PATHS),
     verify=INTS,
+    verify_method=st.one_of(st.sampled_from(["task", "general", "x"]), JUNK),
 )
 for _name in ("total", "batches_from", "solution_batches"):
     _target("queenslab.ranking.lex." + _name)
@@ -978,6 +979,7 @@ COMMANDS: dict[str, st.SearchStrategy] = {
         opt("--ledger", PATH_TOKENS),
         opt("--dask", st.sampled_from(["local", "local:0", "local:x", "x", "", "tcp://", "local:99999"])),
         opt("--verify", NUMBER_TOKENS),
+        opt("--verify-method", st.sampled_from(["task", "general", "x"])),
     ),
     "solutions": st.tuples(
         N_TOKENS.map(lambda t: [t]),

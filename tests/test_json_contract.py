@@ -25,6 +25,7 @@ COUNT = {
     "from_ledger",
     "workers",
     "verified",
+    "verify_method",
     "disagreements",
 }
 PROBLEM = {"version", "base", "n", "toroidal", "knight", "blocked", "fixed", "leapers", "regions"}

@@ -49,6 +49,13 @@ from .options import (
     "settings). Needs the extra 'dask'.",
 )
 @number_option("--verify", 0, "K", "Recompute K random recorded tasks here and report any disagreement.", default=0)
+@choice_option(
+    "--verify-method",
+    ["task", "general"],
+    "task",
+    "How --verify recomputes: by the task's own method, or by the general search (an "
+    "independent algorithm for the symmetric split's tasks).",
+)
 @json_option
 def count_cmd(
     problem: Problem,
@@ -58,6 +65,7 @@ def count_cmd(
     ledger: str | None,
     dask: str | None,
     verify: int,
+    verify_method: str,
     as_json: bool,
 ) -> int:
     """Count the solutions of N queens (or a variant).
@@ -77,8 +85,8 @@ def count_cmd(
     JSON keys: n, count, unique (null without --unique), backend, method, threads,
     seconds, complete, known, known_unique, agrees (null when nothing is known),
     nodes, problem, note (why a problem whose constraints contradict each other has no
-    solutions, else null), tasks, from_ledger, workers, verified, disagreements (null
-    without --ledger / --dask).
+    solutions, else null), tasks, from_ledger, workers, verified, verify_method,
+    disagreements (null without --ledger / --dask).
 
     \b
     Examples:
@@ -86,6 +94,8 @@ def count_cmd(
       queenslab count 8 --toroidal --block 1,1 --json
       queenslab count 9 --unique --backend cpsat --formulation boolean
       queenslab count 8 --backend sat --encoding seqcounter
+      queenslab count 17 --unique --ledger q17.sqlite --dask local:2
+      queenslab count 17 --unique --ledger q17.sqlite --verify 20 --verify-method general
     """
     be = get_backend(backend)
     progress = Progress(not as_json, f"count {problem.n}")
@@ -113,6 +123,7 @@ def count_cmd(
                 ledger=ledger,
                 dask=dask,
                 verify=verify,
+                verify_method=verify_method,
                 progress=progress,
                 **backend_opts,
             )
@@ -125,8 +136,14 @@ def count_cmd(
         "from_ledger": getattr(res, "from_ledger", None),
         "workers": list(getattr(res, "workers", ())) if split else None,
         "verified": getattr(res, "verified", None),
+        "verify_method": verify_method if split else None,
         "disagreements": [
-            {"task": list(d.task), "recorded": list(d.recorded), "recomputed": list(d.recomputed)}
+            {
+                "task": list(d.task),
+                "recorded": list(d.recorded),
+                "recomputed": list(d.recomputed),
+                "method": d.method,
+            }
             for d in getattr(res, "disagreements", ())
         ]
         if split
@@ -174,7 +191,8 @@ def count_cmd(
                 f"{extra['tasks']} tasks, {extra['from_ledger']} found done in the ledger, "
                 f"{len(extra['workers'] or [])} worker(s) this run"
                 + (
-                    f"; {extra['verified']} recomputed, {len(extra['disagreements'] or [])} disagreeing"
+                    f"; {extra['verified']} recomputed ({verify_method} method), "
+                    f"{len(extra['disagreements'] or [])} disagreeing"
                     if verify
                     else ""
                 )

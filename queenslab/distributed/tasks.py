@@ -6,7 +6,7 @@ import time
 
 from ..problem import Problem
 
-__all__ = ["run_task", "worker_name"]
+__all__ = ["run_task", "run_batch", "worker_name"]
 
 
 def worker_name() -> str:
@@ -33,3 +33,11 @@ def run_task(
     t0 = time.perf_counter()
     found, orbits, nodes = engine.count_task(problem, method, task, unique=unique, force=force)
     return found, orbits, nodes, worker_name(), time.perf_counter() - t0, __version__
+
+
+def run_batch(
+    problem: Problem, method: str, tasks: list[tuple[int, ...]], unique: bool, force: bool = False
+) -> list[tuple[int, int | None, int, str, float, str]]:
+    """:func:`run_task` on each of ``tasks`` in turn: one Dask task for several of the
+    split's tasks, so that the scheduler's round trip is paid once per batch."""
+    return [run_task(problem, method, task, unique, force) for task in tasks]

@@ -312,7 +312,13 @@ def split_tasks(
 
 
 def count_task(
-    problem: Problem, method: str, task: Sequence[int], *, unique: bool = False, force: bool = False
+    problem: Problem,
+    method: str,
+    task: Sequence[int],
+    *,
+    unique: bool = False,
+    force: bool = False,
+    general: bool = False,
 ) -> tuple[int, int | None, int]:
     """Count one task of :func:`split_tasks`: ``(solutions, orbits, queens placed)``.
 
@@ -320,9 +326,26 @@ def count_task(
     ``unique`` (canonical solutions under ``problem.symmetries()``), else None. The kernel
     polls the stop flag, so Ctrl-C stops a task within microseconds. ``force`` allows a
     symmetric task above :data:`PRACTICAL_LIMIT` and a prefix of more free rows.
+
+    ``general=True`` counts a symmetric task by the general search instead, an
+    independent check of it: the symmetric task ``(1, b1, c)`` holds exactly the orbits
+    whose lexicographically least solution begins ``0, b1, c``, and ``(0, b1, c)`` those
+    whose least solution begins ``b1, c``; the general walk enumerates the canonical
+    solutions below that prefix and adds up their orbit sizes (the group order over the
+    stabiliser's). A general task is counted by the general search anyway.
+
+    Examples
+    --------
+    >>> p = Problem(8)
+    >>> _, _, tasks = split_tasks(p)
+    >>> [count_task(p, "symmetric", t)[:2] for t in tasks[:3]]
+    [(0, 0), (0, 0), (0, 0)]
+    >>> all(count_task(p, "symmetric", t)[:2] == count_task(p, "symmetric", t, general=True)[:2] for t in tasks)
+    True
     """
     check_problem(problem)
     validate.choice(method, SPLIT_METHODS, "task method")
+    general = validate.flag(general, "general")
     if method == "symmetric":
         if not (problem.is_standard and 4 <= problem.n <= SYM_MAX_N):
             raise UnsupportedProblem(f"symmetric tasks count the standard problem with 4 <= n <= {SYM_MAX_N} only")
@@ -333,6 +356,8 @@ def count_task(
             raise QueensError(f"a symmetric task is (corner, b1, column), got {validate.brief(task)}") from None
         if corner not in (0, 1) or not 1 <= b1 < problem.n - 1 or c >= problem.n:
             raise QueensError(f"{validate.brief(task)} is not a symmetric task of n = {problem.n}")
+        if general:
+            return _orbits_below(problem, (0, b1, c) if corner else (b1, c))
         c2, c4, c8, nodes = K.sym_count(problem.n, corner, b1, c, interrupt.FLAG)
         interrupt.check()
         return int(2 * c2 + 4 * c4 + 8 * c8), int(c2 + c4 + c8), int(nodes)
@@ -342,6 +367,29 @@ def count_task(
     walk = Walker(problem, group=unique)
     found, canon, nodes, _ = walk.run(prefix, K.CANON if unique else K.COUNT)
     return int(found), (int(canon) if unique else None), int(nodes)
+
+
+def _orbits_below(problem: Problem, prefix: tuple[int, ...]) -> tuple[int, int, int]:
+    """``(solutions, orbits, queens placed)`` of the orbits whose lexicographically least
+    solution extends ``prefix``, by the general search: each canonical solution below
+    the prefix stands for its orbit, of the group order over its stabiliser's size."""
+    walk = Walker(problem, group=True)
+    n = problem.n
+    order = walk.group.shape[0] + 1  # the non-identity elements, and the identity
+    opts = walk._opts(n, K.EMIT_CANON, len(prefix))
+    s = np.zeros((4, n + 1), np.uint64)
+    q = np.zeros(n, np.int64)
+    q[: len(prefix)] = prefix
+    meta = np.zeros(2, np.int64)
+    rc = walk._counters()
+    out = np.empty((1 << 14, n + 1), np.int64)
+    total = orbits = nodes = 0
+    while meta[1] != K.DONE:  # the walk resumes where its buffer filled
+        _, _, placed, emitted = walk._kernel(opts, s, rc, q, meta, out)
+        nodes += int(placed)
+        orbits += int(emitted)
+        total += int(np.sum(order // out[:emitted, -1]))
+    return total, orbits, nodes
 
 
 def _split_depth(walk: Walker, threads: int) -> tuple[int, np.ndarray]:
