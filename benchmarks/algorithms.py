@@ -12,9 +12,11 @@ wrong count aborts the run. Kernels are compiled (or loaded from numba's cache)
 on a small board first, so compile time is excluded; each time is the best of
 ``--repeat`` calls after one checking call.
 
+``--plot F`` draws the ratios time(basic) / time(algorithm) at --max-n as bars.
+
 Usage::
 
-    python benchmarks/algorithms.py [--min-n 10] [--max-n 15] [--repeat 3] [--quick]
+    python benchmarks/algorithms.py [--min-n 10] [--max-n 15] [--repeat 3] [--quick] [--plot F]
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ sys.path.insert(0, str(_HERE.parent))  # run from a source checkout without inst
 if str(_HERE) not in sys.path:
     sys.path.insert(0, str(_HERE))
 
-from common import best_time, print_metadata, run_metadata  # noqa: E402
+from common import add_plot_option, best_time, check_plot, print_metadata, run_metadata, save_plot  # noqa: E402
 
 from queenslab.data import known_total, known_unique  # noqa: E402
 from queenslab.native.seeds import SeedAlgorithm, count_with  # noqa: E402
@@ -70,7 +72,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-n", type=int, default=15, help="largest board (default 15)")
     parser.add_argument("--repeat", type=int, default=3, help="timed calls per cell (default 3)")
     parser.add_argument("--quick", action="store_true", help="smoke test: n = 8..10, repeat 1")
+    add_plot_option(parser, "the ratios time(basic) / time(algorithm) at --max-n")
     args = parser.parse_args(argv)
+    check_plot(parser, args.plot)
     if args.quick:
         args.min_n, args.max_n, args.repeat = 8, 10, 1
     if not 1 <= args.min_n <= args.max_n <= 32:
@@ -134,6 +138,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"* {ENGINE}: n/a (queenslab.native.engine.count is not importable)")
     else:
         print(f"* {ENGINE}: engine.count(Problem(n), unique=True, threads=1) -- counts fundamental solutions")
+    if args.plot:
+        from queenslab.plot import ratios
+
+        n = sizes[-1]
+        rows = [(c, times[n]["basic"] / t) for c in columns if (t := times[n][c]) is not None]
+        title = f"The Wirth-variants paper's algorithms: time(basic) / time(algorithm), n = {n}"
+        save_plot(ratios(rows, title=title), args.plot)
     return 0
 
 

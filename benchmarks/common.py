@@ -3,15 +3,20 @@
 Every benchmark prints :func:`run_metadata` first (as ``# key: value`` lines, see
 :func:`print_metadata`) so that a table can be traced to the code, the libraries
 and the machine that produced it.
+
+``--plot F`` (:func:`add_plot_option`, :func:`check_plot`, :func:`save_plot`) draws the
+run's figure with :mod:`queenslab.plot` to a ``.png`` or ``.svg`` file; without it the
+output is the same as ever.
 """
 
 from __future__ import annotations
 
+import argparse
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-__all__ = ["REPO_ROOT", "run_metadata", "print_metadata", "best_time"]
+__all__ = ["REPO_ROOT", "run_metadata", "print_metadata", "best_time", "add_plot_option", "check_plot", "save_plot"]
 
 #: The repository root (the parent of ``benchmarks/``).
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -65,3 +70,33 @@ def best_time(fn: Callable[[], object], repeat: int = 3, *, warmup: bool = True)
         fn()
         best = min(best, time.perf_counter() - start)
     return best
+
+
+def add_plot_option(parser: argparse.ArgumentParser, what: str) -> None:
+    """Add ``--plot F``: after the run, draw ``what`` to F (.png or .svg)."""
+    parser.add_argument(
+        "--plot",
+        metavar="F",
+        default=None,
+        help=f'after the run, draw {what} to F, a .png or .svg file (needs matplotlib: pip install "queenslab[plot]")',
+    )
+
+
+def check_plot(parser: argparse.ArgumentParser, path: str | None) -> None:
+    """Refuse an unusable ``--plot`` file (its type, its directory, no matplotlib) before the run."""
+    if path is None:
+        return
+    from queenslab.errors import QueensError
+    from queenslab.plot import check_path
+
+    try:
+        check_path(path, "--plot")
+    except QueensError as e:
+        parser.error(str(e))
+
+
+def save_plot(figure: object, path: str) -> None:
+    """Write ``figure`` (a matplotlib Figure from :mod:`queenslab.plot`) to ``path`` and say so."""
+    from queenslab.plot import save
+
+    print(f"# figure: {save(figure, path)}")

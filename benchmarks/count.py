@@ -9,8 +9,10 @@ Prints, for each n, in one run:
 * the node counts of both searches;
 
 and the wall time of ``queenslab count 8`` as a fresh process with the numba cache warm.
+``--plot F`` draws the ratios of the run as bars, with the targets of docs/benchmarks.md at
+n = 16 (the engine >= 2.2x the baseline on one thread; two threads >= 1.7x one).
 
-Usage: ``python benchmarks/count.py [--ns 14 15 16] [--repeat 3] [--quick]``
+Usage: ``python benchmarks/count.py [--ns 14 15 16] [--repeat 3] [--quick] [--plot F]``
 """
 
 from __future__ import annotations
@@ -22,12 +24,16 @@ import sys
 import time
 
 import numpy as np
-from common import best_time, print_metadata, run_metadata
+from common import add_plot_option, best_time, check_plot, print_metadata, run_metadata, save_plot
 from numba import njit
 
 from queenslab.data import known_total
 from queenslab.native import engine
 from queenslab.problem import Problem
+
+#: The targets (docs/benchmarks.md), stated at n = 16: engine(1) against the baseline, and
+#: two threads against one.
+TARGET_N, SYMMETRIC_TARGET, THREADS_TARGET = 16, 2.2, 1.7
 
 
 @njit(cache=True, nogil=True)
@@ -88,7 +94,9 @@ def main() -> None:
     ap.add_argument("--ns", type=int, nargs="+", default=[14, 15, 16])
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--quick", action="store_true", help="n = 10, 11 once: a smoke test")
+    add_plot_option(ap, "the ratios of the run")
     args = ap.parse_args()
+    check_plot(ap, args.plot)
     if args.quick:
         args.ns, args.repeat = [10, 11], 1
     threads = engine.default_threads()
@@ -100,6 +108,7 @@ def main() -> None:
         f"| n | mirror-halved (s) | engine 1 thread (s) | engine {threads} threads (s) | baseline / engine(1) | engine(1) / engine({threads}) | nodes baseline / engine |"
     )
     print("|---|---|---|---|---|---|---|")
+    ratios = []
     for n in args.ns:
         base_count, base_nodes = mirror_halved(n)
         res = engine.count_both(Problem(n), threads=1)
@@ -115,11 +124,32 @@ def main() -> None:
             f"{t_one / t_all:.2f} | {base_nodes / res.nodes:.2f} |",
             flush=True,
         )
+        at_target = n == TARGET_N
+        ratios += [
+            (
+                f"n = {n}: time, mirror-halved / engine (1 thread)",
+                t_base / t_one,
+                SYMMETRIC_TARGET if at_target else None,
+            ),
+            (
+                f"n = {n}: time, engine 1 thread / {threads} threads",
+                t_one / t_all,
+                THREADS_TARGET if at_target and threads == 2 else None,
+            ),
+            (f"n = {n}: nodes, mirror-halved / engine", base_nodes / res.nodes, None),
+        ]
     print()
     print(
         f"fresh process `queenslab count 8` (numba cache warm), best of {max(3, args.repeat)}: "
         f"{fresh_process_seconds(max(3, args.repeat)):.2f} s"
     )
+    if args.plot:
+        from queenslab.plot import ratios as ratio_chart
+
+        save_plot(
+            ratio_chart(ratios, title="Native counting: the symmetric engine against a mirror-halved counter"),
+            args.plot,
+        )
 
 
 if __name__ == "__main__":

@@ -15,9 +15,10 @@ and prints the median seconds over ``--repeat`` rounds, every round's seconds, t
 overhead of Dask at equal cores (2 workers / 2 native threads; target <= 1.15 at n = 17)
 and the scaling from 1 to 2 workers (target >= 1.8). Every count and orbit count is
 checked against the known values (OEIS A000170 / A002562): a mismatch stops the run.
-The load average is printed before and after each n.
+The load average is printed before and after each n. ``--plot F`` draws the overhead,
+the scaling and native 1 / 2 threads of each n as bars, with the targets at n = 17.
 
-Usage: ``python benchmarks/distributed.py [--ns 16 17] [--repeat 3] [--quick]``
+Usage: ``python benchmarks/distributed.py [--ns 16 17] [--repeat 3] [--quick] [--plot F]``
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from common import print_metadata, run_metadata
+from common import add_plot_option, check_plot, print_metadata, run_metadata, save_plot
 
 from queenslab import distributed as qdist
 from queenslab.data import known_total, known_unique
@@ -109,7 +110,9 @@ def main() -> None:
     ap.add_argument("--ns", type=int, nargs="+", default=[16, 17])
     ap.add_argument("--repeat", type=int, default=3, help="interleaved rounds per n (medians are reported)")
     ap.add_argument("--quick", action="store_true", help="n = 12, one round: a smoke test")
+    add_plot_option(ap, "the overhead, scaling and thread ratios of each n")
     args = ap.parse_args()
+    check_plot(ap, args.plot)
     if args.quick:
         args.ns, args.repeat = [12], 1
     if args.repeat < 1:
@@ -195,6 +198,27 @@ def main() -> None:
             client.close()
             cluster.close()
     print(f"whole run: {time.perf_counter() - t_run:.0f} s; load average at the end: {load()}")
+    if args.plot:
+        from queenslab.plot import ratios
+
+        rows = []
+        for n, med in medians.items():
+            at_target = n == TARGET_N
+            rows += [
+                (
+                    f"n = {n}: overhead, dask 2 workers / native 2 threads" + (" (≤ target)" if at_target else ""),
+                    med["dask 2 workers"] / med["native 2 threads"],
+                    OVERHEAD_TARGET if at_target else None,
+                ),
+                (
+                    f"n = {n}: scaling, dask 1 / 2 workers" + (" (≥ target)" if at_target else ""),
+                    med["dask 1 worker"] / med["dask 2 workers"],
+                    SCALING_TARGET if at_target else None,
+                ),
+                (f"n = {n}: native, 1 / 2 threads", med["native 1 thread"] / med["native 2 threads"], None),
+            ]
+        title = f"Counting on a Dask cluster against the native engine (targets at n = {TARGET_N})"
+        save_plot(ratios(rows, title=title), args.plot)
 
 
 if __name__ == "__main__":

@@ -23,8 +23,10 @@ Prints, in one run:
   the board it builds is a solution (``find_conflict``), by ``n mod 6``; the closed form
   is checked against repeated :func:`~queenslab.heuristics.extend` steps.
 
+``--plot F`` draws the large-n targets as bars of limit / worst measured (> 1: met).
+
 Usage: ``python benchmarks/large_n.py [--cap 20] [--seeds 20] [--repeat 3]
-[--mem-limit 4] [--json FILE] [--quick]``
+[--mem-limit 4] [--json FILE] [--quick] [--plot F]``
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ import tempfile
 import time
 
 import numpy as np
-from common import print_metadata, run_metadata
+from common import add_plot_option, check_plot, print_metadata, run_metadata, save_plot
 
 #: Columns of Table A: name -> (method of ``queenslab solve``, extra options).
 METHODS = {
@@ -353,7 +355,7 @@ def targets(repeat: int, quick: bool) -> dict:
         ("min-conflicts + verify, n = 1,000,000", "< 10 s", m6["total"], 10.0, "s"),
         ("min-conflicts + verify, n = 10,000", "< 0.5 s", m4["total"], 0.5, "s"),
     ]
-    print("\n## Issue 6 performance targets (each in a fresh process, after one warm-up call at n = 8)\n")
+    print("\n## Large-n performance targets (each in a fresh process, after one warm-up call at n = 8)\n")
     print("| target | limit | first run | median | worst | runs (seeds) | verdict (worst run) |")
     print("|---|---:|---:|---:|---:|---:|---|")
     for label, limit, times, lim, _ in rows:
@@ -535,7 +537,9 @@ def main() -> None:
     ap.add_argument("--json", metavar="FILE", default=None, help="also write every result as JSON to FILE")
     ap.add_argument("--quick", action="store_true", help="small sizes, 2 s cap, 3 seeds: a smoke test (< 1 min)")
     ap.add_argument("--worker", default=None, help=argparse.SUPPRESS)
+    add_plot_option(ap, "the large-n targets as limit / worst measured")
     args = ap.parse_args()
+    check_plot(ap, args.plot)
     if args.worker:
         worker(args.worker, args.cap, args.repeat)
         return
@@ -563,6 +567,22 @@ def main() -> None:
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump(report, fh, indent=1, default=str)
+    if args.plot:
+        save_plot(target_chart(report["targets"]), args.plot)
+
+
+def target_chart(measured: dict):
+    """The large-n targets as a bar chart: limit / worst run (> 1: met, the margin)."""
+    from queenslab.plot import ratios
+
+    c, m6, m4 = measured["construct_1e7"], measured["minconflicts_1e6"], measured["minconflicts_1e4"]
+    rows = [
+        ("construct + verify, n = 10^7 (< 2 s)", 2.0 / max(c["total"]), 1.0),
+        ("min-conflicts + verify, n = 10^6 (< 10 s)", 10.0 / max(m6["total"]), 1.0),
+        ("min-conflicts + verify, n = 10^4 (< 0.5 s)", 0.5 / max(m4["total"]), 1.0),
+        ("peak RSS, construct n = 10^7 (< 1 GB)", 1024 / c["peak_mb"], 1.0),
+    ]
+    return ratios(rows, title="Large-n targets: limit / worst measured (> 1: met)")
 
 
 if __name__ == "__main__":

@@ -13,8 +13,11 @@ Ours: ``unrank`` then ``rank`` of the result, without an index (subtree counts, 
 mirror trick on the first row) and with a prefix-count index (built once; its build
 time and peak memory are reported in a second table, each build in a fresh process).
 
+``--plot F`` draws our rank and unrank times without an index (every query, and the
+median of each n) on a log scale.
+
 Usage: ``python benchmarks/ranking.py [--max-perm-n 11] [--max-store-n 15]
-[--build 16 18] [--quick]``
+[--build 16 18] [--quick] [--plot F]``
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ import tempfile
 import time
 
 import numpy as np
-from common import REPO_ROOT, print_metadata, run_metadata
+from common import REPO_ROOT, add_plot_option, check_plot, print_metadata, run_metadata, save_plot
 from numba import njit
 
 from queenslab.data import known_total
@@ -113,7 +116,9 @@ def main() -> None:
     ap.add_argument("--max-store-n", type=int, default=15)
     ap.add_argument("--build", type=int, nargs="*", default=[16, 18])
     ap.add_argument("--quick", action="store_true", help="small n only: a smoke test")
+    add_plot_option(ap, "the rank and unrank times without an index by n")
     args = ap.parse_args()
+    check_plot(ap, args.plot)
     if args.quick:
         args.ns, args.max_perm_n, args.max_store_n, args.build = [8, 10], 9, 10, [10]
     print_metadata(run_metadata(engine.default_threads()))
@@ -130,6 +135,7 @@ def main() -> None:
         "| n | rank (1-based) | unrank, no index | rank, no index | both, index | store all + scan | walk permutations | store / ours | perms / ours |"
     )
     print("|---|---|---|---|---|---|---|---|---|")
+    times = []  # (n, rank seconds, unrank seconds) of each query, without an index
     for n in args.ns:
         p = Problem(n)
         size = known_total(n)
@@ -140,6 +146,7 @@ def main() -> None:
             s, t_u = timed(lambda: unrank(p, r, index=None))
             r2, t_r = timed(lambda: rank(p, s, index=None))
             assert r2 == r
+            times.append((n, t_r, t_u))
             (_, r3), t_ix = timed(lambda: (idx.unrank(r), idx.rank(s)))
             assert r3 == r
             ours = t_u + t_r
@@ -193,6 +200,10 @@ def main() -> None:
                 worst = max(worst, t)
             idx.close()
             print(f"| {n} | {', '.join(str(r + 1) for r in queries)} | {worst:.4f} |", flush=True)
+    if args.plot:
+        from queenslab.plot import rank_times
+
+        save_plot(rank_times(times), args.plot)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,9 @@ formulation) and SAT enumeration (pysat, pairwise encoding), measured interleave
 cpsat / native and sat / native. Every count is checked against the native one: a
 disagreement stops the run.
 
-Usage: ``python benchmarks/variants.py [--ns 8 9 10 11 12] [--repeat 3] [--quick]``
+``--plot F`` draws the ratios cpsat / native and sat / native of the last n as bars.
+
+Usage: ``python benchmarks/variants.py [--ns 8 9 10 11 12] [--repeat 3] [--quick] [--plot F]``
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import argparse
 import statistics
 import time
 
-from common import print_metadata, run_metadata
+from common import add_plot_option, check_plot, print_metadata, run_metadata, save_plot
 
 from queenslab.models import cnf, cpsat
 from queenslab.native import engine
@@ -48,7 +50,9 @@ def main() -> None:
     ap.add_argument("--ns", type=int, nargs="+", default=[8, 9, 10, 11, 12])
     ap.add_argument("--repeat", type=int, default=3, help="interleaved rounds per problem (medians are reported)")
     ap.add_argument("--quick", action="store_true", help="n = 6, 7, one round: a smoke test")
+    add_plot_option(ap, "the ratios cpsat / native and sat / native of the last n")
     args = ap.parse_args()
+    check_plot(ap, args.plot)
     if args.quick:
         args.ns, args.repeat = [6, 7], 1
     print_metadata(run_metadata(1))
@@ -62,7 +66,9 @@ def main() -> None:
     print("| n | variant | solutions | native (s) | cpsat (s) | sat (s) | cpsat / native | sat / native |")
     print("|---|---|---|---|---|---|---|---|")
     slowest_ratio = float("inf")
+    last: list[tuple[str, float]] = []
     for n in args.ns:
+        last = []
         for name, p in variants(n):
             times: dict[str, list[float]] = {b: [] for b, _ in BACKENDS}
             counts: dict[str, int] = {}
@@ -76,6 +82,7 @@ def main() -> None:
             med = {b: statistics.median(ts) for b, ts in times.items()}
             r_cpsat, r_sat = med["cpsat"] / med["native"], med["sat"] / med["native"]
             slowest_ratio = min(slowest_ratio, r_cpsat, r_sat)
+            last += [(f"{name}: cpsat / native", r_cpsat), (f"{name}: sat / native", r_sat)]
             print(
                 f"| {n} | {name} | {counts['native']} | {med['native']:.4f} | {med['cpsat']:.4f} | "
                 f"{med['sat']:.4f} | {r_cpsat:.1f} | {r_sat:.1f} |",
@@ -84,6 +91,11 @@ def main() -> None:
     print()
     verdict = "fastest on every problem" if slowest_ratio > 1 else "NOT the fastest on every problem"
     print(f"native: {verdict} (smallest ratio of a solver to native: {slowest_ratio:.1f})")
+    if args.plot:
+        from queenslab.plot import ratios
+
+        title = f"Edited variants, n = {args.ns[-1]}: solver time / native time (> 1: native faster)"
+        save_plot(ratios(last, title=title), args.plot)
 
 
 if __name__ == "__main__":

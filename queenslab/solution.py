@@ -161,7 +161,7 @@ def as_columns(placement: Any, n: int | None = None, what: str = "placement") ->
                     f"{what}: row {r} holds {validate.brief(x)}, not an integer column{hint}"
                 ) from None
         values = ints  # type: ignore[assignment]
-    size = len(values) if n is None else n
+    size = len(values) if n is None else validate.whole_number(n, "n", minimum=0)
     if len(values) != size:
         raise InvalidPlacement(f"expected {size} columns (one per row), got {len(values)}")
     if size:

@@ -325,20 +325,30 @@ def choice(value: T, allowed: Collection[object], what: str) -> T:
     return value
 
 
-def callback(value: Callable[..., Any] | None, what: str = "progress") -> Callable[..., Any] | None:
-    """None, or ``value`` if it is callable (a progress callback).
+def callback(value: Callable[..., Any] | bool | None, what: str = "progress") -> Callable[..., Any] | None:
+    """None, or ``value`` if it is callable (a progress callback); ``progress=True`` is a
+    :class:`~queenslab.progress.ProgressBar` (a notebook or text bar), False is None.
 
     Examples
     --------
-    >>> callback(None) is None, callback(print) is print
-    (True, True)
+    >>> callback(None) is None, callback(print) is print, callback(False) is None
+    (True, True, True)
+    >>> type(callback(True)).__name__
+    'ProgressBar'
     >>> callback(5)
     Traceback (most recent call last):
     ...
-    queenslab.errors.QueensError: progress must be a callable such as progress(done, total), or None; got 5
+    queenslab.errors.QueensError: progress must be a callable such as progress(done, total), True (a progress bar) or None; got 5
     """
+    if value is True and what == "progress":
+        from .progress import ProgressBar
+
+        return ProgressBar()
+    if value is False and what == "progress":
+        return None
     if value is not None and not callable(value):
-        raise QueensError(f"{what} must be a callable such as {what}(done, total), or None; got {brief(value)}")
+        bar = ", True (a progress bar)" if what == "progress" else ","
+        raise QueensError(f"{what} must be a callable such as {what}(done, total){bar} or None; got {brief(value)}")
     return value
 
 

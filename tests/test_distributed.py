@@ -284,7 +284,17 @@ def test_verify_finds_a_wrong_recorded_task_by_either_method(verify_method, tmp_
     (d,) = r.disagreements
     assert d.recorded[0] == d.recomputed[0] + 8 and d.method == verify_method
     code, out, err = run_cli(
-        capsys, monkeypatch, "count", 10, "--ledger", ledger, "--verify", len(tasks), "--verify-method", verify_method, "--json"
+        capsys,
+        monkeypatch,
+        "count",
+        10,
+        "--ledger",
+        ledger,
+        "--verify",
+        len(tasks),
+        "--verify-method",
+        verify_method,
+        "--json",
     )
     obj = json.loads(out)
     assert code == 1 and "disagree" in err and obj["verify_method"] == verify_method

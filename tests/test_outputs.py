@@ -122,8 +122,10 @@ def test_solve_and_show_write_whole_files_or_none(capsys, monkeypatch, tmp_path)
         m.setattr(Image.Image, "save", fail)
         code, _, _ = run(capsys, "show", "2413", "--png", tmp_path / "q.png")
     assert code == 130 and listing(tmp_path) == ["q.npy"]
-    code, _, _ = run(capsys, "show", "2413", "--png", tmp_path / "q.png")
+    code, _, _ = run(capsys, "show", "2413", "--png", tmp_path / "q.png", "--bits")
     assert code == 0 and Image.open(tmp_path / "q.png").size == (4, 4)
+    code, _, _ = run(capsys, "show", "2413", "--png", tmp_path / "q.png", "--scale", 10)
+    assert code == 0 and Image.open(tmp_path / "q.png").size == (40, 40)
 
 
 def _construct(n):

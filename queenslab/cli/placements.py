@@ -18,7 +18,7 @@ from ..outfile import NpyRows, atomic_output, free_bytes
 from ..placement_file import read_placement
 from ..problem import Problem, leaper_name
 from ..solution import board_text, conflicts, format_placement, parse_placement
-from ..viz import MAX_PNG_SIDE
+from ..viz.bits import MAX_PNG_SIDE
 from .app import cli, emit_json
 from .options import json_option, number_option, out_option, placement_arg, problem_options
 
@@ -30,10 +30,10 @@ from .options import json_option, number_option, out_option, placement_arg, prob
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["spaces", "digits", "json", "npy"]),
+    type=click.Choice(["spaces", "digits", "json", "board", "npy"]),
     default="spaces",
-    help="spaces: '2 4 1 3'; digits: '2413' (n <= 9); json: one list per line; npy: a numpy file, streamed "
-    "(needs --out).",
+    help="spaces: '2 4 1 3'; digits: '2413' (n <= 9); json: one list per line; board: each solution drawn "
+    "as a text board (n <= 100), after a line 'solution K:'; npy: a numpy file, streamed (needs --out).",
 )
 @out_option("Write to file F instead of standard output, whole or not at all (an interrupted run leaves F as it was).")
 @click.option(
@@ -55,10 +55,13 @@ def solutions_cmd(problem, limit, offset, fmt, out, force, as_json):
       queenslab solutions 8 --limit 3
       queenslab solutions 10 --offset 99 --limit 1     # the 100th solution (unranked, not enumerated)
       queenslab solutions 12 --format npy --out s12.npy
+      queenslab solutions 6 --format board
     """
     n = problem.n
     if fmt == "digits" and n > 9:
         raise QueensError(f"--format digits needs n <= 9, got n = {n}; use spaces or json")
+    if fmt == "board" and n > TEXT_BOARD_MAX_N:
+        raise QueensError(f"--format board draws boards up to n = {TEXT_BOARD_MAX_N}, got n = {n}; use spaces or json")
     if fmt == "npy" and out is None:
         raise QueensError("--format npy writes a binary file: give --out FILE.npy")
 
@@ -108,6 +111,9 @@ def solutions_cmd(problem, limit, offset, fmt, out, force, as_json):
             written += len(arr)
             if fmt == "json":
                 lines = [json.dumps(row) for row in (arr + 1).tolist()]
+            elif fmt == "board":
+                first = offset + written - len(arr) + 1
+                lines = [f"solution {first + k}:\n{board_text(problem, row)}\n" for k, row in enumerate(arr.tolist())]
             else:
                 lines = [format_placement(row, fmt) for row in arr.tolist()]
             fh.write("\n".join(lines) + "\n")
@@ -143,36 +149,6 @@ def _size(b: int) -> str:
         if b >= scale:
             return f"{b / scale:.1f} {unit}"
     return f"{b} bytes"
-
-
-def _show_problem(problem: Problem, png: str | None, as_json: bool) -> int:
-    """``show --problem FILE`` without a placement: the board with its constraints marked."""
-    if png is not None:
-        raise QueensError("--png draws a placement; give one (the board of a problem alone is drawn as text)")
-    if problem.n > TEXT_BOARD_MAX_N:
-        raise TooLarge(f"a {problem.n} x {problem.n} board is too large to draw as text (n <= {TEXT_BOARD_MAX_N})")
-    text = board_text(problem)
-    if as_json:
-        emit_json(
-            {
-                "n": problem.n,
-                "problem": problem.to_dict(one_based=True),
-                "placement": None,
-                "solution": None,
-                "conflict": None,
-                "board": text.splitlines(),
-                "png": None,
-                "pixels": None,
-            }
-        )
-        return 0
-    click.echo(f"{problem.describe()}: # no queen, F fixed queen, a, b, ... the cells of region 1, 2, ...")
-    for i, region in enumerate(problem.regions):
-        click.echo(f"region {i + 1}: {region.describe()}")
-    if problem.leaps:
-        click.echo("queens also jump as " + ", ".join(f"{leaper_name(x)} {x}" for x in problem.leaps))
-    click.echo(text)
-    return 0
 
 
 @cli.command("check")
@@ -222,6 +198,85 @@ def check_cmd(placement, variant, as_json):
 TEXT_BOARD_MAX_N = 100
 
 
+def _pictures(problem: Problem | None, p, png, svg, scale, bits, attacks) -> dict:
+    """Write the pictures asked for; returns the JSON keys ``png``, ``svg``, ``pixels``."""
+    n = problem.n if problem is not None else len(p)
+    out: dict = {"png": png, "svg": svg, "pixels": None}
+    row = None
+    if attacks is not None:
+        if p is None:
+            raise QueensError("--attacks R tints the cells attacked by the queen of row R: give a placement")
+        if attacks > n:
+            raise QueensError(f"--attacks takes a row 1..{n}, got {attacks}")
+        row = attacks - 1
+    if (png is None and svg is None) and (scale is not None or bits or attacks is not None):
+        raise QueensError("--scale, --bits and --attacks shape a picture: give --png F or --svg F")
+    if bits and (png is None or attacks is not None):
+        raise QueensError("--bits draws the 1-bit PNG (white queens on black): give --png F, without --attacks")
+    from ..viz.scene import MAX_N
+
+    if svg is not None:
+        if n > MAX_N:
+            raise TooLarge(f"an SVG board is drawn up to n = {MAX_N}; write a 1-bit PNG with --png F --bits")
+        from ..viz.svg import write_svg
+
+        write_svg(svg, problem, p, attacks_of=row, cell=scale)
+    if png is not None:
+        if bits or n > MAX_N:
+            if p is None:
+                raise QueensError("the 1-bit PNG draws a placement; give one")
+            if row is not None:
+                raise QueensError(f"--attacks is drawn on boards up to n = {MAX_N}, not on the 1-bit PNG")
+            from ..viz.bits import write_png
+
+            out["pixels"] = list(write_png(p, png, scale=scale or 1))
+        else:
+            from ..viz.png import write_board_png
+
+            out["pixels"] = list(write_board_png(png, problem, p, attacks_of=row, cell=scale))
+    return out
+
+
+def _show_problem(problem: Problem, png, svg, scale, attacks, as_json: bool) -> int:
+    """``show --problem FILE`` without a placement: the board with its constraints marked."""
+    if problem.n > TEXT_BOARD_MAX_N and png is None and svg is None:
+        raise TooLarge(f"a {problem.n} x {problem.n} board is too large to draw as text (n <= {TEXT_BOARD_MAX_N})")
+    pictures = _pictures(problem, None, png, svg, scale, False, attacks)
+    text = board_text(problem) if problem.n <= TEXT_BOARD_MAX_N else None
+    if as_json:
+        emit_json(
+            {
+                "n": problem.n,
+                "problem": problem.to_dict(one_based=True),
+                "placement": None,
+                "solution": None,
+                "conflict": None,
+                "board": text.splitlines() if text is not None and png is None and svg is None else None,
+                **pictures,
+            }
+        )
+        return 0
+    if png is not None or svg is not None:
+        _say_written(pictures, problem.n)
+        return 0
+    assert text is not None
+    click.echo(f"{problem.describe()}: # no queen, F fixed queen, a, b, ... the cells of region 1, 2, ...")
+    for i, region in enumerate(problem.regions):
+        click.echo(f"region {i + 1}: {region.describe()}")
+    if problem.leaps:
+        click.echo("queens also jump as " + ", ".join(f"{leaper_name(x)} {x}" for x in problem.leaps))
+    click.echo(text)
+    return 0
+
+
+def _say_written(pictures: dict, n: int) -> None:
+    if pictures["svg"] is not None:
+        click.echo(f"wrote {pictures['svg']} (SVG, {n} x {n} board)")
+    if pictures["png"] is not None:
+        width, height = pictures["pixels"]
+        click.echo(f"wrote {pictures['png']} ({width} x {height} pixels, {n} x {n} board)")
+
+
 @cli.command("show")
 @click.argument("placement", nargs=-1)
 @click.option(
@@ -233,93 +288,103 @@ TEXT_BOARD_MAX_N = 100
     help="Read the placement from F: F.npy (1-based array, as `solve --out` writes) or text '2, 4, 1, 3'.",
 )
 @out_option(
-    "Write a PNG picture (white queens on black) instead of the text board; boards up to 20,000.",
+    "Write a PNG picture of the board (checkerboard, queens, marked cells; n <= 2000), or with "
+    "--bits a 1-bit picture, white queens on black (boards up to 20,000).",
     flag="--png",
     metavar="OUT",
 )
+@out_option("Write an SVG picture of the board (n <= 2000).", flag="--svg", metavar="OUT")
 @click.option(
     "--scale",
     type=click.IntRange(min=1, max=MAX_PNG_SIDE),
-    default=1,
-    show_default=True,
+    default=None,
     metavar="K",
-    help="--png: pixels per cell side (n * K <= 20,000).",
+    help="Pixels per cell side (default: 48 for small boards down to 3 from n = 160 on; 1 with --bits).",
+)
+@click.option("--bits", is_flag=True, help="--png: the 1-bit picture, one pixel (or K x K) per cell.")
+@click.option(
+    "--attacks",
+    type=click.IntRange(min=1, max=MAX_PNG_SIDE),
+    default=None,
+    metavar="R",
+    help="Tint the cells the queen of row R (1-based) attacks (--png / --svg).",
 )
 @problem_options(n_argument=False)
 @json_option
-def show_cmd(placement, from_file, png, scale, variant, as_json):
-    """Draw PLACEMENT as a text board (Q queen, . empty, # blocked, F missing fixed queen),
-    or as a PNG with one pixel per cell (--png), and say whether it is a solution:
-    exits 0 for a solution, 1 otherwise.
+def show_cmd(placement, from_file, png, svg, scale, bits, attacks, variant, as_json):
+    """Draw PLACEMENT as a text board (Q queen, . empty, # blocked, F missing fixed queen,
+    a, b, ... region cells), or as a picture (--png, --svg), and say whether it is a
+    solution: exits 0 for a solution, 1 otherwise. With --problem FILE and no placement,
+    the problem's constraints are drawn.
 
-    Text boards are drawn up to n = 100. A PNG takes any board up to 20,000 x 20,000
-    (like the self-correcting Queens program's picture of 10,000 queens); large placements come from a file.
+    Text boards are drawn up to n = 100, pictures of the board up to n = 2000. The 1-bit
+    PNG (--png F --bits, and any --png above n = 2000) takes boards up to 20,000 x 20,000
+    pixels (like the self-correcting Queens program's picture of 10,000 queens); large
+    placements come from a file.
 
     \b
     JSON keys: n, problem (null for a large board checked without variant flags),
-    placement (null for n > 1000), solution, conflict, board (text lines; null with
-    --png), png, pixels.
+    placement (null for n > 1000), solution, conflict, board (text lines; null with a
+    picture), png, svg, pixels (the PNG's width and height).
 
     \b
     Examples:
       queenslab show 2 4 1 3
-      queenslab show 2 4 1 3 --png q4.png --scale 20
-      queenslab solve 10000 --method minconflicts --out q.npy && queenslab show --from q.npy --png q.png
+      queenslab show 1 5 8 6 3 7 2 4 --svg q8.svg --attacks 4
+      queenslab show --problem examples/two-in-the-top-left-quadrant.toml --png variant.png
+      queenslab solve 10000 --method minconflicts --out q.npy && queenslab show --from q.npy --png q.png --bits
     """
     if from_file is not None:
         if placement:
             raise QueensError("give the placement either as arguments or with --from F, not both")
         p = read_placement(from_file)
     elif not placement and variant.file is not None:
-        return _show_problem(variant(None), png, as_json)
+        return _show_problem(variant(None), png, svg, scale, attacks, as_json)
     else:
         p = parse_placement(placement_arg(placement))
     n = len(p)
-    if scale != 1 and png is None:
-        raise QueensError("--scale applies to --png pictures only")
-    if png is None and n > TEXT_BOARD_MAX_N:
+    picture = png is not None or svg is not None
+    if not picture and n > TEXT_BOARD_MAX_N:
         raise TooLarge(
             f"a {n} x {n} board is too large to draw as text (n <= {TEXT_BOARD_MAX_N}); "
-            "write a picture with --png F.png"
+            "write a picture with --png F.png (or --svg F.svg up to n = 2000)"
         )
-    problem = variant(n) if n <= TEXT_BOARD_MAX_N else None
-    if problem is None and variant.given:
+    from ..viz.scene import MAX_N
+
+    checkable = n <= TEXT_BOARD_MAX_N or (variant.given and n <= MAX_N)
+    problem = variant(n) if n <= TEXT_BOARD_MAX_N or variant.given else None
+    if problem is not None and not checkable:
         raise UnsupportedProblem(
-            f"variant flags are checked on boards up to n = {TEXT_BOARD_MAX_N}; drop them to check a "
-            f"{n}-queens placement in O(n)"
+            f"variant flags are checked on boards up to n = {MAX_N}; drop them to check a {n}-queens placement in O(n)"
         )
     if problem is not None:
         found = conflicts(problem, p)
         why = found[0].message() if found else None
-        text = board_text(problem, p)
     else:
         from ..heuristics.construct import find_conflict
 
         first = find_conflict(p)
         why = first.message() if first is not None else None
-        text = None
+    text = board_text(problem, p) if problem is not None and n <= TEXT_BOARD_MAX_N and not picture else None
+    pictures = _pictures(
+        problem if problem is not None else Problem(n) if n <= MAX_N else None, p, png, svg, scale, bits, attacks
+    )
     result: dict = {
         "n": n,
         "problem": problem.to_dict(one_based=True) if problem is not None else None,
         "placement": [int(c) + 1 for c in p] if n <= 1000 else None,
         "solution": why is None,
         "conflict": why,
-        "board": text.splitlines() if text is not None and png is None else None,
-        "png": png,
-        "pixels": None,
+        "board": text.splitlines() if text is not None else None,
+        **pictures,
     }
-    if png is not None:
-        from ..viz import write_png
-
-        result["pixels"] = list(write_png(p, png, scale=scale))
     if as_json:
         emit_json(result)
-    elif png is None:
+    elif not picture:
         click.echo(text)
         if why is not None:
             click.echo(f"not a solution: {why}")
     else:
-        width, height = result["pixels"]
-        click.echo(f"wrote {png} ({width} x {height} pixels, {n} queens)")
+        _say_written(pictures, n)
         click.echo("a solution" if why is None else f"not a solution: {why}")
     return 0 if why is None else 1

@@ -17,13 +17,22 @@ imported inside the commands.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import click
 
 from ..errors import QueensError, TooLarge
 from ..provenance import environment
 from .app import cli, emit_json, experiment
-from .options import Progress, choice_option, json_option, number_option, placement_arg, problem_options
+from .options import (
+    Progress,
+    choice_option,
+    json_option,
+    number_option,
+    out_option,
+    placement_arg,
+    problem_options,
+)
 
 
 def _one(p) -> list[int]:
@@ -37,6 +46,22 @@ def _text(p) -> str:
 def _check_n(n: int, lo: int = 1) -> None:
     if n < lo:
         raise QueensError(f"N must be at least {lo}, got {n}")
+
+
+def _plot_option(what: str) -> Callable:
+    """``--plot F``: draw the experiment's figure to F (.png or .svg)."""
+    return out_option(
+        f'Also draw {what} to F: a .png or .svg file (needs matplotlib: pip install "queenslab[plot]").',
+        flag="--plot",
+    )
+
+
+def _check_plot(path: str | None) -> None:
+    """Refuse an unusable --plot file (its type, or no matplotlib) before the experiment runs."""
+    if path is not None:
+        from ..plot import check_path
+
+        check_path(path, "--plot")
 
 
 # ----------------------------------------------------------------------------- orbits
@@ -294,8 +319,9 @@ def _certify(n: int) -> dict:
     metavar="P",
     help="Then check n = max-n+1 .. P through the ambiguous solutions only.",
 )
+@_plot_option("the orbits and distinct signatures by n (log scale, collisions marked)")
 @json_option
-def signature_cmd(max_n, min_n, criterion, certify_to, as_json):
+def signature_cmd(max_n, min_n, criterion, certify_to, plot, as_json):
     """Are orbit signatures unique? Zhang and Zhang claim no two orbits share one.
 
     For every n from --min-n to --max-n, every orbit of the standard problem is taken
@@ -307,14 +333,18 @@ def signature_cmd(max_n, min_n, criterion, certify_to, as_json):
     orbits whose Sig_x and Sig_y are both alternating can share a signature under the paper's criterion signature
     (docs/symmetry.md), and those solutions are few and found directly.
 
+    --plot F draws the number of orbits and of distinct signatures of each criterion
+    against n (log scale; a collision is marked) to F, a .png or .svg file.
+
     \b
-    JSON keys: experiment, min_n, max_n, rows, certified, unique, environment.
+    JSON keys: experiment, min_n, max_n, rows, certified, unique, plot, environment.
 
     \b
     Examples:
       queenslab experiment signature --max-n 12
       queenslab experiment signature --max-n 14 --criterion both --json
       queenslab experiment signature --max-n 14 --certify-to 30
+      queenslab experiment signature --max-n 12 --criterion both --plot signatures.svg
     """
     from ..data import known_unique
     from ..symmetry.signature import signature_collisions
@@ -330,6 +360,7 @@ def signature_cmd(max_n, min_n, criterion, certify_to, as_json):
         )
     if certify_to is not None and certify_to > 60:
         raise TooLarge(f"--certify-to {certify_to}: the ambiguity search is exponential; use at most 60")
+    _check_plot(plot)
     criteria = ("document", "oriented") if criterion == "both" else (criterion,)
     rows = []
     bar = Progress(not as_json, "signatures")
@@ -342,6 +373,10 @@ def signature_cmd(max_n, min_n, criterion, certify_to, as_json):
         bar.close()
     certified = [_certify(n) for n in range(max_n + 1, (certify_to or 0) + 1)]
     any_collision = any(r.collisions for r in rows) or any(c["collisions"] for c in certified)
+    if plot is not None:
+        from .. import plot as figures
+
+        figures.save(figures.signatures([(r.n, r.orbits, r.signatures, r.criterion) for r in rows]), plot)
     if as_json:
         emit_json(
             {
@@ -363,6 +398,7 @@ def signature_cmd(max_n, min_n, criterion, certify_to, as_json):
                 ],
                 "certified": certified,
                 "unique": not any_collision,
+                "plot": plot,
                 "environment": environment(),
             }
         )
@@ -388,6 +424,8 @@ def signature_cmd(max_n, min_n, criterion, certify_to, as_json):
         click.echo(
             "no two orbits share a signature" if not any_collision else "COLLISIONS: some orbits share a signature"
         )
+        if plot is not None:
+            click.echo(f"figure: {plot}")
     return 1 if any_collision else 0
 
 
@@ -396,8 +434,9 @@ def signature_cmd(max_n, min_n, criterion, certify_to, as_json):
 @choice_option("--strategy", ["bfs", "dfs"], "bfs", "Order in which step 2 extends the orbits.")
 @choice_option("--key", ["signature", "canonical"], "signature", "How a new orbit is recognised.")
 @click.option("--force", is_flag=True, help="Allow n above the search's practical limit.")
+@_plot_option("the orbits found at each generation of moves against the true number")
 @json_option
-def orbit_search_cmd(n, strategy, key, force, as_json):
+def orbit_search_cmd(n, strategy, key, force, plot, as_json):
     """Run Zhang and Zhang's orbit-based search for N queens and report its coverage.
 
     Step 1 applies Inc at every pair of gaps to every solution of N-1 queens; step 2
@@ -410,20 +449,26 @@ def orbit_search_cmd(n, strategy, key, force, as_json):
 
     Exits 0 whether or not every orbit is reached (the coverage is the result).
 
+    --plot F draws the run to F, a .png or .svg file: the new orbits of each generation
+    (0: found by Inc in step 1; k: reached by k Mov steps from those), the orbits found so
+    far, and the true number of orbits.
+
     \b
     JSON keys: experiment, n, strategy, key, step1_solutions, step1_orbits, found, orbits,
-    complete, coverage, trajectory, missing, seconds, environment.
+    complete, coverage, trajectory, missing, seconds, plot, environment.
 
     \b
     Examples:
       queenslab experiment orbit-search 8
       queenslab experiment orbit-search 10 --strategy dfs --json
+      queenslab experiment orbit-search 10 --plot orbit-search-10.svg
     """
     from ..native import engine
     from ..problem import Problem
     from ..symmetry.operators import search_orbits
 
     _check_n(n)
+    _check_plot(plot)
     bar = Progress(not as_json, f"orbit search {n}")
     try:
         res = search_orbits(n, strategy=strategy, key=key, force=force, progress=bar)
@@ -458,6 +503,13 @@ def orbit_search_cmd(n, strategy, key, force, as_json):
         }
         trajectory.append(item)
     missing = [_one(c) for c in res.missing()]
+    if plot is not None:
+        from .. import plot as figures
+
+        generation = []  # Mov steps from a step-1 orbit, along the search's own path
+        for d in res.discoveries:
+            generation.append(0 if d.parent is None else generation[d.parent] + 1)
+        figures.save(figures.orbit_generations(generation, res.total, n=n), plot)
     if as_json:
         emit_json(
             {
@@ -474,6 +526,7 @@ def orbit_search_cmd(n, strategy, key, force, as_json):
                 "trajectory": trajectory,
                 "missing": missing,
                 "seconds": round(res.seconds, 3),
+                "plot": plot,
                 "environment": environment(),
             }
         )
@@ -510,4 +563,6 @@ def orbit_search_cmd(n, strategy, key, force, as_json):
             + "; ".join(" ".join(map(str, m)) for m in shown)
             + (f"; ... ({len(missing) - len(shown)} more)" if len(missing) > len(shown) else "")
         )
+    if plot is not None:
+        click.echo(f"figure: {plot}")
     return 0

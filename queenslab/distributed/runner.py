@@ -281,14 +281,6 @@ class _Batcher:
         return batch
 
 
-def _slots(client: Any) -> int:
-    """The worker threads of ``client``'s cluster now (1 when none has joined yet)."""
-    try:
-        return max(1, sum(int(t) for t in client.nthreads().values()))
-    except (AttributeError, TypeError, ValueError, OSError):  # batches for one thread are still right
-        return 1
-
-
 def _on_dask(
     client: Any, problem: Problem, method: str, tasks: list[tuple[int, ...]], todo: list[int], unique: bool
 ) -> Iterator[tuple[int, Outcome]]:
@@ -391,7 +383,7 @@ def count(
     verify = validate.whole_number(verify, "verify", minimum=0)
     verify_method = validate.choice(verify_method, VERIFY_METHODS, "verify_method")
     seed = validate.seed(seed)
-    validate.callback(progress)
+    progress = validate.callback(progress)
     if client is not None and dask is not None:
         raise QueensError("give a Dask client or a --dask address, not both")
     if client is not None and not callable(getattr(client, "submit", None)):

@@ -84,6 +84,12 @@ def _pysat() -> Any:  # the package pysat
 class CnfModel:
     """A CNF model: the formula, its variable pool and how to read a solution.
 
+    Count, enumerate or solve it as it is with :meth:`count`, :meth:`counts`,
+    :meth:`ganak_count`, :meth:`solutions` and :meth:`solve`. A model built with
+    ``symmetry="lex-leader"`` counts orbits; clauses added to it after :func:`build` make
+    that count refused unless they are declared symmetric (``assume_symmetric=True``):
+    the model notices the edit from its own clause and variable counts.
+
     Attributes
     ----------
     problem : Problem
@@ -93,12 +99,6 @@ class CnfModel:
         Append clauses to edit the model.
     pool : pysat.formula.IDPool
         ``pool.id(("x", r, c))`` is the variable of cell (r, c).
-
-    Count, enumerate or solve it as it is with :meth:`count`, :meth:`counts`,
-    :meth:`ganak_count`, :meth:`solutions` and :meth:`solve`. A model built with
-    ``symmetry="lex-leader"`` counts orbits; clauses added to it after :func:`build` make
-    that count refused unless they are declared symmetric (``assume_symmetric=True``):
-    the model notices the edit from its own clause and variable counts.
     """
 
     problem: Problem

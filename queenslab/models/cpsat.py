@@ -65,6 +65,12 @@ def _cp_model() -> Any:  # the module ortools.sat.python.cp_model
 class CpsatModel:
     """A CP-SAT model of a problem, with its variables.
 
+    Count, enumerate or solve it as it is with :meth:`count`, :meth:`counts`,
+    :meth:`solutions` and :meth:`solve`. A model built with ``symmetry="lex-leader"``
+    counts orbits; constraints added to it after :func:`build` make that count refused
+    unless they are declared symmetric (``assume_symmetric=True``): the model notices
+    the edit from its own size.
+
     Attributes
     ----------
     problem : Problem
@@ -80,12 +86,6 @@ class CpsatModel:
         Cell variables (boolean formulation).
     inverse : list of IntVar or None
         Row of each column's queen, when a symmetry element needed it.
-
-    Count, enumerate or solve it as it is with :meth:`count`, :meth:`counts`,
-    :meth:`solutions` and :meth:`solve`. A model built with ``symmetry="lex-leader"``
-    counts orbits; constraints added to it after :func:`build` make that count refused
-    unless they are declared symmetric (``assume_symmetric=True``): the model notices
-    the edit from its own size.
     """
 
     problem: Problem

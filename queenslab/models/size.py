@@ -61,8 +61,10 @@ def _leap_pairs(problem: Problem) -> int:
 
 def cnf_bytes(problem: Problem, encoding: str) -> int:
     """Estimated peak memory of the CNF model of ``problem`` with ``encoding``."""
-    clauses = sum(_clauses(k, encoding) for k in _line_lengths(problem))
     n = problem.n
+    if n > 100_000:  # the cells alone need terabytes: a lower bound is enough to refuse, and cheap
+        return n * n * BYTES_PER_CNF_CELL
+    clauses = sum(_clauses(k, encoding) for k in _line_lengths(problem))
     return clauses * BYTES_PER_CLAUSE + n * n * BYTES_PER_CNF_CELL + _leap_pairs(problem) * BYTES_PER_LEAP_PAIR
 
 

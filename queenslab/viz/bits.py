@@ -1,4 +1,4 @@
-"""Pictures of boards: a 1-bit PNG with one pixel (or ``scale`` x ``scale`` pixels) per
+"""The 1-bit picture of a huge board: a PNG with one pixel (or ``scale`` x ``scale`` pixels) per
 cell, white queens on black, for boards up to 20,000 x 20,000 pixels (the self-correcting Queens program (ronybc) draws
 its 10,000 queens this way).
 
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .errors import InvalidPlacement, MissingDependency, TooLarge
-from .outfile import atomic_output
-from .validate import whole_number
+from ..errors import InvalidPlacement, MissingDependency, TooLarge
+from ..outfile import atomic_output
+from ..validate import whole_number
 
 __all__ = ["MAX_PNG_SIDE", "png_bits", "write_png"]
 
