@@ -170,7 +170,7 @@ def render(s: Scene, *, cell: int | None = None, labels: bool | None = None) -> 
     )
     if labels:
         size = 0.36
-        out.append(f'<g font-family="sans-serif" font-size="{size}" fill="#555555" text-anchor="middle">')
+        out.append(f'<g font-family="sans-serif" font-size="{size}" fill="#888888" text-anchor="middle">')
         out += [f'<text x="{k + 0.5}" y="-0.18">{k + 1}</text>' for k in range(n)]
         out += [f'<text x="-0.3" y="{k + 0.63}">{k + 1}</text>' for k in range(n)]
         out.append("</g>")
