@@ -376,13 +376,24 @@ PATHS = st.one_of(
     st.text(alphabet="abcé🙂._-", min_size=1, max_size=10).map(lambda s: "./" + s),
     st.sampled_from([None, 5, b"out.txt", Path("out2.txt")]),
 )
+
+
+def _no_force(opts: dict) -> dict:
+    """Options without a real ``force``: a forced count of a huge board would run for ever,
+    as asked (a junk value of ``force`` stays, to be refused)."""
+    force = opts.get("force")
+    if isinstance(force, (bool, int, np.bool_, np.integer)) and force == 1:
+        opts = {**opts, "force": False}
+    return opts
+
+
 INDEXES = st.one_of(st.sampled_from(["auto", None]), PATHS)
 #: ``**opts`` of the backends: known option names with junk values, and unknown names.
 OPTIONS = st.dictionaries(
     st.sampled_from(["threads", "limit", "time_limit", "seed", "method", "force", "formulation", "encoding", "bogus"]),
     st.one_of(st.sampled_from([1, 2, 0.5, "auto", "symmetric", False]), JUNK),
     max_size=2,
-)
+).map(_no_force)
 
 #: Strategies by parameter name (used unless a target says otherwise).
 BY_NAME: dict[str, st.SearchStrategy] = {
@@ -617,6 +628,7 @@ for _name in (
     "prefix_batches",
     "count",
     "count_both",
+    "count_classes",
     "count_prefix",
     "count_prefixes",
     "solutions",
@@ -673,6 +685,15 @@ _target(
 )
 for _name in ("png_bits", "write_png"):
     _target("queenslab.viz." + _name)
+for _name in ("board_svg", "write_svg", "board_image", "write_board_png", "scene", "Board"):
+    _target(
+        "queenslab.viz." + _name,
+        problem=st.one_of(st.none(), PROBLEMS),
+        placement=st.one_of(st.none(), PLACEMENTS),
+        attacks_of=st.one_of(st.none(), INTS),
+        cell=st.one_of(st.none(), INTS),
+    )
+_target("queenslab.viz.cell_size", n=INTS)
 
 #: Public callables deliberately not driven, with the reason.
 EXEMPT = {
@@ -698,6 +719,7 @@ EXEMPT = {
     "PrefixIndex",
     "SeedAlgorithm",
     "InvalidPosition",
+    "Scene",
     # no arguments, or arguments that are the library's own (not user input)
     "dihedral_isomorphism",
     "default_threads",
@@ -967,9 +989,12 @@ VARIANT = st.tuples(
 #: command -> strategy of its argument list (after the command words).
 COMMANDS: dict[str, st.SearchStrategy] = {
     "count": st.tuples(
-        N_TOKENS.map(lambda t: [t]),
+        st.one_of(N_TOKENS, st.sampled_from(["4..6", "6..4", "1..3", "19..20", "4..x", "..5", "0..3", "2..7"])).map(
+            lambda t: [t]
+        ),
         VARIANT,
         flag_("--unique"),
+        flag_("--classes"),
         opt("--backend", st.sampled_from(["native", "cpsat", "sat", "ganak", "x"])),
         opt("--threads", NUMBER_TOKENS),
         opt("--method", st.sampled_from(["auto", "symmetric", "general", "x"])),
@@ -1057,6 +1082,7 @@ COMMANDS: dict[str, st.SearchStrategy] = {
         VARIANT,
         opt("--backends", st.sampled_from(["native,sat", "native", "x", "", "native,native"])),
         flag_("--no-unique"),
+        opt("--time-limit", st.sampled_from(["0.5", "5", "0", "-1", "x", "nan", "inf", "1e400"])),
     ),
     "export": st.tuples(
         st.sampled_from(["cnf", "cpsat", "x"]).map(lambda t: [t]),
@@ -1069,12 +1095,14 @@ COMMANDS: dict[str, st.SearchStrategy] = {
         opt("--min-n", st.sampled_from(["1", "4", "0", "9", "x"])),
         opt("--criterion", st.sampled_from(["document", "oriented", "both", "x"])),
         opt("--certify-to", st.sampled_from(["9", "10", "61", "100", "-1", "x"])),
+        opt("--plot", PATH_TOKENS),
         flag_("--json"),
     ),
     "experiment orbit-search": st.tuples(
         st.sampled_from(["1", "5", "6", "0", "14", "40", "65", "x"]).map(lambda t: [t]),
         opt("--strategy", st.sampled_from(["bfs", "dfs", "x"])),
         opt("--key", st.sampled_from(["signature", "canonical", "x"])),
+        opt("--plot", PATH_TOKENS),
         flag_("--json"),
     ),
 }

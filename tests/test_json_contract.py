@@ -10,6 +10,7 @@ COUNT = {
     "n",
     "count",
     "unique",
+    "classes",
     "backend",
     "method",
     "threads",
@@ -27,6 +28,7 @@ COUNT = {
     "verified",
     "verify_method",
     "disagreements",
+    "provenance",
 }
 PROBLEM = {"version", "base", "n", "toroidal", "knight", "blocked", "fixed", "leapers", "regions"}
 
@@ -41,12 +43,15 @@ CONTRACT = {
             ["count", 6, "--unique", "--backend", "cpsat", "--formulation", "boolean"],
             ["count", 7, "--backend", "sat", "--limit", 3],
             ["count", 5, "--fix", "1,1", "--fix", "3,3"],
+            ["count", 8, "--classes"],
+            ["count", 6, "--toroidal", "--classes", "--unique"],
         ],
     ),
     "crosscheck": (
-        {"n", "problem", "unique", "agree", "verdict", "rows", "note"},
+        {"n", "problem", "unique", "time_limit", "agree", "verdict", "rows", "note"},
         [
             ["crosscheck", 6, "--backends", "native,sat"],
+            ["crosscheck", 6, "--backends", "native,sat", "--time-limit", "30"],
             ["crosscheck", 5, "--toroidal", "--no-unique", "--backends", "native,cpsat"],
         ],
     ),
@@ -72,10 +77,11 @@ CONTRACT = {
         ],
     ),
     "show": (
-        {"n", "problem", "placement", "solution", "conflict", "board", "png", "pixels"},
+        {"n", "problem", "placement", "solution", "conflict", "board", "png", "svg", "pixels"},
         [
             ["show", "2413"],
             ["show", "1234", "--block", "1,1"],
+            ["show", "2413", "--svg", "{tmp}/q.svg", "--attacks", 2],
         ],
     ),
     "rank": (
@@ -142,12 +148,27 @@ def test_json_keys_do_not_depend_on_flags(command, capsys, monkeypatch, tmp_path
     monkeypatch.setenv("QUEENSLAB_INDEX_DIR", str(tmp_path))
     keys, calls = CONTRACT[command]
     for args in calls:
+        args = [a.replace("{tmp}", str(tmp_path)) if isinstance(a, str) else a for a in args]
         code, out, _ = run_cli(capsys, monkeypatch, *args, "--json")
         data = json.loads(out)
         assert set(data) == keys, (args, set(data) ^ keys)
         assert code in (0, 1), args
         if "problem" in data and data["problem"] is not None:
             assert set(data["problem"]) == PROBLEM
+
+
+@pytest.mark.parametrize("flags", [[], ["--unique"], ["--classes"], ["--toroidal", "--unique", "--classes"]])
+def test_a_range_of_counts_prints_the_count_keys_on_every_line(flags, capsys, monkeypatch):
+    code, out, _ = run_cli(capsys, monkeypatch, "count", "4..6", *flags, "--json")
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert code in (0, 1) and len(lines) == 3 and all(set(data) == COUNT for data in lines)
+
+
+def test_crosscheck_rows_keys(capsys, monkeypatch):
+    code, out, _ = run_cli(capsys, monkeypatch, "crosscheck", 6, "--backends", "native,sat", "--json")
+    rows = json.loads(out)["rows"]
+    keys = {"backend", "count", "unique", "seconds", "complete", "timed_out", "error"}
+    assert code == 0 and all(set(row) == keys for row in rows)
 
 
 def test_index_commands_keys(capsys, monkeypatch, tmp_path):

@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import pickle
 import time
 from dataclasses import dataclass
+from typing import Any
 
-from .. import validate
+from .. import interrupt, validate
 from ..errors import MissingDependency, QueensError, TooLarge
 from ..problem import Problem
+from ..result import CountResult
 from .registry import BACKENDS, get_backend
 
-__all__ = ["crosscheck", "Crosscheck", "CrosscheckRow"]
+__all__ = ["crosscheck", "Crosscheck", "CrosscheckRow", "DEFAULT_TIME_LIMIT"]
+
+#: Seconds each backend may count for in a :func:`crosscheck` unless told otherwise.
+DEFAULT_TIME_LIMIT = 60.0
+#: Seconds a backend's process may take to start (imports) before its time limit runs.
+_START_SECONDS = 60.0
 
 
 @dataclass(frozen=True)
@@ -18,8 +27,8 @@ class CrosscheckRow:
     """One backend's answer in a :func:`crosscheck`.
 
     ``error`` holds the message when the backend could not run (an optional package that
-    is not installed, or a board beyond the backend's practical limit); ``count``/``unique``
-    are then None.
+    is not installed, or a board beyond the backend's practical limit) or ran out of its
+    time limit (``timed_out``); ``count``/``unique`` are then None and ``complete`` False.
     """
 
     backend: str
@@ -28,19 +37,25 @@ class CrosscheckRow:
     seconds: float
     complete: bool = True
     error: str | None = None
+    timed_out: bool = False
 
 
 @dataclass(frozen=True)
 class Crosscheck:
     """The same problem on several backends.
 
-    A row stopped by a limit (``complete=False``) holds a lower bound, and a row with an
-    ``error`` holds nothing: neither is ever part of an agreement. The :attr:`verdict` is
+    A row stopped by a limit of its own (``complete=False``, e.g. a ``limit`` in its
+    options) holds a lower bound, and a row with an ``error`` holds nothing: neither is
+    ever part of an agreement. A backend that ran out of the crosscheck's time limit was
+    stopped and its row holds nothing (``timed_out``, an ``error`` saying so): like a
+    backend that could not run, it takes no part in the verdict, so the other backends'
+    complete answers still decide it. A lower bound, on the other hand, could exceed the
+    others' answer, so it withholds an agreement. The :attr:`verdict` is
 
     * ``"disagree"`` when two complete answers differ;
     * ``"agree"`` when at least two backends answered completely, all alike, and no row
-      was stopped by a limit;
-    * ``"inconclusive"`` otherwise (fewer than two complete answers, or a limited row).
+      holds a lower bound (rows that ran out of time or could not run do not count);
+    * ``"inconclusive"`` otherwise (fewer than two complete answers, or a lower bound).
 
     An interrupted crosscheck has no verdict: it raises ``KeyboardInterrupt``.
     """
@@ -69,6 +84,11 @@ class Crosscheck:
             return "agree"
         return "inconclusive"
 
+    def _repr_html_(self) -> str:
+        from ..viz.tables import crosscheck_html
+
+        return crosscheck_html(self)
+
     @property
     def agree(self) -> bool:
         """Whether the verdict is ``"agree"``: two or more complete answers, all alike."""
@@ -82,8 +102,17 @@ def crosscheck(
     unique: bool = True,
     options: dict[str, dict] | None = None,
     strict: bool = False,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
 ) -> Crosscheck:
     """Count ``problem`` on several backends and compare.
+
+    Each backend counts in a process of its own (started by the ``forkserver`` method
+    where the platform has it, else ``spawn``), which is killed when it runs out of
+    ``time_limit``: a native solver (Ganak, a SAT or CP-SAT search) cannot be stopped
+    from another thread, while a process can always be killed, and a killed process
+    leaves nothing running. The limit counts from the moment the process is ready
+    (its imports done). Options that cannot be sent to another process (an edited
+    ``model``, a ``progress`` callback) run that backend here, without the limit.
 
     Parameters
     ----------
@@ -97,6 +126,10 @@ def crosscheck(
     strict : bool, default False
         Raise the error of a backend that cannot run instead of recording it in its row
         (the command line does this for backends the user named).
+    time_limit : float or None, default 60.0
+        Seconds each backend may count for; one that runs out is stopped and its row
+        says so (``timed_out``, ``complete=False``), and the others decide the verdict.
+        None: no limit, every backend counts in this process.
 
     Returns
     -------
@@ -121,6 +154,7 @@ def crosscheck(
             f"got {validate.brief(options)}"
         )
     options = options or {}
+    time_limit = validate.positive_seconds(time_limit, "time_limit")
     unknown = sorted(set(options) - set(names))
     if unknown:
         raise QueensError(f"options given for backends not in the check: {', '.join(unknown)}")
@@ -129,8 +163,14 @@ def crosscheck(
     for name in names:
         be = get_backend(name)
         t0 = time.perf_counter()
+        opts = options.get(name, {})
         try:
-            r = be.counts(problem, unique=unique, **options.get(name, {}))
+            if time_limit is None or not _sendable((problem, opts)):
+                r: CountResult | None = be.counts(problem, unique=unique, **opts)
+                seconds = time.perf_counter() - t0
+            else:
+                # off the main thread, so that Ctrl-C stops the wait (and the process) at once
+                r, seconds = interrupt.run(_count_within, name, problem, unique, opts, time_limit)
         except (MissingDependency, TooLarge) as e:  # the backend cannot run this problem here
             if strict:
                 raise
@@ -138,7 +178,94 @@ def crosscheck(
                 refusals.append(e)
             rows.append(CrosscheckRow(name, None, None, time.perf_counter() - t0, False, str(e)))
             continue
-        rows.append(CrosscheckRow(name, r.count, r.unique, time.perf_counter() - t0, r.complete))
-    if refusals and all(row.error for row in rows):  # nothing ran: the problem is too large for all of them
-        raise refusals[0]
+        if r is None:
+            message = f"ran out of its {time_limit:g} s time limit; stopped"
+            rows.append(CrosscheckRow(name, None, None, seconds, False, message, timed_out=True))
+            continue
+        rows.append(CrosscheckRow(name, r.count, r.unique, seconds, r.complete))
+    if refusals and all(row.error and not row.timed_out for row in rows):
+        raise refusals[0]  # nothing ran: the problem is too large for all of them
     return Crosscheck(problem, tuple(rows), unique)
+
+
+def _sendable(obj: Any) -> bool:
+    """Whether ``obj`` can be sent to another process."""
+    try:
+        pickle.dumps(obj)
+    except Exception:
+        return False
+    return True
+
+
+def _context() -> Any:
+    """The multiprocessing context of the backends' processes: ``forkserver`` (each
+    process forks from a server that has imported the backends once; no threads of
+    this process are copied) where available, else ``spawn``."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(["queenslab.backends", "queenslab.native.engine", "queenslab.models.cnf"])
+        return ctx
+    return multiprocessing.get_context("spawn")
+
+
+def _count_in_process(name: str, problem: Problem, unique: bool, opts: dict, conn: Any) -> None:
+    """The backend's process: say it is ready, count, send the result or the error."""
+    try:
+        conn.send(("ready", None))
+        try:
+            conn.send(("ok", get_backend(name).counts(problem, unique=unique, **opts)))
+        except BaseException as e:  # sent to the caller, which raises it
+            error: BaseException = e
+            if not _sendable(e):
+                error = QueensError(f"{type(e).__name__}: {e}")
+            conn.send(("error", error))
+    finally:
+        conn.close()
+
+
+def _count_within(
+    name: str, problem: Problem, unique: bool, opts: dict, seconds: float
+) -> tuple[CountResult | None, float]:
+    """Count on backend ``name`` in a process of its own, killed after ``seconds`` of
+    counting; returns (the result, or None if it ran out of time; the seconds it took)."""
+    ctx = _context()
+    receive, send = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_count_in_process, args=(name, problem, unique, opts, send), daemon=True)
+    try:
+        proc.start()
+        send.close()
+        deadline = time.monotonic() + _START_SECONDS
+        started = None
+        while True:
+            interrupt.check()  # Ctrl-C: the process is killed below
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None, time.monotonic() - (started or deadline - _START_SECONDS)
+            # short waits: Ctrl-C is seen between them
+            if not receive.poll(min(left, 0.1)):
+                if not proc.is_alive() and not receive.poll():
+                    raise QueensError(
+                        f"the {name} backend's process ended without an answer (exit code {proc.exitcode})"
+                    )
+                continue
+            try:
+                status, value = receive.recv()
+            except EOFError:
+                raise QueensError(
+                    f"the {name} backend's process ended without an answer (exit code {proc.exitcode})"
+                ) from None
+            if status == "ready":
+                started = time.monotonic()
+                deadline = started + seconds
+                continue
+            elapsed = time.monotonic() - (started or time.monotonic())
+            if status == "error":
+                raise value
+            return value, elapsed
+    except KeyboardInterrupt:
+        raise interrupt.Interrupted("interrupted") from None
+    finally:
+        if proc.is_alive():
+            proc.kill()
+        proc.join(5)
+        receive.close()

@@ -2,20 +2,31 @@
 
 from __future__ import annotations
 
+import functools
 import json
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any, cast
 
 import click
 
+from .. import interrupt
 from ..backends import crosscheck, get_backend
+from ..backends.crosscheck import DEFAULT_TIME_LIMIT
 from ..backends.interface import COUNTS
 from ..data import compare
 from ..errors import QueensError
 from ..outfile import atomic_output
 from ..problem import Problem
+from ..provenance import environment
 from ..result import CountResult
 from .app import cli, emit_json
 from .options import (
     Progress,
+    Seconds,
+    Variant,
     backend_option,
     choice_option,
     json_option,
@@ -25,11 +36,179 @@ from .options import (
     solver_options,
 )
 
+#: More digits than this cannot be the size of any board.
+_MAX_DIGITS = 18
+_RANGE = re.compile(r"([0-9]+)\.\.([0-9]+)", re.ASCII)
+
+
+@dataclass(frozen=True)
+class _Sizes:
+    """The sizes ``first..last`` (inclusive) of ``count A..B``."""
+
+    first: int
+    last: int
+
+
+class _SizeOrRange(click.ParamType):
+    """``N`` as a whole number (as click's INT reads it) or ``A..B``, an inclusive range."""
+
+    name = "n"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if not isinstance(value, str) or ".." not in value:
+            return click.INT.convert(cast(Any, value), param, ctx)
+        how = "give N, or a range A..B of board sizes with A <= B, for example 4..17"
+        m = _RANGE.fullmatch(value.strip())
+        if m is None:
+            self.fail(f"{value[:40]!r} is not a range of board sizes: {how}", param, ctx)
+        if any(len(g.lstrip("0")) > _MAX_DIGITS for g in m.groups()):
+            self.fail(f"{value[:40]!r}: a size of {_MAX_DIGITS + 1}+ digits is off any board; {how}", param, ctx)
+        first, last = int(m.group(1)), int(m.group(2))
+        if first > last:
+            self.fail(f"the range {first}..{last} is empty (reversed): {how}", param, ctx)
+        return _Sizes(first, last)
+
+
+def _n_or_range(f: Callable) -> Callable:
+    """Let the ``N`` argument of :func:`problem_options` (below this decorator) also be
+    a range ``A..B``: the command then receives the problem of size A, ``sizes`` and a
+    :class:`Variant` that builds the problem of each size from the same flags."""
+    for param in getattr(f, "__click_params__", []):
+        if param.name == "n":
+            param.type = _SizeOrRange()
+
+    @functools.wraps(f)
+    def wrapper(**kw: Any) -> Any:
+        sizes = kw.get("n")
+        kw["sizes"] = kw["variant"] = None
+        if isinstance(sizes, _Sizes):
+            if kw.get("problem_file") is not None:
+                raise QueensError(
+                    f"a range of N counts every size from {sizes.first} to {sizes.last}, but a problem file "
+                    "fixes one n: give a single N with --problem, or the variant flags with the range"
+                )
+            kw["n"], kw["sizes"] = sizes.first, sizes
+            kw["variant"] = Variant(kw["toroidal"], kw["knight"], kw["block"], kw["fix"], None)
+        return f(**kw)
+
+    return wrapper
+
+
+def _count_one(
+    problem: Problem, unique: bool, classes: bool, backend: str, backend_opts: dict, progress: Progress
+) -> tuple[CountResult, dict[int, int] | None]:
+    """One count on one backend: the result, and the orbits by size with ``classes``."""
+    be = get_backend(backend)
+    opts = dict(backend_opts)
+    if be.option("progress") is not None:
+        opts["progress"] = progress
+    if not classes:
+        return be.counts(problem, unique=unique, **opts), None
+    from ..native import engine
+
+    opts = be.check_options(opts)
+    t0 = time.perf_counter()
+    res, sizes = interrupt.run(engine.count_classes, problem, **opts)
+    res = replace(res, seconds=time.perf_counter() - t0, note=res.note or problem.contradiction)
+    return res, sizes
+
+
+def _count_json(
+    problem: Problem, res: CountResult, sizes: dict[int, int] | None, unique: bool, known: Any, extra: dict
+) -> dict:
+    return {
+        "n": problem.n,
+        "count": res.count,
+        "unique": res.unique if unique else None,
+        "classes": None if sizes is None else {str(k): v for k, v in sizes.items()},
+        "backend": res.backend,
+        "method": res.method,
+        "threads": res.threads,
+        "seconds": round(res.seconds or 0.0, 6),
+        "complete": res.complete,
+        "known": known.count,
+        "known_unique": known.unique if unique else None,
+        "agrees": known.agrees,
+        "nodes": res.nodes,
+        "problem": problem.to_dict(one_based=True),
+        "note": res.note,
+        **extra,
+        "provenance": environment(res.threads),
+    }
+
+
+def _classes_text(sizes: dict[int, int]) -> str:
+    return ", ".join(f"{k} of size {size}" for size, k in sizes.items())
+
+
+#: The keys of ``count --json`` that only a split count (--ledger / --dask) fills.
+_NOT_SPLIT = {
+    "tasks": None,
+    "from_ledger": None,
+    "workers": None,
+    "verified": None,
+    "verify_method": None,
+    "disagreements": None,
+}
+
+
+def _count_range(
+    problems: list[Problem],
+    unique: bool,
+    classes: bool,
+    backend: str,
+    backend_opts: dict,
+    as_json: bool,
+) -> int:
+    """``count A..B``: one row (a table line, or a JSON line) per size, printed as it is
+    counted; exit 1 when any row disagrees with a known value or is incomplete."""
+    if not as_json:
+        head = f"{'n':>3} {'solutions':>16}" + (f" {'unique':>14}" if unique else "")
+        click.echo(head + f" {'seconds':>10}  known value" + ("  orbits by size" if classes else ""))
+    code = 0
+    for problem in problems:
+        progress = Progress(not as_json, f"count {problem.n}")
+        try:
+            res, sizes = _count_one(problem, unique, classes, backend, backend_opts, progress)
+        finally:
+            progress.close()
+        assert res.count is not None  # a problem is counted, never a model alone
+        known = compare(problem, res.count, res.unique if unique else None, complete=res.complete)
+        if known.agrees is False or not res.complete:
+            code = 1
+        if as_json:
+            emit_json(_count_json(problem, res, sizes, unique, known, _NOT_SPLIT))
+            continue
+        pre = "" if res.complete else ">="
+        line = f"{problem.n:>3} {pre + str(res.count):>16}"
+        if unique:
+            line += f" {pre + str(res.unique):>14}"
+        if not res.complete:
+            verdict = "stopped by a limit"
+        elif known.agrees is None:
+            verdict = "-"
+        else:
+            verdict = "agrees" if known.agrees else "DISAGREES"
+        line += f" {res.seconds or 0.0:>10.3f}  {verdict}"
+        if sizes is not None:
+            line += f"  {_classes_text(sizes)}"
+        click.echo(line)
+    if code:
+        click.echo("error: a count disagrees with its known value or was stopped by a limit", err=True)
+    return code
+
 
 @cli.command("count")
+@_n_or_range
 @problem_options(optional_n=True)
 @click.option(
     "--unique", is_flag=True, help="Also count fundamental solutions (orbits under the problem's symmetries)."
+)
+@click.option(
+    "--classes",
+    is_flag=True,
+    help="Break the orbits down by size (the number of orbits of 1, 2, 4 and 8 solutions), from the "
+    "counting pass itself (native backend).",
 )
 @backend_option
 @solver_options(COUNTS)
@@ -60,6 +239,7 @@ from .options import (
 def count_cmd(
     problem: Problem,
     unique: bool,
+    classes: bool,
     backend: str,
     backend_opts: dict,
     ledger: str | None,
@@ -67,13 +247,26 @@ def count_cmd(
     verify: int,
     verify_method: str,
     as_json: bool,
+    sizes: _Sizes | None = None,
+    variant: Variant | None = None,
 ) -> int:
-    """Count the solutions of N queens (or a variant).
+    """Count the solutions of N queens (or a variant), or of every size in a range A..B.
 
     Compares with the known values (OEIS A000170 / A002562) for the standard problem and
     exits 1 if they disagree, or if a limit stopped the count (it is then a lower bound).
     The options in brackets belong to the backends named there; another backend refuses
     them.
+
+    A range A..B (inclusive, A <= B) counts each size in turn with the same flags and
+    prints one row per size: a table (n, solutions, unique with --unique, seconds, known
+    value), or with --json one JSON object per line with the keys below. Every size is
+    checked as a single count would be before the first is counted (n above 18 needs
+    --force); a range cannot be split with --ledger / --dask or read from --problem.
+
+    --classes breaks the orbits down by size, as Takaken's program does: the standard
+    problem's symmetric search classifies each orbit of 2, 4 or 8 solutions as it
+    counts, and for a variant the general search takes each canonical solution's
+    stabiliser (orbit size = group order / stabiliser size). Native backend only.
 
     With --ledger or --dask the count is split into tasks (the symmetric search's for the
     standard problem, prefixes of the first rows for a variant) that run on threads or
@@ -82,15 +275,19 @@ def count_cmd(
     edited by hand, is refused.
 
     \b
-    JSON keys: n, count, unique (null without --unique), backend, method, threads,
-    seconds, complete, known, known_unique, agrees (null when nothing is known),
-    nodes, problem, note (why a problem whose constraints contradict each other has no
-    solutions, else null), tasks, from_ledger, workers, verified, verify_method,
-    disagreements (null without --ledger / --dask).
+    JSON keys: n, count, unique (null without --unique), classes (with --classes an
+    object mapping each orbit size to its number of orbits, else null), backend,
+    method, threads, seconds, complete, known, known_unique, agrees (null when nothing
+    is known), nodes, problem, note (why a problem whose constraints contradict each
+    other has no solutions, else null), tasks, from_ledger, workers, verified,
+    verify_method, disagreements (null without --ledger / --dask), provenance
+    (package, commit, library versions, threads, CPU and date).
 
     \b
     Examples:
       queenslab count 12 --unique
+      queenslab count 4..17 --unique
+      queenslab count 12 --classes
       queenslab count 8 --toroidal --block 1,1 --json
       queenslab count 9 --unique --backend cpsat --formulation boolean
       queenslab count 8 --backend sat --encoding seqcounter
@@ -98,10 +295,33 @@ def count_cmd(
       queenslab count 17 --unique --ledger q17.sqlite --verify 20 --verify-method general
     """
     be = get_backend(backend)
-    progress = Progress(not as_json, f"count {problem.n}")
     split = ledger is not None or dask is not None
     if verify and not split:
         raise QueensError("--verify recomputes tasks recorded in a ledger: give --ledger FILE (or --dask)")
+    if classes and backend != "native":
+        raise QueensError(
+            f"--classes breaks down the native engine's count by orbit size; drop --backend {backend} "
+            "(other backends count orbits with --unique)"
+        )
+    if sizes is not None:
+        if split:
+            raise QueensError(
+                "a range of N counts each size in this process; --ledger and --dask split one count: give a single N"
+            )
+        assert variant is not None
+        problems = [problem] + [variant(k) for k in range(sizes.first + 1, sizes.last + 1)]
+        # refuse the whole range up front, as a single count of its largest size would be refused
+        opts = be.check_options(dict(backend_opts))
+        be._check_reach(problems[-1], dict(opts))
+        if backend == "native":
+            from ..native import engine
+
+            engine.check_problem(problems[-1])
+            engine.check_size(problems[-1], bool(opts.get("force", False)))
+        return _count_range(problems, unique, classes, backend, backend_opts, as_json)
+    if classes and split:
+        raise QueensError("--classes counts in this process; --ledger and --dask split the count: drop one of them")
+    progress = Progress(not as_json, f"count {problem.n}")
     if split:
         if backend != "native":
             raise QueensError("--ledger and --dask split the native engine's count; drop --backend " + backend)
@@ -110,9 +330,8 @@ def count_cmd(
             raise QueensError(
                 f"--ledger / --dask take --threads and --force; not {', '.join('--' + k.replace('_', '-') for k in unknown)}"
             )
-    elif be.option("progress") is not None:
-        backend_opts["progress"] = progress
     res: CountResult
+    orbit_sizes: dict[int, int] | None = None
     try:
         if split:
             from .. import distributed
@@ -128,7 +347,7 @@ def count_cmd(
                 **backend_opts,
             )
         else:
-            res = be.counts(problem, unique=unique, **backend_opts)
+            res, orbit_sizes = _count_one(problem, unique, classes, backend, backend_opts, progress)
     finally:
         progress.close()
     extra = {
@@ -152,31 +371,15 @@ def count_cmd(
     assert res.count is not None  # a problem is counted, never a model with lex-leader constraints alone
     known = compare(problem, res.count, res.unique if unique else None, complete=res.complete)
     if as_json:
-        emit_json(
-            {
-                "n": problem.n,
-                "count": res.count,
-                "unique": res.unique if unique else None,
-                "backend": res.backend,
-                "method": res.method,
-                "threads": res.threads,
-                "seconds": round(res.seconds or 0.0, 6),
-                "complete": res.complete,
-                "known": known.count,
-                "known_unique": known.unique if unique else None,
-                "agrees": known.agrees,
-                "nodes": res.nodes,
-                "problem": problem.to_dict(one_based=True),
-                "note": res.note,
-                **extra,
-            }
-        )
+        emit_json(_count_json(problem, res, orbit_sizes, unique, known, extra))
     else:
         pre = "" if res.complete else "at least "
         line = f"{pre}{res.count} solution{'' if res.count == 1 else 's'} of {problem.describe()}"
         if unique:
             line += f" ({pre}{res.unique} unique)"
         click.echo(line)
+        if orbit_sizes is not None:
+            click.echo(f"{sum(orbit_sizes.values())} orbits: {_classes_text(orbit_sizes)}")
         detail = f"backend {res.backend}" + (f" ({res.method})" if res.method else "") + f", {res.seconds:.3f} s"
         if not res.complete:
             detail += "; stopped by a limit: not a final count"
@@ -215,32 +418,47 @@ def count_cmd(
     help="Comma-separated backends (default: all; a missing optional one is reported, not fatal).",
 )
 @click.option("--no-unique", is_flag=True, help="Compare counts only (skip the symmetry-reduced counts).")
+@click.option(
+    "--time-limit",
+    type=Seconds(),
+    default=DEFAULT_TIME_LIMIT,
+    show_default=True,
+    metavar="S",
+    help="Seconds each backend may count for; one that runs out is stopped and reported, and the others "
+    "decide.  [finite, x>0]",
+)
 @json_option
-def crosscheck_cmd(problem: Problem, backends: str | None, no_unique: bool, as_json: bool) -> int:
+def crosscheck_cmd(problem: Problem, backends: str | None, no_unique: bool, time_limit: float, as_json: bool) -> int:
     """Count one problem on several backends, side by side; exit 1 if they disagree.
 
     \b
-    A row stopped by a limit or a backend that could not run is never part of an
-    agreement: exit 0 needs two or more complete answers, all alike; Ctrl-C exits 130.
+    Each backend counts in a process of its own, stopped when it runs out of
+    --time-limit (default 60 s); its row then says so. A row stopped by a limit, a
+    backend that ran out of time or could not run is never part of an agreement: exit 0
+    needs two or more complete answers, all alike, and no lower bound among the rows
+    (a backend that ran out holds none: the others decide); Ctrl-C exits 130.
 
     \b
-    JSON keys: n, problem, unique (whether orbits were compared), agree, verdict (agree,
-    disagree or inconclusive), rows (each: backend, count, unique, seconds, complete,
-    error), note (why contradicting constraints leave no solutions, else null).
+    JSON keys: n, problem, unique (whether orbits were compared), time_limit, agree,
+    verdict (agree, disagree or inconclusive), rows (each: backend, count, unique,
+    seconds, complete, timed_out, error), note (why contradicting constraints leave no
+    solutions, else null).
 
     \b
     Examples:
       queenslab crosscheck 8
+      queenslab crosscheck 13 --toroidal --time-limit 20
       queenslab crosscheck 7 --toroidal --knight --block 1,1 --backends native,sat
     """
     names = None if backends is None else [b.strip() for b in backends.split(",") if b.strip()]
-    res = crosscheck(problem, names, unique=not no_unique, strict=names is not None)
+    res = crosscheck(problem, names, unique=not no_unique, strict=names is not None, time_limit=time_limit)
     if as_json:
         emit_json(
             {
                 "n": problem.n,
                 "problem": problem.to_dict(one_based=True),
                 "unique": not no_unique,
+                "time_limit": time_limit,
                 "agree": res.agree,
                 "verdict": res.verdict,
                 "note": problem.contradiction,
@@ -251,6 +469,7 @@ def crosscheck_cmd(problem: Problem, backends: str | None, no_unique: bool, as_j
                         "unique": r.unique,
                         "seconds": round(r.seconds, 6),
                         "complete": r.complete,
+                        "timed_out": r.timed_out,
                         "error": r.error,
                     }
                     for r in res.rows
@@ -277,7 +496,7 @@ def crosscheck_cmd(problem: Problem, backends: str | None, no_unique: bool, as_j
         else:
             click.echo(
                 f"inconclusive: {len(res.answered)} complete answer(s) ({answered or 'none'}); "
-                "an agreement needs two or more, and no row stopped by a limit"
+                "an agreement needs two or more, and no lower bound among the rows"
             )
     return 0 if res.agree else 1
 

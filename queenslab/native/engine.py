@@ -50,6 +50,7 @@ __all__ = [
     "prefix_batches",
     "count",
     "count_both",
+    "count_classes",
     "count_prefix",
     "count_prefixes",
     "solutions",
@@ -247,7 +248,8 @@ def _sym_tasks(n: int) -> list[tuple[int, int, int]]:
     return tasks
 
 
-def _count_symmetric(problem: Problem, threads: int, progress: Progress | None) -> CountResult:
+def _symmetric_parts(problem: Problem, threads: int, progress: Progress | None) -> tuple[int, int, int, int]:
+    """``(c2, c4, c8, nodes)``: the orbits of size 2, 4 and 8 and the queens placed."""
     n = problem.n
 
     def task(t):
@@ -260,6 +262,11 @@ def _count_symmetric(problem: Problem, threads: int, progress: Progress | None) 
     c4 = sum(int(p[1]) for p in parts)
     c8 = sum(int(p[2]) for p in parts)
     nodes = sum(int(p[3]) for p in parts) + 1
+    return c2, c4, c8, nodes
+
+
+def _count_symmetric(problem: Problem, threads: int, progress: Progress | None) -> CountResult:
+    c2, c4, c8, nodes = _symmetric_parts(problem, threads, progress)
     return CountResult(2 * c2 + 4 * c4 + 8 * c8, c2 + c4 + c8, nodes, "native", "symmetric", threads=threads)
 
 
@@ -470,7 +477,7 @@ def count_both(
     threads = validate.threads(threads)
     validate.choice(method, METHODS, "method")
     validate.flag(unique, "unique")
-    validate.callback(progress)
+    progress = validate.callback(progress)
     _check_size(problem, force)
     symmetric_ok = problem.is_standard and 4 <= problem.n <= SYM_MAX_N
     if method == "symmetric" and not symmetric_ok:
@@ -481,6 +488,98 @@ def count_both(
     if method == "symmetric" or (method == "auto" and symmetric_ok):
         return _count_symmetric(problem, threads, progress)
     return _count_general(problem, unique, threads, progress)
+
+
+def _classes_general(problem: Problem, threads: int, progress: Progress | None) -> tuple[CountResult, dict[int, int]]:
+    """The general search's canonical solutions, tallied by orbit size (the group order
+    over the stabiliser's size), one task per prefix."""
+    walk = Walker(problem, group=True)
+    n = problem.n
+    order = walk.group.shape[0] + 1  # the non-identity elements, and the identity
+    depth, prefixes = _split_depth(walk, threads)
+
+    def task(prefix: tuple[int, ...]) -> tuple[dict[int, int], int]:
+        opts = walk._opts(n, K.EMIT_CANON, len(prefix))
+        s = np.zeros((4, n + 1), np.uint64)
+        q = np.zeros(n, np.int64)
+        q[: len(prefix)] = prefix
+        meta = np.zeros(2, np.int64)
+        rc = walk._counters()
+        out = np.empty((1 << 12, n + 1), np.int64)
+        sizes: dict[int, int] = {}
+        nodes = 0
+        while meta[1] != K.DONE:  # the walk resumes where its buffer filled
+            _, _, placed, emitted = walk._kernel(opts, s, rc, q, meta, out)
+            nodes += int(placed)
+            for size, k in zip(*np.unique(order // out[:emitted, -1], return_counts=True)):
+                sizes[int(size)] = sizes.get(int(size), 0) + int(k)
+        return sizes, nodes
+
+    parts = _run([tuple(int(x) for x in p) for p in prefixes], task, threads, progress)
+    classes = {d: 0 for d in range(1, order + 1) if order % d == 0}
+    for sizes, _ in parts:
+        for size, k in sizes.items():
+            classes[size] += k
+    nodes = sum(p[1] for p in parts) + len(prefixes) * depth
+    total = sum(size * k for size, k in classes.items())
+    return CountResult(total, sum(classes.values()), nodes, "native", "general", threads=threads), classes
+
+
+def count_classes(
+    problem: Problem,
+    *,
+    threads: int | None = None,
+    force: bool = False,
+    method: str = "auto",
+    progress: Progress | None = None,
+) -> tuple[CountResult, dict[int, int]]:
+    """Count the solutions and their orbits, with the orbits broken down by size.
+
+    An orbit under ``problem.symmetries()`` (of order g) has g / s solutions, s being the
+    size of the stabiliser of any of its members. The symmetric method classifies each
+    orbit of the standard problem as it counts (sizes 2, 4 and 8, as in Takaken's
+    program); the general method tallies the stabiliser of each canonical solution.
+
+    Parameters
+    ----------
+    problem : Problem
+    threads, force, method, progress
+        As in :func:`count_both`.
+
+    Returns
+    -------
+    (CountResult, dict of int to int)
+        The count (``unique`` filled) and ``{orbit size: number of orbits}`` for every
+        divisor of the group's order, ascending (a size that does not occur maps to 0).
+        ``sum(classes.values())`` is the orbit count and ``sum(size * k)`` the total.
+
+    Raises
+    ------
+    TooLarge, UnsupportedProblem
+        As :func:`count_both`.
+
+    Examples
+    --------
+    >>> r, classes = count_classes(Problem(8))
+    >>> r.count, r.unique, classes
+    (92, 12, {1: 0, 2: 0, 4: 1, 8: 11})
+    """
+    check_problem(problem)
+    threads = validate.threads(threads)
+    validate.choice(method, METHODS, "method")
+    progress = validate.callback(progress)
+    _check_size(problem, force)
+    symmetric_ok = problem.is_standard and 4 <= problem.n <= SYM_MAX_N
+    if method == "symmetric" and not symmetric_ok:
+        raise UnsupportedProblem(
+            "the symmetric method counts the standard problem with 4 <= n <= "
+            f"{SYM_MAX_N} only; this is {problem.describe()} (use method='general')"
+        )
+    if method == "symmetric" or (method == "auto" and symmetric_ok):
+        c2, c4, c8, nodes = _symmetric_parts(problem, threads, progress)
+        res = CountResult(2 * c2 + 4 * c4 + 8 * c8, c2 + c4 + c8, nodes, "native", "symmetric", threads=threads)
+        return res, {1: 0, 2: c2, 4: c4, 8: c8}
+    return _classes_general(problem, threads, progress)
 
 
 def count(
