@@ -2,15 +2,15 @@
 
 Zhang and Zhang (Zhang & Zhang, *An Algebraic Method for the N-Queens Problem Based on
 Permutation Operation Group*) builds the eight symmetries of the board from three basic
-operations on a permutation ``p`` of length n (0-based here; the document is 1-based):
+operations on a permutation ``p`` of length n (0-based here; Zhang and Zhang's paper is 1-based):
 
 * ``Inv(p)`` -- the inverse permutation (:func:`inv`);
-* ``Cmpl(p)`` -- the complement, ``p[i] -> n-1-p[i]`` (the document's ``N+1-p_i``) (:func:`cmpl`);
+* ``Cmpl(p)`` -- the complement, ``p[i] -> n-1-p[i]`` (Zhang and Zhang's ``N+1-p_i``) (:func:`cmpl`);
 * ``Rev(p)`` -- the reverse, ``p[i] -> p[n-1-i]`` (:func:`rev`).
 
 Each is an involution. An element of the group is written as three flags applied in a fixed
 order -- first ``inv``, then ``rev``, then ``cmpl`` (``rev`` and ``cmpl`` commute) -- and the
-eight combinations are the document's ``po1 .. po8`` (:data:`PO`, in the document's order):
+eight combinations are Zhang and Zhang's ``po1 .. po8`` (:data:`PO`, in Zhang and Zhang's order):
 
 =====  ======================  ===================  ===========================================
 name   document's definition   flags (inv,rev,cmpl) geometry (queenslab's reading, see below)
@@ -26,14 +26,14 @@ po8    ``Inv(Cmpl(p))``        (1, 1, 0)            rotate-270 (clockwise; 90 co
 =====  ======================  ===================  ===========================================
 
 **Two readings of one permutation.** queenslab reads a placement ``p`` as "the queen of row
-``r`` stands in column ``p[r]``", on a board drawn with row 0 on top. The document reads
+``r`` stands in column ``p[r]``", on a board drawn with row 0 on top. Zhang and Zhang's paper reads
 its permutation the other way round: ``p_i`` is the *row* of the queen in *column* ``i``
 (row 1 on top). The operations act on the sequence and are the same in both readings, but
 one board is the other's mirror image in the main diagonal, so the geometric names differ:
-the document calls ``po4 = Cmpl`` the reflection in the horizontal centre line and ``po6``
+Zhang and Zhang's paper calls ``po4 = Cmpl`` the reflection in the horizontal centre line and ``po6``
 the counterclockwise rotation by 90 degrees, while on queenslab's board ``Cmpl`` mirrors the
 columns (the vertical axis) and ``po6`` turns the board clockwise. ``geometry`` gives
-queenslab's names, :attr:`D4Element.document_geometry` the document's.
+queenslab's names, :attr:`D4Element.document_geometry` Zhang and Zhang's.
 
 On a cell ``(r, c)`` of an ``n x n`` board the flags act as::
 
@@ -46,10 +46,10 @@ and on a placement an element maps the set of queen cells, which is again a plac
 **Composition.** ``g * h`` is the element that applies ``h`` first and then ``g``
 (``(g * h)(x) == g(h(x))``), the usual order of function composition.
 ``g.then(h)`` is the other order: ``g`` first, then ``h`` (``g.then(h) == h * g``).
-The document's Table 1 lists, in row ``po_i`` and column ``po_j``, the operation "apply
+Zhang and Zhang's Table 1 lists, in row ``po_i`` and column ``po_j``, the operation "apply
 ``po_i``, then ``po_j``" -- that is ``PO[i].then(PO[j])``, the order in which sympy
 multiplies permutations (``p*q`` applies ``p`` first). :func:`multiplication_table` builds
-that table and the test-suite compares it with the document's, entry by entry; the other
+that table and the test-suite compares it with Zhang and Zhang's, entry by entry; the other
 reading (``po_i * po_j``) disagrees with 24 of the 64 printed entries.
 
 This module imports nothing from queenslab except :mod:`queenslab.errors` and
@@ -65,7 +65,7 @@ Examples
 >>> po6.apply((1, 3, 0, 2))              # the 4-queens solution turned by 90 degrees
 (1, 3, 0, 2)
 >>> p = (0, 2, 4, 1, 3)
->>> inv(p), cmpl(p), rev(p)               # the document's examples, 0-based
+>>> inv(p), cmpl(p), rev(p)               # Zhang and Zhang's examples, 0-based
 ((0, 3, 1, 4, 2), (4, 2, 0, 3, 1), (3, 1, 4, 2, 0))
 >>> element("po2").then(element("po4")).po   # Table 1, row po2, column po4
 'po6'
@@ -114,7 +114,7 @@ _NAMES = {
     (True, True, False): "rotate-270",
 }
 
-# The document's order po1..po8, its definitions, and its geometric descriptions g1..g8
+# Zhang and Zhang's order po1..po8, its definitions, and its geometric descriptions g1..g8
 # (for its own reading: p_i is the row of the queen in column i, rotations counterclockwise).
 _PO_ORDER = (
     ((False, False, False), "p", "identity map"),
@@ -199,7 +199,7 @@ def as_permutation(placement: Sequence[int], what: str = "placement") -> tuple[i
 
 
 def inv(placement: Sequence[int]) -> tuple[int, ...]:
-    """The document's ``Inv``: the inverse permutation (reflection in the main diagonal).
+    """Zhang and Zhang's ``Inv``: the inverse permutation (reflection in the main diagonal).
 
     Examples
     --------
@@ -214,7 +214,7 @@ def inv(placement: Sequence[int]) -> tuple[int, ...]:
 
 
 def cmpl(placement: Sequence[int]) -> tuple[int, ...]:
-    """The document's ``Cmpl``: every value ``c`` becomes ``n-1-c`` (1-based: ``N+1-c``).
+    """Zhang and Zhang's ``Cmpl``: every value ``c`` becomes ``n-1-c`` (1-based: ``N+1-c``).
 
     Examples
     --------
@@ -227,7 +227,7 @@ def cmpl(placement: Sequence[int]) -> tuple[int, ...]:
 
 
 def rev(placement: Sequence[int]) -> tuple[int, ...]:
-    """The document's ``Rev``: the sequence reversed.
+    """Zhang and Zhang's ``Rev``: the sequence reversed.
 
     Examples
     --------
@@ -287,22 +287,22 @@ class D4Element:
 
     @property
     def po_index(self) -> int:
-        """The document's number ``i`` of ``po_i`` (1..8)."""
+        """Zhang and Zhang's number ``i`` of ``po_i`` (1..8)."""
         return _PO_INDEX[(bool(self.inv), bool(self.rev), bool(self.cmpl))]
 
     @property
     def po(self) -> str:
-        """The document's name, ``'po1'`` .. ``'po8'``."""
+        """Zhang and Zhang's name, ``'po1'`` .. ``'po8'``."""
         return f"po{self.po_index}"
 
     @property
     def operations(self) -> str:
-        """The document's definition in terms of Inv, Cmpl and Rev, e.g. ``'Cmpl(Inv(p))'``."""
+        """Zhang and Zhang's definition in terms of Inv, Cmpl and Rev, e.g. ``'Cmpl(Inv(p))'``."""
         return _PO_ORDER[self.po_index - 1][1]
 
     @property
     def document_geometry(self) -> str:
-        """The document's geometric description of ``g_i`` (its reading of ``p``; see the module docstring)."""
+        """Zhang and Zhang's geometric description of ``g_i`` (its reading of ``p``; see the module docstring)."""
         return _PO_ORDER[self.po_index - 1][2]
 
     def cell(self, n: int, r: int, c: int) -> tuple[int, int]:
@@ -347,7 +347,7 @@ class D4Element:
         return tuple(q)
 
     def __call__(self, placement: Sequence[int]) -> tuple[int, ...]:
-        """Same as :meth:`apply`: ``po6(p)`` reads like the document."""
+        """Same as :meth:`apply`: ``po6(p)`` reads like Zhang and Zhang's paper."""
         return self.apply(placement)
 
     def __mul__(self, other: D4Element) -> D4Element:
@@ -365,7 +365,7 @@ class D4Element:
     def then(self, other: D4Element) -> D4Element:
         """The element applying ``self`` first and then ``other`` (``other * self``).
 
-        This is the reading of the document's Table 1: row ``po_i``, column ``po_j`` holds
+        This is the reading of Zhang and Zhang's Table 1: row ``po_i``, column ``po_j`` holds
         ``po_i.then(po_j)``.
 
         Examples
@@ -418,7 +418,7 @@ IDENTITY = D4Element()
 #: The eight elements, identity first (order of the flags; the native engine's order).
 D4: tuple[D4Element, ...] = tuple(sorted((D4Element(*k) for k in _NAMES), key=lambda g: (g != IDENTITY, g.flags)))
 
-#: The document's permutation operation group, in its order ``po1 .. po8``.
+#: Zhang and Zhang's permutation operation group, in its order ``po1 .. po8``.
 PO: tuple[D4Element, ...] = tuple(D4Element(*flags) for flags, _, _ in _PO_ORDER)
 
 _BY_NAME = {}
@@ -456,7 +456,7 @@ def element(name: str) -> D4Element:
 
 
 def multiplication_table(elements: Sequence[D4Element] = PO) -> list[list[D4Element]]:
-    """The multiplication table in the document's reading (Table 1).
+    """The multiplication table in Zhang and Zhang's reading (Table 1).
 
     Parameters
     ----------
@@ -540,7 +540,7 @@ def dihedral_isomorphism() -> dict:
     ``(n-1, n-1)``, ``(n-1, 0)`` (clockwise around a board drawn with row 0 on top). An
     element maps each corner to a corner; that permutation of the four labels lies in
     ``DihedralGroup(4)``, whose generators are the rotation ``(0 1 2 3)`` and the
-    reflection ``(0 3)(1 2)``. The map respects the document's product:
+    reflection ``(0 3)(1 2)``. The map respects Zhang and Zhang's product:
     ``phi[g.then(h)] == phi[g] * phi[h]`` (sympy applies the left factor first), i.e.
     ``phi[g * h] == phi[h] * phi[g]``; ``g -> phi[g]**-1`` is an isomorphism for ``*``.
 

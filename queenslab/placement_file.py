@@ -1,4 +1,4 @@
-"""Placements in files: 1-based ``.npy`` arrays and the documents' text format.
+"""Placements in files: 1-based ``.npy`` arrays and a plain text format (the columns, 1-based, separated by commas or spaces).
 
 ``queenslab solve --out F`` writes with :func:`write_placement`; ``queenslab show --from F``
 reads with :func:`read_placement`. Both sides are 1-based on disk (like the command line)

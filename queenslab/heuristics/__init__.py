@@ -1,5 +1,5 @@
 """One solution for large boards: explicit construction, min-conflicts, the
-self-correcting search, and the metaheuristics surveyed in the documents.
+self-correcting search, and the metaheuristics surveyed in the literature.
 
 Every method takes the board size ``n`` (or a standard Problem) and returns one solution
 as a 1-D int64 numpy array of 0-based columns (``p[r]`` is the column of row ``r``), or

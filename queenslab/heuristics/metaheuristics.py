@@ -193,7 +193,7 @@ def ant_colony(
         Iterations before giving up.
     alpha, beta : float, optional
         Influence of pheromone and heuristic value; drawn uniformly in [0, 2) when not
-        given, as the document says.
+        given, as N. Gupta's paper says.
     q : float, default 1.0
         Deposit constant: each ant adds ``q / (1 + n - fitness)`` to its edges.
     tau0 : float, default 0.1

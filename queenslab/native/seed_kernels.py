@@ -1,4 +1,4 @@
-"""Numba kernels for the seed-document counting algorithms (see ``seeds.py``).
+"""Numba kernels for the counting algorithms of the literature (see ``seeds.py``).
 
 Each public kernel ``count_<name>(n)`` returns the number of solutions of the
 standard n-queens problem as an int64. They exist to compare the data structures

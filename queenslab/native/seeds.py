@@ -1,4 +1,4 @@
-"""The counting algorithms of the seed documents, as numba kernels, for comparison.
+"""The counting algorithms of the literature (the papers in docs/references.md), as numba kernels, for comparison.
 
 This module holds one counter per algorithm of "The N queens problem - new variants of the Wirth algorithm" ("The N queens problem
 - new variants of the Wirth algorithm"), plus the plain recursive backtracking of
@@ -50,7 +50,7 @@ PRACTICAL_LIMIT = 16
 
 
 class SeedAlgorithm(enum.Enum):
-    """The seed-document counting algorithms.
+    """The counting algorithms of the literature.
 
     Each member's value is its name on the command line and in benchmark tables;
     :attr:`description` is a one-line summary.

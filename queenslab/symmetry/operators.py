@@ -6,7 +6,7 @@ A queen stands on a cell ``(row, col)`` with integer coordinates (0-based here).
 queen is placed between existing lines: its position is a **half-integer**. In 0-based
 coordinates the gaps of an ``n``-board are ``-0.5, 0.5, ..., n-0.5``: gap ``k - 0.5`` lies
 between lines ``k-1`` and ``k`` (``-0.5`` before the first line, ``n-0.5`` after the last).
-The document is 1-based, so its gaps are ``0.5 .. N+0.5`` (add 1).
+Zhang and Zhang's paper is 1-based, so its gaps are ``0.5 .. N+0.5`` (add 1).
 
 * ``Inc(row, col)`` inserts a row at gap ``row`` and a column at gap ``col`` and puts the new
   queen on their crossing: the queen of row ``r`` moves to row ``r+1`` if ``r > row`` and
@@ -17,16 +17,16 @@ The document is 1-based, so its gaps are ``0.5 .. N+0.5`` (add 1).
   and ``Inc(row - 0.5, col - 0.5)`` undoes ``Del(row, col)``.
 * ``Mov(old_row, old_col, new_row, new_col)`` moves the queen of cell ``(old_row, old_col)``
   to the gaps ``(new_row, new_col)``; all four numbers are in the coordinates *before* the
-  move, as the document requires. It is ``Del`` followed by ``Inc`` with the gaps shifted
+  move, as Zhang and Zhang's paper requires. It is ``Del`` followed by ``Inc`` with the gaps shifted
   past the deleted line (a gap ``g > old`` becomes ``g - 1``) -- or, equally, ``Inc`` first
   and then ``Del`` of the shifted old cell.
 
 None of them checks that the result is a solution: they act on permutations; the search
 keeps the results that are solutions.
 
-Reading the document's notation
+Reading Zhang and Zhang's notation
 -------------------------------
-The document writes ``Inc(Row, Col)`` where *Row* is a permutation element (a value
+Zhang and Zhang's paper writes ``Inc(Row, Col)`` where *Row* is a permutation element (a value
 ``p_i``) and *Col* a permutation subscript (an index ``i``), because it reads ``p_i`` as the
 row of the queen in column ``i``. queenslab reads ``p[r]`` as the column of row ``r``, so the
 document's *Row* is queenslab's ``col`` and its *Col* is queenslab's ``row``, both less one::
@@ -35,13 +35,13 @@ document's *Row* is queenslab's ``col`` and its *Col* is queenslab's ``row``, bo
     document  Del(Row, Col)                      == Del(row=Col - 1, col=Row - 1)
     document  Mov(OldRow, OldCol, NewRow, NewCol) == Mov(OldCol - 1, OldRow - 1, NewCol - 1, NewRow - 1)
 
-The sequences themselves are the same in both readings: the document's ``(2, 4, 1, 3)``
+The sequences themselves are the same in both readings: Zhang and Zhang's ``(2, 4, 1, 3)``
 is queenslab's ``(1, 3, 0, 2)``. :meth:`Inc.from_document` and friends translate, and
-:meth:`Inc.document` prints an operator back in the document's notation.
+:meth:`Inc.document` prints an operator back in Zhang and Zhang's notation.
 
 The orbit-based search
 ----------------------
-:func:`search_orbits` runs the document's two steps for order ``n``:
+:func:`search_orbits` runs Zhang and Zhang's two steps for order ``n``:
 
 1. apply ``Inc`` at every pair of gaps to every solution of order ``n - 1``; a result that
    is a solution with an orbit signature not seen before is the generator of a new orbit;
@@ -50,7 +50,7 @@ The orbit-based search
    gaps, keeping new orbits the same way, until every orbit found has been extended.
 
 It returns every orbit found with the operation that produced it (the trajectory graph of
-the document's Fig. 2) and compares with the true number of orbits.
+Zhang and Zhang's Fig. 2) and compares with the true number of orbits.
 
 Examples
 --------
@@ -109,7 +109,7 @@ __all__ = [
 SEARCH_LIMIT = 13
 #: Orders in which step 2 visits the orbits.
 STRATEGIES = ("bfs", "dfs")
-#: How the search recognises an orbit it has seen: the document's signature, or the canonical form.
+#: How the search recognises an orbit it has seen: Zhang and Zhang's signature, or the canonical form.
 KEYS = ("signature", "canonical")
 
 
@@ -200,11 +200,11 @@ class _CellOperator:
 
     @classmethod
     def from_document(cls: type[_Op], Row: object, Col: object) -> _Op:
-        """The document's ``Name(Row, Col)`` (1-based; Row = element, Col = subscript)."""
+        """Zhang and Zhang's ``Name(Row, Col)`` (1-based; Row = element, Col = subscript)."""
         return cls(row=_number(Col, "Col", "a number") - 1, col=_number(Row, "Row", "a number") - 1)  # type: ignore[call-arg]
 
     def document(self) -> str:
-        """This operator in the document's notation, e.g. ``'Inc(7.5, 0.5)'``, ``'Del(3, 3)'``."""
+        """This operator in Zhang and Zhang's notation, e.g. ``'Inc(7.5, 0.5)'``, ``'Del(3, 3)'``."""
         return f"{type(self).__name__}({_fmt(self.col + 1)}, {_fmt(self.row + 1)})"
 
     def __repr__(self) -> str:
@@ -371,7 +371,7 @@ class Mov:
 
     @classmethod
     def from_document(cls, OldRow, OldCol, NewRow, NewCol) -> Mov:
-        """The document's ``Mov(OldRow, OldCol, NewRow, NewCol)`` (1-based; Row = element)."""
+        """Zhang and Zhang's ``Mov(OldRow, OldCol, NewRow, NewCol)`` (1-based; Row = element)."""
         f = {
             k: _number(v, k, "a number") - 1
             for k, v in (("OldRow", OldRow), ("OldCol", OldCol), ("NewRow", NewRow), ("NewCol", NewCol))
@@ -379,7 +379,7 @@ class Mov:
         return cls(f["OldCol"], f["OldRow"], f["NewCol"], f["NewRow"])
 
     def document(self) -> str:
-        """This operator in the document's notation, e.g. ``'Mov(3, 1, 2.5, 8.5)'``."""
+        """This operator in Zhang and Zhang's notation, e.g. ``'Mov(3, 1, 2.5, 8.5)'``."""
         return f"Mov({self.old_col + 1}, {self.old_row + 1}, {_fmt(self.new_col + 1)}, {_fmt(self.new_row + 1)})"
 
     def __repr__(self) -> str:
@@ -559,7 +559,7 @@ class OrbitSearch:
     def rank(self, placement: Sequence[int]) -> int:
         """0-based position of an orbit's canonical member among all orbits (lexicographic).
 
-        The document numbers the orbits of its case study this way, 1-based.
+        Zhang and Zhang's paper numbers the orbits of its case study this way, 1-based.
 
         Raises
         ------
@@ -608,7 +608,7 @@ def search_orbits(
     orbit found is left to extend. A result that is a solution whose key (the orbit
     signature) has not been seen is kept as the generator of a new orbit.
 
-    The document enumerates the ``(n+1)**2`` before-move gap pairs of each queen; two of
+    Zhang and Zhang's paper enumerates the ``(n+1)**2`` before-move gap pairs of each queen; two of
     the gaps on each axis (either side of the moved queen) give the same board, so the
     search enumerates the ``n**2`` distinct results, recording each as a :class:`Mov` in
     before-move coordinates (the lower of the two equivalent gaps).
@@ -622,7 +622,7 @@ def search_orbits(
         orbit is found, extend it, then resume its parent. Both reach the same set of
         orbits (every orbit reachable by Mov steps from step 1's); the trajectory differs.
     key : {"signature", "canonical"}, default "signature"
-        How an orbit is recognised: the document's orbit signature
+        How an orbit is recognised: Zhang and Zhang's orbit signature
         (:func:`queenslab.symmetry.signature.signature`) or the canonical form.
     force : bool, default False
         Allow ``n > SEARCH_LIMIT``.

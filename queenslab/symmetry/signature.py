@@ -2,7 +2,7 @@
 
 Every three queens in adjacent rows form a triangle; so do every three queens in adjacent
 columns. A triangle ``a, b, c`` is described by the *Length-Area triple* (formulas (2)-(4)
-of the document, kept integral)::
+of Zhang and Zhang's paper, kept integral)::
 
     (Length(ab), Area(abc), Length(bc))
     Length(ab) = (xa - xb)**2 + (ya - yb)**2                  (squared length)
@@ -17,7 +17,7 @@ For a permutation ``p`` and consecutive positions ``i, i+1, i+2`` this is formul
 ``p`` is the pair ``{Sig_x, Sig_y}`` (formula (9)) -- :func:`raw_signature`, exactly as the
 document's Table 2 prints it.
 
-Two signatures are compared by the document's **Sequential-Reverse criterion**:
+Two signatures are compared by Zhang and Zhang's **Sequential-Reverse criterion**:
 
 1. two triples are equal if their areas are equal and their lengths are equal in the same
    order or in reverse order;
@@ -33,12 +33,12 @@ the lesser of itself and its reverse, the pair sorted. Every member of an orbit 
 the same key (Rev reverses Sig_x, Cmpl reverses Sig_y, Inv swaps them), so the key is an
 *orbit signature*.
 
-The document claims that the orbit signature is unique: no two orbits share one. Its
+Zhang and Zhang's paper claims that the orbit signature is unique: no two orbits share one. Its
 criterion reverses each triple independently of the sequence, which forgets in which
 order the lengths of consecutive triangles are chained. ``criterion="oriented"`` keeps that
 order: reversing a sequence also reverses every triple in it, which is exactly what Rev,
 Cmpl and Inv do to the triples. The oriented key separates all orbits for every n (a
-proof is in docs/symmetry.md); whether the document's looser key does is an experiment
+proof is in docs/symmetry.md); whether Zhang and Zhang's looser key does is an experiment
 (``queenslab experiment signature``, docs/experiments.md).
 
 Examples
@@ -88,7 +88,7 @@ __all__ = [
 ]
 
 Triple = tuple[int, int, int]
-#: Values of ``criterion``: the document's Sequential-Reverse criterion, or its oriented form.
+#: Values of ``criterion``: Zhang and Zhang's Sequential-Reverse criterion, or its oriented form.
 CRITERIA = ("document", "oriented")
 #: Largest n :func:`signature_collisions` takes without ``force=True``: n = 16 has
 #: 1,846,955 orbits and takes about a minute; n = 17 has about 12 million (many minutes
@@ -201,7 +201,7 @@ def sig_y(placement: Sequence[int]) -> tuple[Triple, ...]:
 
 
 def raw_signature(placement: Sequence[int]) -> tuple[tuple[Triple, ...], tuple[Triple, ...]]:
-    """``(Sig_x, Sig_y)`` as the document prints it in Table 2 (formula (9)), uncompared."""
+    """``(Sig_x, Sig_y)`` as Zhang and Zhang's paper prints it in Table 2 (formula (9)), uncompared."""
     p = as_permutation(placement)
     return _sig_x(p), _sig_x(inv(p))
 
@@ -288,7 +288,7 @@ def signature(placement: Sequence[int], criterion: str = "document") -> tuple:
     placement : sequence of int
         A 0-based permutation.
     criterion : {"document", "oriented"}, default "document"
-        ``"document"``: the document's Sequential-Reverse criterion; ``"oriented"``: the
+        ``"document"``: Zhang and Zhang's Sequential-Reverse criterion; ``"oriented"``: the
         same with each triple reversed together with its sequence (see the module
         docstring).
 
@@ -323,9 +323,9 @@ def signature(placement: Sequence[int], criterion: str = "document") -> tuple:
 
 
 def is_alternating(seq: Sequence[Triple]) -> bool:
-    """Whether a sequence of triples leaves the document's criterion a choice of chaining.
+    """Whether a sequence of triples leaves Zhang and Zhang's criterion a choice of chaining.
 
-    Under the document's criterion each triple is compared up to the order of its two
+    Under Zhang and Zhang's criterion each triple is compared up to the order of its two
     lengths. Consecutive triangles share a side, so the lengths ``L1, L2, ..., L(n-1)`` of
     the sides in order are recovered from the unordered pairs ``{L1, L2}, {L2, L3}, ...``
     -- except when every pair is the same ``{a, b}`` with ``a != b`` and there are at least
@@ -353,7 +353,7 @@ def is_ambiguous(placement: Sequence[int]) -> bool:
     """Whether both ``Sig_x`` and ``Sig_y`` of the placement are :func:`is_alternating`.
 
     Only such orbits can share a document signature with another orbit (see
-    docs/symmetry.md): anywhere else the document's key determines the oriented key,
+    docs/symmetry.md): anywhere else Zhang and Zhang's key determines the oriented key,
     which determines the orbit.
 
     Examples
@@ -380,7 +380,7 @@ class CollisionReport:
     collisions : tuple of tuple of tuple of int
         Groups of two or more canonical representatives (0-based) sharing a signature.
     ambiguous : int
-        Orbits whose representative :func:`is_ambiguous` (computed for the document criterion;
+        Orbits whose representative :func:`is_ambiguous` (computed for Zhang and Zhang's paper criterion;
         0 for "oriented").
     seconds : float
     """
@@ -401,7 +401,7 @@ def signature_collisions(
     progress: Callable[[int, int], None] | None = None,
     force: bool = False,
 ) -> CollisionReport:
-    """Test the document's claim that no two orbits of order ``n`` share a signature.
+    """Test Zhang and Zhang's claim that no two orbits of order ``n`` share a signature.
 
     Every orbit of the standard n-queens problem is taken once (its canonical member, from
     the native engine) and its signature computed; equal signatures are found by sorting
@@ -578,7 +578,7 @@ def ambiguous_solutions(n: int, *, force: bool = False) -> list[tuple[int, ...]]
 
     Only orbits of such solutions can share a document signature with another orbit
     (docs/symmetry.md proves it), so if the solutions this returns lie in at most one
-    orbit per signature, the document's orbit signature separates every orbit of order n.
+    orbit per signature, Zhang and Zhang's orbit signature separates every orbit of order n.
 
     Examples
     --------
