@@ -9,31 +9,51 @@ Prints, for each n, in one run:
 * the node counts of both searches;
 
 and the wall time of ``queenslab count 8`` as a fresh process with the numba cache warm.
-``--plot F`` draws the ratios of the run as bars, with the targets of docs/benchmarks.md at
-n = 16 (the engine >= 2.2x the baseline on one thread; two threads >= 1.7x one).
 
-Usage: ``python benchmarks/count.py [--ns 14 15 16] [--repeat 3] [--quick] [--plot F]``
+Then the comparison with C: ``benchmarks/ref/takaken.c``, the same symmetry-classifying
+algorithm (Takaken's: total and unique in one pass) written in C, is compiled with
+``cc -O3 -march=native`` (or ``gcc``) and run against ``count_both(Problem(n), unique=True,
+threads=1)`` interleaved (C, engine, C, engine, ... for ``--rounds`` rounds), at
+``--c-ns`` (default n = 16, 17); the table gives every round, the medians, the ratio
+engine / C (target <= 0.8, docs/performance.md) and the node counts of both. Without a C
+compiler this section says so and is skipped.
+
+``--plot F`` draws the ratios of the run as bars, with the targets of docs/benchmarks.md at
+n = 16 (the engine >= 2.2x the baseline on one thread; two threads >= 1.7x one) and the
+C comparison drawn as C / engine (target >= 1 / 0.8 = 1.25).
+
+Usage: ``python benchmarks/count.py [--ns 14 15 16] [--repeat 3] [--c-ns 16 17] [--rounds 3]
+[--no-c] [--quick] [--plot F]``
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
+import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 from common import add_plot_option, best_time, check_plot, print_metadata, run_metadata, save_plot
 from numba import njit
 
-from queenslab.data import known_total
+from queenslab.data import known_total, known_unique
 from queenslab.native import engine
 from queenslab.problem import Problem
 
 #: The targets (docs/benchmarks.md), stated at n = 16: engine(1) against the baseline, and
 #: two threads against one.
 TARGET_N, SYMMETRIC_TARGET, THREADS_TARGET = 16, 2.2, 1.7
+#: The target against C (docs/performance.md): engine(1 thread) / C at most this.
+C_TARGET = 0.8
+#: The C reference: Takaken's symmetric counter, single-threaded.
+C_SOURCE = Path(__file__).resolve().parent / "ref" / "takaken.c"
+C_FLAGS = ["-O3", "-march=native"]
 
 
 @njit(cache=True, nogil=True)
@@ -89,16 +109,105 @@ def fresh_process_seconds(repeat: int) -> float:
     return best
 
 
+def c_compiler() -> str | None:
+    """The C compiler to use (``$CC``, ``cc`` or ``gcc``), or None."""
+    for name in (os.environ.get("CC"), "cc", "gcc"):
+        if name and shutil.which(name):
+            return shutil.which(name)
+    return None
+
+
+def build_c(outdir: str) -> tuple[str, str, str] | None:
+    """Compile the C reference twice (timed build; a build that also counts nodes).
+
+    Returns (compiler command line, timed binary, node-counting binary), or None without
+    a compiler."""
+    cc = c_compiler()
+    if cc is None:
+        return None
+    timed = os.path.join(outdir, "takaken")
+    counting = os.path.join(outdir, "takaken_nodes")
+    subprocess.run([cc, *C_FLAGS, "-o", timed, str(C_SOURCE)], check=True)
+    subprocess.run([cc, *C_FLAGS, "-DNODES_ON", "-o", counting, str(C_SOURCE)], check=True)
+    version = subprocess.run([cc, "--version"], capture_output=True, text=True).stdout.splitlines()
+    return f"{cc} {' '.join(C_FLAGS)} ({version[0] if version else 'unknown version'})", timed, counting
+
+
+def run_c(binary: str, n: int, *extra: str) -> tuple[float, list[int]]:
+    """(wall seconds, the numbers printed) of one run of the C reference."""
+    t0 = time.perf_counter()
+    out = subprocess.run([binary, str(n), *extra], check=True, capture_output=True, text=True).stdout
+    return time.perf_counter() - t0, [int(x) for x in out.split()]
+
+
+def compare_with_c(ns: list[int], rounds: int) -> list[tuple[str, float, float | None]]:
+    """Print the C section: rounds interleaved C / engine, medians, ratios, node counts."""
+    print()
+    print("## The engine against C (the same algorithm, one thread)")
+    print()
+    with tempfile.TemporaryDirectory(prefix="queenslab-cref-") as tmp:
+        built = build_c(tmp)
+        if built is None:
+            print("no C compiler found (tried $CC, cc, gcc): the comparison with C is skipped")
+            return []
+        flags, timed, counting = built
+        print(f"# C reference: {C_SOURCE.relative_to(C_SOURCE.parents[2])}, built with {flags}")
+        print(f"# rounds: {rounds}, interleaved C, engine, C, engine, ...; the C time includes process start")
+        print()
+        print("| n | round | C (s) | engine 1 thread (s) | engine / C |")
+        print("|---|---|---|---|---|")
+        summary = []
+        ratios = []
+        for n in ns:
+            _, (c_total, c_unique, c_nodes) = run_c(counting, n, "--nodes")
+            res = engine.count_both(Problem(n), unique=True, threads=1)  # also warms the kernels
+            expect = (known_total(n), known_unique(n))
+            if (c_total, c_unique) != expect or (res.count, res.unique) != expect:
+                raise SystemExit(
+                    f"count mismatch at n={n}: C {c_total}/{c_unique}, engine {res.count}/{res.unique}, "
+                    f"known {expect[0]}/{expect[1]}"
+                )
+            t_c, t_e = [], []
+            for r in range(rounds):
+                dt, out = run_c(timed, n)
+                if out != [c_total, c_unique]:
+                    raise SystemExit(f"C reference at n={n} printed {out}")
+                t_c.append(dt)
+                t0 = time.perf_counter()
+                engine.count_both(Problem(n), unique=True, threads=1)
+                t_e.append(time.perf_counter() - t0)
+                print(f"| {n} | {r + 1} | {t_c[-1]:.3f} | {t_e[-1]:.3f} | {t_e[-1] / t_c[-1]:.2f} |", flush=True)
+            mc, me = statistics.median(t_c), statistics.median(t_e)
+            summary.append((n, mc, me, c_nodes, res.nodes))
+            # drawn as a speed-up like the other bars: C / engine, target 1 / C_TARGET
+            ratios.append((f"n = {n}: time, C / engine (1 thread)", mc / me, 1 / C_TARGET))
+        print()
+        print(f"| n | C median (s) | engine median (s) | engine / C (target <= {C_TARGET}) | nodes C | nodes engine |")
+        print("|---|---|---|---|---|---|")
+        for n, mc, me, cn, en in summary:
+            print(f"| {n} | {mc:.3f} | {me:.3f} | {me / mc:.2f} | {cn:,} | {en:,} |")
+        if any(mc < 0.05 for _, mc, _, _, _ in summary):
+            print()
+            print("(below ~0.05 s the C time is mostly process start: those ratios only show that both run)")
+        return ratios
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--ns", type=int, nargs="+", default=[14, 15, 16])
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--quick", action="store_true", help="n = 10, 11 once: a smoke test")
+    ap.add_argument("--c-ns", type=int, nargs="+", default=[16, 17], help="n of the comparison with C")
+    ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds of the comparison with C")
+    ap.add_argument("--no-c", action="store_true", help="skip the comparison with C")
+    ap.add_argument("--quick", action="store_true", help="n = 10, 11 once, C at n = 11, 12: a smoke test")
     add_plot_option(ap, "the ratios of the run")
     args = ap.parse_args()
     check_plot(ap, args.plot)
     if args.quick:
         args.ns, args.repeat = [10, 11], 1
+        args.c_ns, args.rounds = [11, 12], 2
+    if args.rounds < 1:
+        ap.error("--rounds must be at least 1")
     threads = engine.default_threads()
     print_metadata(run_metadata(threads))
     mirror_halved(6)
@@ -143,11 +252,17 @@ def main() -> None:
         f"fresh process `queenslab count 8` (numba cache warm), best of {max(3, args.repeat)}: "
         f"{fresh_process_seconds(max(3, args.repeat)):.2f} s"
     )
+    if not args.no_c:
+        ratios += compare_with_c(args.c_ns, args.rounds)
     if args.plot:
         from queenslab.plot import ratios as ratio_chart
 
         save_plot(
-            ratio_chart(ratios, title="Native counting: the symmetric engine against a mirror-halved counter"),
+            ratio_chart(
+                ratios,
+                title="Native counting: the symmetric engine against a mirror-halved counter"
+                + ("" if args.no_c else " and C"),
+            ),
             args.plot,
         )
 
