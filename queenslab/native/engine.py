@@ -426,6 +426,18 @@ def _count_general(problem: Problem, unique: bool, threads: int, progress: Progr
     return CountResult(total, orbits, nodes, "native", "general", threads=threads)
 
 
+def _symmetric(problem: Problem, method: str) -> bool:
+    """Whether ``method`` ("auto", "symmetric" or "general") counts ``problem`` by the
+    symmetric search; "symmetric" on a problem it cannot count is an error."""
+    symmetric_ok = problem.is_standard and 4 <= problem.n <= SYM_MAX_N
+    if method == "symmetric" and not symmetric_ok:
+        raise UnsupportedProblem(
+            "the symmetric method counts the standard problem with 4 <= n <= "
+            f"{SYM_MAX_N} only; this is {problem.describe()} (use method='general')"
+        )
+    return method == "symmetric" or (method == "auto" and symmetric_ok)
+
+
 def count_both(
     problem: Problem,
     *,
@@ -479,13 +491,7 @@ def count_both(
     validate.flag(unique, "unique")
     progress = validate.callback(progress)
     _check_size(problem, force)
-    symmetric_ok = problem.is_standard and 4 <= problem.n <= SYM_MAX_N
-    if method == "symmetric" and not symmetric_ok:
-        raise UnsupportedProblem(
-            "the symmetric method counts the standard problem with 4 <= n <= "
-            f"{SYM_MAX_N} only; this is {problem.describe()} (use method='general')"
-        )
-    if method == "symmetric" or (method == "auto" and symmetric_ok):
+    if _symmetric(problem, method):
         return _count_symmetric(problem, threads, progress)
     return _count_general(problem, unique, threads, progress)
 
@@ -569,13 +575,7 @@ def count_classes(
     validate.choice(method, METHODS, "method")
     progress = validate.callback(progress)
     _check_size(problem, force)
-    symmetric_ok = problem.is_standard and 4 <= problem.n <= SYM_MAX_N
-    if method == "symmetric" and not symmetric_ok:
-        raise UnsupportedProblem(
-            "the symmetric method counts the standard problem with 4 <= n <= "
-            f"{SYM_MAX_N} only; this is {problem.describe()} (use method='general')"
-        )
-    if method == "symmetric" or (method == "auto" and symmetric_ok):
+    if _symmetric(problem, method):
         c2, c4, c8, nodes = _symmetric_parts(problem, threads, progress)
         res = CountResult(2 * c2 + 4 * c4 + 8 * c8, c2 + c4 + c8, nodes, "native", "symmetric", threads=threads)
         return res, {1: 0, 2: c2, 4: c4, 8: c8}
