@@ -192,7 +192,21 @@ def _serving(server: _Server) -> Iterator[_Server]:
         thread.join()
 
 
-class RequestCatcher:
+class _Served:
+    """A :class:`_Server` (``self._server``) served in a thread for the ``with`` block."""
+
+    _server: _Server
+
+    def __enter__(self):
+        self._context = _serving(self._server)
+        self._context.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._context.__exit__(None, None, None)
+
+
+class RequestCatcher(_Served):
     """A proxy that records each request it gets and answers 403, in a thread.
 
     Use as a context manager; :attr:`port` is its port on 127.0.0.1. :meth:`take` returns
@@ -203,14 +217,6 @@ class RequestCatcher:
     def __init__(self) -> None:
         self._server = _Server(_CatchingHandler)
         self.port = self._server.port
-
-    def __enter__(self) -> RequestCatcher:
-        self._context = _serving(self._server)
-        self._context.__enter__()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._context.__exit__(None, None, None)
 
     def take(self) -> tuple[list[str], list[str]]:
         """What was requested since the last call.
@@ -234,7 +240,7 @@ def _request_host(request: str) -> str:
     return (urlsplit(target).hostname or "").lower()
 
 
-class SiteServer:
+class SiteServer(_Served):
     """The site's directory served on 127.0.0.1 in a thread; a context manager.
 
     Parameters
@@ -247,14 +253,6 @@ class SiteServer:
         self._server = _Server(functools.partial(_SiteHandler, directory=str(root)))
         self.port = self._server.port
         self.base = f"http://127.0.0.1:{self.port}/"
-
-    def __enter__(self) -> SiteServer:
-        self._context = _serving(self._server)
-        self._context.__enter__()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._context.__exit__(None, None, None)
 
     def take_failures(self) -> list[str]:
         """The requests since the last call that the site could not serve.

@@ -174,6 +174,23 @@ class Walker:
                 if left is not None:
                     left -= emitted
 
+    def orbit_sizes(self, prefix: Sequence[int] = (), batch: int = 1 << 14) -> Iterator[tuple[np.ndarray, int]]:
+        """The canonical solutions below ``prefix``, a buffer at a time: for each, the
+        sizes of their orbits (the group order over the stabiliser's size) and the queens
+        placed meanwhile. Needs ``group=True``."""
+        n = self.n
+        order = self.group.shape[0] + 1  # the non-identity elements, and the identity
+        opts = self._opts(n, K.EMIT_CANON, len(prefix))
+        s = np.zeros((4, n + 1), np.uint64)
+        q = np.zeros(n, np.int64)
+        q[: len(prefix)] = prefix
+        meta = np.zeros(2, np.int64)
+        rc = self._counters()
+        out = np.empty((batch, n + 1), np.int64)
+        while meta[1] != K.DONE:  # the walk resumes where its buffer filled
+            _, _, placed, emitted = self._kernel(opts, s, rc, q, meta, out)
+            yield order // out[:emitted, -1], int(placed)
+
     def prefixes(self, depth: int) -> np.ndarray:
         """All valid prefixes of ``depth`` rows, as an array of shape (k, depth)."""
         parts = list(self.stream(depth, 4096, None))
@@ -380,22 +397,11 @@ def _orbits_below(problem: Problem, prefix: tuple[int, ...]) -> tuple[int, int, 
     """``(solutions, orbits, queens placed)`` of the orbits whose lexicographically least
     solution extends ``prefix``, by the general search: each canonical solution below
     the prefix stands for its orbit, of the group order over its stabiliser's size."""
-    walk = Walker(problem, group=True)
-    n = problem.n
-    order = walk.group.shape[0] + 1  # the non-identity elements, and the identity
-    opts = walk._opts(n, K.EMIT_CANON, len(prefix))
-    s = np.zeros((4, n + 1), np.uint64)
-    q = np.zeros(n, np.int64)
-    q[: len(prefix)] = prefix
-    meta = np.zeros(2, np.int64)
-    rc = walk._counters()
-    out = np.empty((1 << 14, n + 1), np.int64)
     total = orbits = nodes = 0
-    while meta[1] != K.DONE:  # the walk resumes where its buffer filled
-        _, _, placed, emitted = walk._kernel(opts, s, rc, q, meta, out)
-        nodes += int(placed)
-        orbits += int(emitted)
-        total += int(np.sum(order // out[:emitted, -1]))
+    for sizes, placed in Walker(problem, group=True).orbit_sizes(prefix):
+        total += int(sizes.sum())
+        orbits += len(sizes)
+        nodes += placed
     return total, orbits, nodes
 
 
@@ -500,24 +506,15 @@ def _classes_general(problem: Problem, threads: int, progress: Progress | None) 
     """The general search's canonical solutions, tallied by orbit size (the group order
     over the stabiliser's size), one task per prefix."""
     walk = Walker(problem, group=True)
-    n = problem.n
     order = walk.group.shape[0] + 1  # the non-identity elements, and the identity
     depth, prefixes = _split_depth(walk, threads)
 
     def task(prefix: tuple[int, ...]) -> tuple[dict[int, int], int]:
-        opts = walk._opts(n, K.EMIT_CANON, len(prefix))
-        s = np.zeros((4, n + 1), np.uint64)
-        q = np.zeros(n, np.int64)
-        q[: len(prefix)] = prefix
-        meta = np.zeros(2, np.int64)
-        rc = walk._counters()
-        out = np.empty((1 << 12, n + 1), np.int64)
         sizes: dict[int, int] = {}
         nodes = 0
-        while meta[1] != K.DONE:  # the walk resumes where its buffer filled
-            _, _, placed, emitted = walk._kernel(opts, s, rc, q, meta, out)
-            nodes += int(placed)
-            for size, k in zip(*np.unique(order // out[:emitted, -1], return_counts=True)):
+        for found, placed in walk.orbit_sizes(prefix, 1 << 12):
+            nodes += placed
+            for size, k in zip(*np.unique(found, return_counts=True)):
                 sizes[int(size)] = sizes.get(int(size), 0) + int(k)
         return sizes, nodes
 

@@ -61,7 +61,8 @@ class Board:
             assert cols is not None
             problem = Problem(len(cols))
         problem = validate.problem(problem)
-        scene(problem, cols, attacks_of=attacks_of) if problem.n <= MAX_N else None  # checks every argument
+        if problem.n <= MAX_N:  # drawable: check every argument now, not when first shown
+            scene(problem, cols, attacks_of=attacks_of)
         object.__setattr__(self, "problem", problem)
         object.__setattr__(self, "placement", cols)
         object.__setattr__(self, "attacks_of", attacks_of)
