@@ -64,7 +64,7 @@ def test_light_commands_load_no_compiler_solver_or_plotting(argv):
 
 
 def test_the_first_compile_is_announced_once(tmp_path):
-    from queenslab.native import kernels
+    from queenslab.native import symmetric
 
     class Cold:  # a kernel whose cache index is missing
         class _cache:
@@ -80,7 +80,7 @@ def test_the_first_compile_is_announced_once(tmp_path):
         def flush(self):
             pass
 
-    assert is_cached(kernels.sym_count) in (True, False)
+    assert is_cached(symmetric.sym_count) in (True, False)
     assert announce_compile([Cold], "the counting kernels", 2, Stream())
     assert "".join(out).strip() == "compiling the counting kernels, once: ~2 s"
     assert not announce_compile([object()], "x", 1, Stream())  # not inspectable: nothing said

@@ -32,6 +32,7 @@ from ..errors import InvalidPlacement, QueensError, TooLarge, UnsupportedProblem
 from ..problem import Problem
 from ..result import CountResult
 from . import kernels as K
+from .symmetric import MAX_N as _SYM_LIMIT, sym_count
 
 __all__ = [
     "MAX_N",
@@ -62,8 +63,8 @@ __all__ = [
 
 #: Largest board the bitboard kernels represent (one row in a 64-bit integer).
 MAX_N = 64
-#: Largest board of the symmetric counter (int64 masks with room for one shift).
-SYM_MAX_N = 62
+#: Largest board of the symmetric counter (its widened int64 bitboards).
+SYM_MAX_N = _SYM_LIMIT
 #: Largest n :func:`count` accepts without ``force=True``. n = 18 takes about a
 #: minute on 2 cores; every further unit of n multiplies the time by about seven.
 PRACTICAL_LIMIT = 18
@@ -270,7 +271,7 @@ def _symmetric_parts(problem: Problem, threads: int, progress: Progress | None) 
     n = problem.n
 
     def task(t):
-        found = K.sym_count(n, t[0], t[1], t[2], interrupt.FLAG)
+        found = sym_count(n, t[0], t[1], t[2], interrupt.FLAG)
         interrupt.check()
         return found
 
@@ -382,7 +383,7 @@ def count_task(
             raise QueensError(f"{validate.brief(task)} is not a symmetric task of n = {problem.n}")
         if general:
             return _orbits_below(problem, (0, b1, c) if corner else (b1, c))
-        c2, c4, c8, nodes = K.sym_count(problem.n, corner, b1, c, interrupt.FLAG)
+        c2, c4, c8, nodes = sym_count(problem.n, corner, b1, c, interrupt.FLAG)
         interrupt.check()
         return int(2 * c2 + 4 * c4 + 8 * c8), int(c2 + c4 + c8), int(nodes)
     unique = validate.flag(unique, "unique")

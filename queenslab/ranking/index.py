@@ -1335,7 +1335,7 @@ def resolve(problem: Problem, path=None, *, no_index: bool = False):
         not a valid index of it.
     """
     check_problem(problem)
-    if no_index:
+    if validate.flag(no_index, "no_index"):
         if path is not None:
             raise QueensError("--index and --no-index contradict each other")
         return None
