@@ -7,7 +7,9 @@ rotations, so an error in queenslab's own versions cannot hide in both.
 
 from __future__ import annotations
 
+import functools
 import itertools
+import types
 
 import numpy as np
 
@@ -124,3 +126,30 @@ def orbit_count(problem, sols=None):
             images.append(tuple(int(np.argmax(tb[r])) for r in range(n)))
         canon.add(min(images))
     return len(canon)
+
+
+@functools.cache
+def _least_solutions(n):
+    """(least solution, orbit size) of every orbit of the standard problem, brute force."""
+    standard = types.SimpleNamespace(n=n, blocked=(), fixed=(), regions=(), toroidal=False, knight=False)
+    out = []
+    for p in all_solutions(standard):
+        b = _board(n, enumerate(p))
+        images = {tuple(int(np.argmax(t(b)[r])) for r in range(n)) for t in _transforms()}
+        if min(images) == p:
+            out.append((p, len(images)))
+    return out
+
+
+def orbits_by_least_prefix(n, prefix):
+    """``{orbit size: number of orbits}`` of the standard problem's orbits whose
+    lexicographically least solution begins with ``prefix`` (all n! permutations tried).
+
+    This is what one task of the symmetric counter holds: ``(1, b1, c)`` the orbits whose
+    least solution begins ``0, b1, c``, ``(0, b1, c)`` those beginning ``b1, c``.
+    """
+    found = {}
+    for p, size in _least_solutions(n):
+        if p[: len(prefix)] == tuple(prefix):
+            found[size] = found.get(size, 0) + 1
+    return found

@@ -222,6 +222,13 @@ def sym_count(n, corner, bound1, split, halt):
         is ``c2 + c4 + c8`` and the total ``2*c2 + 4*c4 + 8*c8``. Partial when the stop
         flag ``halt[0]`` was set.
     """
+    return _sym_lanes(n, corner, bound1, split, halt, ROOT_ROWS, MAX_BELOW)
+
+
+@njit(cache=True, nogil=True)
+def _sym_lanes(n, corner, bound1, split, halt, root_rows, max_below):
+    """:func:`sym_count` with the roots cut ``root_rows`` rows below the fixed rows, or
+    deeper so that at most ``max_below`` rows (<= :data:`MAX_BELOW`) remain below them."""
     mask, b1, xm, b2, side, lm, lastok, look = _rules(n, corner, bound1)
     cfl = -np.int64(corner != 0)
     bound2 = n - 1 - bound1
@@ -243,7 +250,7 @@ def sym_count(n, corner, bound1, split, halt):
         ld0 = 1 << (bound1 + 1)
         rd0 = 1 << (bound1 + _RD - 1)
         cols0 = 1 << bound1
-    d0 = min(max(y0 + ROOT_ROWS, n - MAX_BELOW), n - 1)
+    d0 = min(max(y0 + 1, y0 + root_rows, n - max_below), n - 1)
     # the scalar search for roots (rows y0 .. d0-1), advanced whenever a lane is free
     rbm = np.zeros(n + 1, np.int64)
     rld = np.zeros(n + 1, np.int64)

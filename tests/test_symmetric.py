@@ -1,0 +1,51 @@
+"""The symmetry-classifying counter on SIMD lanes: task by task against brute force, and
+the same counts and nodes wherever its roots are cut."""
+
+import naive
+import numpy as np
+import pytest
+
+from queenslab.data import known_total, known_unique
+from queenslab.native import engine
+from queenslab.native.symmetric import MAX_BELOW, ROOT_ROWS, _sym_lanes, sym_count
+from queenslab.problem import Problem
+
+HALT = np.zeros(1, np.int64)
+
+
+def _tasks(n):
+    return engine.split_tasks(Problem(n))[2]
+
+
+@pytest.mark.parametrize("n", range(4, 9))
+def test_every_task_against_brute_force(n):
+    for corner, b1, c in _tasks(n):
+        c2, c4, c8, _ = sym_count(n, corner, b1, c, HALT)
+        want = naive.orbits_by_least_prefix(n, (0, b1, c) if corner else (b1, c))
+        assert {k: v for k, v in ((2, c2), (4, c4), (8, c8)) if v} == want, (corner, b1, c)
+
+
+@pytest.mark.parametrize("n", range(4, 13))
+def test_the_cut_of_the_roots_changes_nothing(n):
+    # roots one row below the fixed rows, at the default depth, and as deep as possible
+    # (one row left to the lanes), whole classes and split tasks alike
+    cuts = [(1, MAX_BELOW), (ROOT_ROWS, MAX_BELOW), (2, 3), (0, 1)]
+    tasks = _tasks(n) + [(1, b1, -1) for b1 in range(2, n - 1)]
+    tasks += [(0, b1, -1) for b1 in range(1, n) if b1 < n - 1 - b1]
+    for corner, b1, c in tasks:
+        found = {tuple(int(x) for x in _sym_lanes(n, corner, b1, c, HALT, *cut)) for cut in cuts}
+        assert len(found) == 1, (corner, b1, c, found)
+
+
+@pytest.mark.parametrize("n", range(4, 14))
+def test_the_tasks_add_up_to_the_sequences(n):
+    parts = [sym_count(n, *t, HALT) for t in _tasks(n)]
+    c2, c4, c8 = (sum(int(p[i]) for p in parts) for i in range(3))
+    assert 2 * c2 + 4 * c4 + 8 * c8 == known_total(n)
+    assert c2 + c4 + c8 == known_unique(n)
+
+
+def test_a_set_stop_flag_returns_at_once():
+    halt = np.ones(1, np.int64)
+    c2, c4, c8, nodes = sym_count(16, 0, 3, -1, halt)
+    assert nodes < 10_000  # the whole subtree places millions of queens
