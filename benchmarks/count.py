@@ -133,6 +133,20 @@ def build_c(outdir: str) -> tuple[str, str, str] | None:
     return f"{cc} {' '.join(C_FLAGS)} ({version[0] if version else 'unknown version'})", timed, counting
 
 
+def simd_features() -> str:
+    """The vector instruction sets LLVM sees on this CPU (the symmetric counter's lanes are
+    vectorised with them; without AVX2 they run one walk at a time)."""
+    import llvmlite.binding as llvm
+
+    try:
+        llvm.initialize_native_target()
+        features = llvm.get_host_cpu_features()
+    except RuntimeError:  # llvmlite cannot read the features on some platforms
+        return "unknown"
+    found = [f for f in ("avx512f", "avx512vl", "avx2", "sse4.2", "neon") if features.get(f)]
+    return ", ".join(found) or "none of avx2, avx512f, neon"
+
+
 def run_c(binary: str, n: int, *extra: str) -> tuple[float, list[int]]:
     """(wall seconds, the numbers printed) of one run of the C reference."""
     t0 = time.perf_counter()
@@ -153,6 +167,7 @@ def compare_with_c(ns: list[int], rounds: int) -> list[tuple[str, float, float |
         flags, timed, counting = built
         print(f"# C reference: {C_SOURCE.relative_to(C_SOURCE.parents[2])}, built with {flags}")
         print(f"# rounds: {rounds}, interleaved C, engine, C, engine, ...; the C time includes process start")
+        print(f"# SIMD the engine's lanes can use (LLVM's host features): {simd_features()}")
         print()
         print("| n | round | C (s) | engine 1 thread (s) | engine / C |")
         print("|---|---|---|---|---|")
