@@ -168,6 +168,7 @@ def compare_with_c(ns: list[int], rounds: int) -> list[tuple[str, float, float |
         print(f"# C reference: {C_SOURCE.relative_to(C_SOURCE.parents[2])}, built with {flags}")
         print(f"# rounds: {rounds}, interleaved C, engine, C, engine, ...; the C time includes process start")
         print(f"# SIMD the engine's lanes can use (LLVM's host features): {simd_features()}")
+        print(f"# the engine's symmetric kernel on this machine: {engine.SYM_KERNEL}")
         print()
         print("| n | round | C (s) | engine 1 thread (s) | engine / C |")
         print("|---|---|---|---|---|")

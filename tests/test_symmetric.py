@@ -1,5 +1,5 @@
-"""The symmetry-classifying counter on SIMD lanes: task by task against brute force, and
-the same counts and nodes wherever its roots are cut."""
+"""The symmetry-classifying counter on SIMD lanes: task by task against brute force and
+against its scalar form, and the same counts and nodes wherever its roots are cut."""
 
 import naive
 import numpy as np
@@ -8,6 +8,7 @@ import pytest
 from queenslab.data import known_total, known_unique
 from queenslab.native import engine
 from queenslab.native.symmetric import MAX_BELOW, ROOT_ROWS, _sym_lanes, sym_count
+from queenslab.native.symmetric_scalar import sym_count_scalar
 from queenslab.problem import Problem
 
 HALT = np.zeros(1, np.int64)
@@ -25,14 +26,31 @@ def test_every_task_against_brute_force(n):
         assert {k: v for k, v in ((2, c2), (4, c4), (8, c8)) if v} == want, (corner, b1, c)
 
 
+def _tasks_and_classes(n):
+    tasks = _tasks(n) + [(1, b1, -1) for b1 in range(2, n - 1)]
+    return tasks + [(0, b1, -1) for b1 in range(1, n) if b1 < n - 1 - b1]
+
+
+@pytest.mark.parametrize("n", range(4, 14))
+def test_the_lanes_and_the_scalar_search_agree_task_by_task(n):
+    # the same tree: the same counts and the same queens placed
+    for task in _tasks_and_classes(n):
+        lanes = tuple(int(x) for x in sym_count(n, *task, HALT))
+        scalar = tuple(int(x) for x in sym_count_scalar(n, *task, HALT))
+        assert lanes == scalar, task
+
+
+def test_the_engine_runs_the_kernel_it_chose():
+    chosen = {"lanes": sym_count, "scalar": sym_count_scalar}[engine.SYM_KERNEL]
+    assert engine.sym_count is chosen
+
+
 @pytest.mark.parametrize("n", range(4, 13))
 def test_the_cut_of_the_roots_changes_nothing(n):
     # roots one row below the fixed rows, at the default depth, and as deep as possible
     # (one row left to the lanes), whole classes and split tasks alike
     cuts = [(1, MAX_BELOW), (ROOT_ROWS, MAX_BELOW), (2, 3), (0, 1)]
-    tasks = _tasks(n) + [(1, b1, -1) for b1 in range(2, n - 1)]
-    tasks += [(0, b1, -1) for b1 in range(1, n) if b1 < n - 1 - b1]
-    for corner, b1, c in tasks:
+    for corner, b1, c in _tasks_and_classes(n):
         found = {tuple(int(x) for x in _sym_lanes(n, corner, b1, c, HALT, *cut)) for cut in cuts}
         assert len(found) == 1, (corner, b1, c, found)
 

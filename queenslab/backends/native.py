@@ -43,11 +43,10 @@ class NativeBackend(Backend):
             return result
         from ..native import engine, kernels
         from ..native.cache import announce_compile
-        from ..native.symmetric import sym_count
 
         symmetric = problem.is_standard and problem.n >= 4 and opts.get("method", "auto") != "general"
-        if symmetric:  # measured cold: about 5 s for the symmetric lanes, 2.5 s for the general walk
-            announce_compile([sym_count], "the counting kernels", 5)
+        if symmetric:  # measured cold: 5 s for the symmetric lanes, 1.5 s scalar, 2.5 s the general walk
+            announce_compile([engine.sym_count], "the counting kernels", 5 if engine.SYM_KERNEL == "lanes" else 2)
         else:
             announce_compile([kernels.walk], "the general search kernel", 3)
         return engine.count_both(problem, unique=unique, **opts)

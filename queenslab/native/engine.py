@@ -32,12 +32,14 @@ from ..errors import InvalidPlacement, QueensError, TooLarge, UnsupportedProblem
 from ..problem import Problem
 from ..result import CountResult
 from . import kernels as K
-from .symmetric import MAX_N as _SYM_LIMIT, sym_count
+from .symmetric import MAX_N as _SYM_LIMIT, sym_count as sym_count_lanes
+from .symmetric_scalar import sym_count_scalar
 
 __all__ = [
     "MAX_N",
     "MAX_BATCH",
     "SYM_MAX_N",
+    "SYM_KERNEL",
     "SPLIT_METHODS",
     "split_tasks",
     "count_task",
@@ -65,6 +67,56 @@ __all__ = [
 MAX_N = 64
 #: Largest board of the symmetric counter (its widened int64 bitboards).
 SYM_MAX_N = _SYM_LIMIT
+
+
+def _wide_simd(cpu_name: str | None, cpu_features: str | None, host_features: Callable[[], dict]) -> bool:
+    """Whether numba compiles for 256-bit or wider integer vectors (AVX2, AVX-512).
+
+    ``cpu_name`` and ``cpu_features`` are numba's settings (``NUMBA_CPU_NAME``,
+    ``NUMBA_CPU_FEATURES``; None when unset, i.e. this machine's CPU); ``host_features``
+    reads this machine's features from LLVM. A named CPU without a feature list counts as
+    no: its features are not known here.
+
+    Examples
+    --------
+    >>> _wide_simd(None, None, lambda: {"avx2": True})
+    True
+    >>> _wide_simd("generic", None, lambda: {"avx2": True})
+    False
+    >>> _wide_simd(None, "+sse4.2,-avx2", lambda: {"avx2": True})
+    False
+    """
+    if cpu_features:
+        return any(f in cpu_features.split(",") for f in ("+avx2", "+avx512f"))
+    if cpu_name not in (None, "host"):
+        return False
+    try:
+        found = host_features()
+    except RuntimeError:  # LLVM cannot read this CPU's features
+        return False
+    return bool(found.get("avx2") or found.get("avx512f"))
+
+
+def _host_features() -> dict:
+    import llvmlite.binding as llvm
+
+    llvm.initialize_native_target()
+    return dict(llvm.get_host_cpu_features())
+
+
+def _choose_sym_kernel() -> str:
+    from numba.core import config
+
+    name, features = getattr(config, "CPU_NAME", None), getattr(config, "CPU_FEATURES", None)
+    return "lanes" if _wide_simd(name, features, _host_features) else "scalar"
+
+
+#: The symmetric counter this machine runs: ``"lanes"`` (SIMD, where numba compiles for
+#: AVX2 or AVX-512) or ``"scalar"`` (the same search one node at a time, faster without
+#: wide vectors); both count the same tree, see docs/performance.md.
+SYM_KERNEL = _choose_sym_kernel()
+#: The kernel of :data:`SYM_KERNEL`: ``(n, corner, bound1, split, halt) -> (c2, c4, c8, nodes)``.
+sym_count = sym_count_lanes if SYM_KERNEL == "lanes" else sym_count_scalar
 #: Largest n :func:`count` accepts without ``force=True``. n = 18 takes about a
 #: minute on 2 cores; every further unit of n multiplies the time by about seven.
 PRACTICAL_LIMIT = 18

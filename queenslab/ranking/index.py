@@ -366,7 +366,7 @@ class PrefixIndex:
             check_problem(problem)
         path = validate.path(path, "the index file")
         if not path.is_file():
-            if partial_path(path).exists():
+            if path.name and partial_path(path).exists():
                 raise InvalidIndex(
                     f"index {path} is incomplete (an interrupted build, {partial_path(path).name}); "
                     "run `queenslab index build` again with the same arguments to resume it"
