@@ -40,6 +40,24 @@ def test_the_lanes_and_the_scalar_search_agree_task_by_task(n):
         assert lanes == scalar, task
 
 
+@pytest.mark.parametrize(
+    "n, task",
+    [(18, (1, 15, 4)), (18, (0, 8, 5)), (18, (1, 14, 7)), (19, (0, 8, 12)), (20, (0, 9, 5))],
+)
+def test_large_boards_root_deeper_and_still_agree(n, task):
+    # from n = 18 the roots are cut n - 12 rows down, so the 60-bit column stack holds
+    # the rows below them: small tasks of n = 18..20 against the scalar search
+    lanes = tuple(int(x) for x in sym_count(n, *task, HALT))
+    assert lanes == tuple(int(x) for x in sym_count_scalar(n, *task, HALT))
+    assert lanes[3] > 0
+
+
+def test_a_larger_stack_request_is_clamped():
+    # asking for more rows below the roots than the stack holds changes nothing
+    task = (1, 15, 4)
+    assert tuple(_sym_lanes(18, *task, HALT, ROOT_ROWS, 40)) == tuple(sym_count(18, *task, HALT))
+
+
 def test_the_engine_runs_the_kernel_it_chose():
     chosen = {"lanes": sym_count, "scalar": sym_count_scalar}[engine.SYM_KERNEL]
     assert engine.sym_count is chosen

@@ -12,7 +12,7 @@ whose queens leave the last row no column outside LASTMASK gets no candidates.
 How it runs. A scalar search spends most of its time on mispredicted branches (which
 column next, descend or backtrack), about 6-7 ns per queen placed on the reference
 machine, whatever the compiler. Here :data:`LANES` independent depth-first walks run side
-by side: every walk's whole state is six ``int64`` words, and one step of every walk is
+by side: every walk's search state is six ``int64`` words, and one step of every walk is
 the same branch-free sequence of integer operations (backtrack one row when the node is
 exhausted, then place the lowest candidate), written as masks and selects so that LLVM
 compiles the loop over the walks into SIMD instructions (AVX2 / AVX-512 on x86). Each
@@ -40,12 +40,14 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-#: Walks run side by side (16 int64 lanes: four AVX2 registers, or two AVX-512, per word).
+#: Walks run side by side (16 int64 lanes: four 256-bit registers per word, as LLVM
+#: vectorises the loop on AVX2 / AVX-512 machines; 8 walks were left unvectorised).
 LANES = 16
 #: Rows a walk may place below its root: 12 columns of 5 bits fill a 60-bit word.
 MAX_BELOW = 12
-#: Rows the scalar root search places beyond the task's fixed rows (enough roots to keep
-#: the lanes busy to the end of a task: measured best among 3, 4, 5 and 6 at n = 16, 17).
+#: Rows the scalar root search places beyond the task's first row(s), the split row
+#: included (enough roots to keep the lanes busy to the end of a task: 4 measured best
+#: among 2 to 6 at n = 15 and 16, see docs/performance.md).
 ROOT_ROWS = 4
 #: Largest board: the widest bitboard, ``rd`` offset by 32, must stay below the sign bit.
 MAX_N = 31
@@ -94,7 +96,13 @@ def _allowed(y, ld, rd, cols, n, mask, b1, xm, b2, side, lm, lastok, look):
 @njit(inline="always")
 def _step(a, r, k, c, dd, lo, ac, nd, c8, wt, d0, n, mask, b1, xm, b2, side, lm, lastok, look, cfl):
     """One step of one walk: backtrack one row if the node is exhausted, then place the
-    lowest candidate. Every quantity is computed and the results selected by masks."""
+    lowest candidate. Every quantity is computed and the results selected by masks.
+
+    The walk's words: ``a`` / ``r`` the wide left / right diagonals, ``k`` the columns,
+    ``c`` the candidates left in the current row ``dd``, ``lo`` the column stack, ``ac``
+    whether the walk is active, ``nd`` its queens placed, ``c8`` its corner-class
+    solutions, ``wt`` whether it waits with a full board; then the task's constants
+    (:func:`_rules`, the root depth ``d0``, ``cfl`` = -1 for the corner class)."""
     ac &= ~wt
     # backtrack: remove the last queen (the low 5 bits of the column stack)
     e = -(np.int64(c == 0) & np.int64(dd > d0) & ac)
@@ -102,6 +110,9 @@ def _step(a, r, k, c, dd, lo, ac, nd, c8, wt, d0, n, mask, b1, xm, b2, side, lm,
     pa = (a >> 1) ^ b
     pr = (r << 1) ^ (b << _RD)
     pk = k ^ b
+    # the parent's candidates above the queen removed: its look-ahead held (the walk came
+    # from it), and LASTMASK cannot matter (a parent in the last row had one free column,
+    # the queen's own), so both are left out
     pc = _allowed(dd - 1, pa, pr, pk, n, mask, b1, xm, b2, side, 0, lastok, 0) & ~((b << 1) - 1)
     a = (pa & e) | (a & ~e)
     r = (pr & e) | (r & ~e)
@@ -116,7 +127,7 @@ def _step(a, r, k, c, dd, lo, ac, nd, c8, wt, d0, n, mask, b1, xm, b2, side, lm,
     cr = (r | (bit << _RD)) >> 1
     ck = k | bit
     cc = _allowed(dd + 1, ca, cr, ck, n, mask, b1, xm, b2, side, lm, lastok, look)
-    clo = (lo << 5) | trailing_zeros(bit | (1 << 62))
+    clo = (lo << 5) | trailing_zeros(bit | (1 << 62))  # nonzero input: defined for any intrinsic
     a = (ca & h) | (a & ~h)
     r = (cr & h) | (r & ~h)
     k = (ck & h) | (k & ~h)
@@ -207,11 +218,14 @@ def sym_count(n, corner, bound1, split, halt):
         1: the first-row queen is in the corner and the second-row queen in column
         ``bound1`` (2 <= bound1 <= n-2); 0: the first-row queen is in column ``bound1``
         (1 <= bound1 < n-1-bound1).
+    bound1 : int
+        The class's BOUND1: the second-row column (corner) or the first-row column.
     split : int
         If >= 0, only the subtree whose queen in the first free row (row 2 for
         corner, row 1 otherwise) stands in column ``split``; -1 for the whole subtree.
     halt : int64[1]
-        The stop flag, polled between passes over the lanes.
+        The stop flag, polled between passes over the lanes and while the roots are
+        searched.
 
     Returns
     -------
@@ -228,7 +242,10 @@ def sym_count(n, corner, bound1, split, halt):
 @njit(cache=True, nogil=True)
 def _sym_lanes(n, corner, bound1, split, halt, root_rows, max_below):
     """:func:`sym_count` with the roots cut ``root_rows`` rows below the fixed rows, or
-    deeper so that at most ``max_below`` rows (<= :data:`MAX_BELOW`) remain below them."""
+    deeper so that at most ``max_below`` rows remain below them (``root_rows`` at least 1,
+    ``max_below`` at most :data:`MAX_BELOW`, the column stack's room: clamped)."""
+    root_rows = max(root_rows, 1)
+    max_below = min(max(max_below, 1), MAX_BELOW)
     mask, b1, xm, b2, side, lm, lastok, look = _rules(n, corner, bound1)
     cfl = -np.int64(corner != 0)
     bound2 = n - 1 - bound1
@@ -268,7 +285,7 @@ def _sym_lanes(n, corner, bound1, split, halt, root_rows, max_below):
     rd = np.zeros(LANES, np.int64)
     cols = np.zeros(LANES, np.int64)
     cand = np.zeros(LANES, np.int64)
-    depth = np.zeros(LANES, np.int64)
+    depth = np.full(LANES, d0, np.int64)  # an idle walk sits at the root depth
     stack = np.zeros(LANES, np.int64)
     act = np.zeros(LANES, np.int64)
     wait = np.zeros(LANES, np.int64)
@@ -300,6 +317,8 @@ def _sym_lanes(n, corner, bound1, split, halt, root_rows, max_below):
                 m = rbm[y]
                 if m == 0:
                     y -= 1
+                    if halt[0]:  # stop requested: no more roots
+                        y = y0 - 1
                     continue
                 bit = m & -m
                 rbm[y] = m ^ bit
