@@ -135,12 +135,9 @@ def build_c(outdir: str) -> tuple[str, str, str] | None:
 
 def simd_features() -> str:
     """The vector instruction sets LLVM sees on this CPU (the symmetric counter's lanes are
-    vectorised with them; without AVX2 they run one walk at a time)."""
-    import llvmlite.binding as llvm
-
+    vectorised with them; without AVX2 the engine runs its scalar search)."""
     try:
-        llvm.initialize_native_target()
-        features = llvm.get_host_cpu_features()
+        features = engine._host_features()
     except RuntimeError:  # llvmlite cannot read the features on some platforms
         return "unknown"
     found = [f for f in ("avx512f", "avx512vl", "avx2", "sse4.2", "neon") if features.get(f)]

@@ -202,30 +202,8 @@ def _sym_inner(n, bound1, split, halt):
 @njit(cache=True, nogil=True)
 def sym_count_scalar(n, corner, bound1, split, halt):
     """:func:`~queenslab.native.symmetric.sym_count` as a scalar search: the same tree,
-    counts and node count, one walk at a time.
-
-    Parameters
-    ----------
-    n : int
-        Board size, 4 <= n <= 31 (the lanes' limit, kept the same).
-    corner : int
-        1: the first-row queen is in the corner and the second-row queen in column
-        ``bound1`` (2 <= bound1 <= n-2); 0: the first-row queen is in column ``bound1``
-        (1 <= bound1 < n-1-bound1).
-    split : int
-        If >= 0, only the subtree whose queen in the first free row (row 2 for
-        corner, row 1 otherwise) stands in column ``split``; -1 for the whole subtree.
-    halt : int64[1]
-        The stop flag, polled at each backtrack.
-
-    Returns
-    -------
-    (c2, c4, c8, nodes) : tuple of int64
-        Canonical solutions with 2, 4 and 8 images, and queens placed below the
-        first row(s) (the non-corner search looks ahead to the last row and places no
-        queens below a node that leaves it no column). Over all tasks, the unique count
-        is ``c2 + c4 + c8`` and the total ``2*c2 + 4*c4 + 8*c8``. Partial when the stop
-        flag ``halt[0]`` was set.
+    counts and node count, one walk at a time; the same parameters and results (the stop
+    flag ``halt`` polled at each backtrack).
     """
     if corner:
         return _sym_corner(n, bound1, split, halt)
