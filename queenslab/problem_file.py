@@ -43,8 +43,69 @@ __all__ = ["read_problem", "write_problem", "problem_text", "problem_from_toml",
 KEYS = ("description", "n", "toroidal", "knight", "leapers", "blocked", "fixed", "region")
 #: The keys of a ``[[region]]`` table.
 REGION_KEYS = ("cells", "at_least", "at_most")
-#: The largest problem file read (bytes): a region of every cell of a 64 x 64 board is 60 kB.
-MAX_BYTES = 10 * 2**20
+#: The largest problem file read (bytes; characters for :func:`problem_from_toml`): a
+#: region of every cell of a 64 x 64 board is 60 kB.
+MAX_BYTES = 2**20
+#: The deepest nesting of arrays and inline tables a problem file may have (a list of
+#: cells is 2 deep); deeper text is refused before it is parsed.
+MAX_DEPTH = 16
+#: The most parts a dotted key or table name may have (``a.b.c`` has 3): TOML parsers take
+#: time quadratic in it.
+MAX_KEY_PARTS = 16
+
+# The tokens the pre-parse scan looks at, and where each kind of string or comment ends.
+_TOKEN = re.compile(r"""\"\"\"|'''|"|'|#|[\[\]{}.=,\n]""")
+_STRING_END = {
+    '"""': re.compile(r'(?:[^\\]|\\.)*?"""', re.S),
+    "'''": re.compile(r".*?'''", re.S),
+    '"': re.compile(r'(?:[^"\\\n]|\\.)*"'),
+    "'": re.compile(r"[^'\n]*'"),
+    "#": re.compile(r"[^\n]*"),
+}
+
+
+def _check_shape(text: str, name: str) -> None:
+    """Refuse text too long, too deeply nested or with too long a dotted key, before parsing.
+
+    The scan skips strings and comments; text it cannot follow (an unclosed string) is
+    left to the parser, which reports the syntax error.
+    """
+    if len(text) > MAX_BYTES:
+        raise InvalidProblem(f"{name} has {len(text):,} characters; a problem file is at most {MAX_BYTES:,}")
+    depth = parts = 0
+    pos = 0
+    while (m := _TOKEN.search(text, pos)) is not None:
+        tok = m.group()
+        pos = m.end()
+        if tok in _STRING_END:
+            end = _STRING_END[tok].match(text, pos)
+            if end is None:
+                return
+            pos = end.end()
+        elif tok in "[{":
+            depth += 1
+            parts = 0
+            if depth > MAX_DEPTH:
+                raise InvalidProblem(
+                    f"{name}{_line_of(text, m.start())}: arrays and inline tables nest more than {MAX_DEPTH} deep; "
+                    "a problem file needs at most 3 (a list of [row, column] cells is 2)"
+                )
+        elif tok in "]}":
+            depth = max(0, depth - 1)
+            parts = 0
+        elif tok == ".":
+            parts += 1
+            if parts >= MAX_KEY_PARTS:
+                raise InvalidProblem(
+                    f"{name}{_line_of(text, m.start())}: a dotted key has more than {MAX_KEY_PARTS} parts; "
+                    f"the keys of a problem file are {', '.join(KEYS)}"
+                )
+        else:
+            parts = 0
+
+
+def _line_of(text: str, offset: int) -> str:
+    return f" (line {text.count(chr(10), 0, offset) + 1})"
 
 
 def _line(text: str, pattern: str, occurrence: int = 0) -> str:
@@ -91,9 +152,11 @@ def problem_from_toml(text: str, name: str = "the problem file") -> Problem:
     Raises
     ------
     InvalidProblem
-        For malformed TOML, an unknown key, a missing ``n``, a value of the wrong type,
-        a cell off the board (or 0-based), or a malformed region; the message names
-        ``name``, the key and the line where it can be found.
+        For text that is not a str; text longer than :data:`MAX_BYTES`, nested deeper than
+        :data:`MAX_DEPTH` or with a dotted key of :data:`MAX_KEY_PARTS` parts (refused
+        before parsing); malformed TOML, an unknown key, a missing ``n``, a value of the
+        wrong type, a cell off the board (or 0-based), or a malformed region; the message
+        names ``name``, the key and the line where it can be found.
 
     Examples
     --------
@@ -105,9 +168,15 @@ def problem_from_toml(text: str, name: str = "the problem file") -> Problem:
     ...
     queenslab.errors.InvalidProblem: the problem file: unknown key 'block' (line 2); the keys are description, n, toroidal, knight, leapers, blocked, fixed, region
     """
+    if not isinstance(name, str):
+        raise QueensError(f"name is a string naming the problem's source, got {validate.brief(name)}")
+    if not isinstance(text, str):
+        hint = "; decode it first, or give the file to read_problem" if isinstance(text, (bytes, bytearray)) else ""
+        raise InvalidProblem(f"problem_from_toml takes the TOML text as a str, got {validate.brief(text)}{hint}")
+    _check_shape(text, name)
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
+    except (tomllib.TOMLDecodeError, RecursionError, ValueError) as e:
         raise InvalidProblem(f"{name} is not valid TOML: {e}") from None
     for key in data:
         if key not in KEYS:

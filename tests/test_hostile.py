@@ -1181,7 +1181,8 @@ def test_the_reported_api_defects_are_fixed():
     """The calls the fuzzing found: each now returns the right answer or a QueensError."""
     from queenslab.d4 import D4
     from queenslab.heuristics import solve
-    from queenslab.symmetry.signature import ambiguous_solutions, signature_collisions
+    from queenslab.native.engine import split_tasks
+    from queenslab.symmetry.signature import alternating_permutations, ambiguous_solutions, signature_collisions
 
     for call in (
         lambda: queenslab.is_solution(Problem(4), [1.5, 3, 0, 2]),
@@ -1193,6 +1194,10 @@ def test_the_reported_api_defects_are_fixed():
         lambda: solve(8, "selfcorrect", max_steps=10**30),
         lambda: signature_collisions(40),
         lambda: ambiguous_solutions(100),
+        # found by random draws: exponential searches the practical limit let through
+        lambda: ambiguous_solutions(56),
+        lambda: alternating_permutations(56, force=False),
+        lambda: split_tasks(Problem(20), depth=7),
         lambda: queenslab.construct(2**31 - 1),  # memory: MEMORY is pinned to 256 MB here
         lambda: queenslab.min_conflicts(10**9),
     ):
@@ -1208,6 +1213,7 @@ def test_the_reported_api_defects_are_fixed():
         (["solve", "8", "--method", "minconflicts", "--max-steps", "1" + "0" * 30], "max"),
         (["solve", "8", "--method", "selfcorrect", "--max-steps", "1" + "0" * 30], "max"),
         (["experiment", "signature", "--max-n", "40"], "16"),
+        (["experiment", "signature", "--max-n", "8", "--certify-to", "56"], "40"),
     ],
 )
 def test_the_reported_cli_defects_are_refused_with_the_reason(argv, message):

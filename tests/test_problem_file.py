@@ -11,7 +11,7 @@ from test_engine import A051223, A051906
 
 from queenslab import Problem, Region, counts
 from queenslab.errors import InvalidProblem
-from queenslab.problem_file import problem_from_toml, problem_text, read_problem, write_problem
+from queenslab.problem_file import MAX_BYTES, problem_from_toml, problem_text, read_problem, write_problem
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[1] / "examples").glob("*.toml"))
 
@@ -79,6 +79,50 @@ def test_unreadable_problem_files_are_errors(tmp_path, capsys, monkeypatch, cont
     for path in (tmp_path / "missing.toml", tmp_path, "/dev/zero"):
         code, _, err = run_cli(capsys, monkeypatch, "count", "--problem", path)
         assert code == 2 and err.startswith("error: ")
+
+
+#: Problem-file bombs: each is refused before parsing, within a second.
+BOMBS = {
+    "nested arrays": "n = 8\nx = " + "[" * 5000 + "]" * 5000 + "\n",
+    "nested inline tables": "n = 8\nx = " + "{a = " * 5000 + "1" + "}" * 5000 + "\n",
+    "a long dotted key": "n = 8\n" + "a" + ".a" * 20000 + " = 1\n",
+    "a long table name": "n = 8\n[" + "t." * 20000 + "t]\n",
+    "too large": "n = 8\n#" + "x" * (MAX_BYTES + 1) + "\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(BOMBS))
+def test_problem_file_bombs_are_refused_before_parsing(tmp_path, capsys, monkeypatch, name):
+    import time
+
+    f = tmp_path / "bomb.toml"
+    f.write_text(BOMBS[name])
+    t0 = time.perf_counter()
+    with pytest.raises(InvalidProblem, match="nest more than|dotted key|at most"):
+        problem_from_toml(BOMBS[name])
+    with pytest.raises(InvalidProblem):
+        read_problem(f)
+    assert time.perf_counter() - t0 < 60  # a generous bound: the bombs took minutes or recursed before
+    for command in (["count"], ["show"], ["solutions"], ["crosscheck"], ["export", "cnf"]):
+        code, _, err = run_cli(capsys, monkeypatch, *command, "--problem", f)
+        assert code == 2 and err.startswith("error: ") and "Traceback" not in err, (command, err[-300:])
+
+
+def test_strings_and_comments_may_hold_brackets_and_dots():
+    text = (
+        "n = 8  # [[[[[[[[[[[[[[[[[[[[ a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q.r.s\n"
+        'description = "[[[[[[[[[[[[[[[[[[[[ a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q.r.s \\" ["\n'
+        "[[region]]\ncells = [[1, 1], [2, 2]]\nat_most = 0\n"
+    )
+    assert problem_from_toml(text) == Problem(8, regions=[Region([(0, 0), (1, 1)], at_most=0)])
+    literal = "n = 8\ndescription = '''\n[[[[[[[[[[[[[[[[[[[[[[[[[\n'''\n"
+    assert problem_from_toml(literal) == Problem(8)
+
+
+@pytest.mark.parametrize("text", [5, None, b"n = 8", 8.0, ["n = 8"]])
+def test_problem_text_that_is_not_a_string_is_a_queens_error(text):
+    with pytest.raises(InvalidProblem, match="as a str"):
+        problem_from_toml(text)
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)

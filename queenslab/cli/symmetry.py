@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 import click
 
+from .. import limits
 from ..errors import QueensError, TooLarge
 from ..provenance import environment
 from .app import cli, emit_json, experiment
@@ -281,13 +282,13 @@ def orbit_cmd(placement, as_json):
 # ----------------------------------------------------------------------------- experiments
 
 
-def _certify(n: int) -> dict:
+def _certify(n: int, force: bool) -> dict:
     """The ambiguous solutions of order n grouped into orbits and by document signature."""
     from ..symmetry.orbits import canonical
     from ..symmetry.signature import ambiguous_solutions, signature
 
     t0 = time.perf_counter()
-    amb = ambiguous_solutions(n)
+    amb = ambiguous_solutions(n, force=force)
     groups: dict = {}
     for p in amb:
         groups.setdefault(signature(p), set()).add(canonical(p))
@@ -320,8 +321,9 @@ def _certify(n: int) -> dict:
     help="Then check n = max-n+1 .. P through the ambiguous solutions only.",
 )
 @_plot_option("the orbits and distinct signatures by n (log scale, collisions marked)")
+@click.option("--force", is_flag=True, help="Allow --max-n and --certify-to beyond their practical limits.")
 @json_option
-def signature_cmd(max_n, min_n, criterion, certify_to, plot, as_json):
+def signature_cmd(max_n, min_n, criterion, certify_to, plot, force, as_json):
     """Are orbit signatures unique? Zhang and Zhang claim no two orbits share one.
 
     For every n from --min-n to --max-n, every orbit of the standard problem is taken
@@ -347,19 +349,15 @@ def signature_cmd(max_n, min_n, criterion, certify_to, plot, as_json):
       queenslab experiment signature --max-n 12 --criterion both --plot signatures.svg
     """
     from ..data import known_unique
-    from ..symmetry.signature import signature_collisions
+    from ..symmetry.signature import AMBIGUOUS, COLLISIONS, signature_collisions
 
     if min_n < 1:
         raise QueensError(f"--min-n must be at least 1, got {min_n}")
     if max_n < min_n:
         raise QueensError(f"--max-n ({max_n}) must be at least --min-n ({min_n})")
-    if max_n > 16:
-        raise TooLarge(
-            f"--max-n {max_n} is beyond the experiment's limit 16: n = 17 has about 12 million orbits "
-            "(many minutes of Python and gigabytes of hashes)"
-        )
-    if certify_to is not None and certify_to > 60:
-        raise TooLarge(f"--certify-to {certify_to}: the ambiguity search is exponential; use at most 60")
+    limits.check(COLLISIONS, max_n, force)
+    if certify_to is not None:
+        limits.check(AMBIGUOUS, certify_to, force)
     _check_plot(plot)
     criteria = ("document", "oriented") if criterion == "both" else (criterion,)
     rows = []
@@ -371,7 +369,7 @@ def signature_cmd(max_n, min_n, criterion, certify_to, plot, as_json):
                 rows.append(r)
     finally:
         bar.close()
-    certified = [_certify(n) for n in range(max_n + 1, (certify_to or 0) + 1)]
+    certified = [_certify(n, force) for n in range(max_n + 1, (certify_to or 0) + 1)]
     any_collision = any(r.collisions for r in rows) or any(c["collisions"] for c in certified)
     if plot is not None:
         from .. import plot as figures

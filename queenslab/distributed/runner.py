@@ -389,7 +389,7 @@ def count(
     if client is not None and not callable(getattr(client, "submit", None)):
         raise QueensError(f"client must be a distributed.Client, got {type(client).__name__}")
     spec = DaskSpec.parse(dask) if dask is not None else None
-    method, d, tasks = engine.split_tasks(problem, unique=unique, depth=depth)
+    method, d, tasks = engine.split_tasks(problem, unique=unique, depth=depth, force=force)
     split = Split(method, d, unique or method == "symmetric", tuple(tasks))
     book = Ledger.open(ledger, problem, split) if ledger is not None else None
     t0 = time.perf_counter()

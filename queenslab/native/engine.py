@@ -26,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 
 import numpy as np
 
-from .. import interrupt, validate
+from .. import interrupt, limits, validate
 from ..compiled import compile_problem
 from ..errors import InvalidPlacement, QueensError, TooLarge, UnsupportedProblem
 from ..problem import Problem
@@ -122,6 +122,15 @@ sym_count = sym_count_lanes if SYM_KERNEL == "lanes" else sym_count_scalar
 PRACTICAL_LIMIT = 18
 
 Progress = Callable[[int, int], None]
+
+#: How many tasks :func:`split_tasks` makes at a given depth without ``force=True``.
+SPLIT = limits.declare(
+    "split_tasks",
+    100_000,
+    "tasks",
+    "every task is a Python tuple, a ledger row and a scheduler entry: beyond this the bookkeeping "
+    "outweighs the counting",
+)
 
 #: Largest number of rows per streamed array (a batch is allocated whole).
 MAX_BATCH = 1 << 20
@@ -244,9 +253,10 @@ class Walker:
             _, _, placed, emitted = self._kernel(opts, s, rc, q, meta, out)
             yield order // out[:emitted, -1], int(placed)
 
-    def prefixes(self, depth: int) -> np.ndarray:
-        """All valid prefixes of ``depth`` rows, as an array of shape (k, depth)."""
-        parts = list(self.stream(depth, 4096, None))
+    def prefixes(self, depth: int, limit: int | None = None) -> np.ndarray:
+        """The valid prefixes of ``depth`` rows (the first ``limit`` of them), as an array
+        of shape (k, depth)."""
+        parts = list(self.stream(depth, 4096, limit))
         if not parts:
             return np.zeros((0, depth), np.int64)
         return np.concatenate(parts)
@@ -345,7 +355,7 @@ SPLIT_METHODS = ("symmetric", "general")
 
 
 def split_tasks(
-    problem: Problem, *, unique: bool = False, depth: int | None = None, least: int = 256
+    problem: Problem, *, unique: bool = False, depth: int | None = None, least: int = 256, force: bool = False
 ) -> tuple[str, int, list[tuple[int, ...]]]:
     """The independent tasks a count of ``problem`` splits into, for a runner elsewhere
     (threads, a cluster) that adds their results up.
@@ -354,7 +364,10 @@ def split_tasks(
     symmetric search: one task per first-row queen class and second-row column, and every
     task counts the total and the orbits at once. Any other problem, or a given ``depth``,
     is split into the valid placements of its first ``depth`` rows (the smallest depth
-    with at least ``least`` of them, up to 6, when none is given).
+    with at least ``least`` of them, up to 6, when none is given). A given ``depth`` that
+    makes more than :data:`SPLIT` ``.largest`` tasks is refused unless ``force``: the
+    placements of 7 rows of 20 queens are hundreds of millions, and each task is a Python
+    tuple, a ledger row and a scheduler entry.
 
     Returns
     -------
@@ -384,7 +397,16 @@ def split_tasks(
         depth = max(depth, 0)
     else:
         depth = validate.whole_number(depth, "depth", minimum=0, maximum=n)
-        prefixes = walk.prefixes(depth)
+        force = validate.flag(force, "force")
+        prefixes = walk.prefixes(depth, None if force else SPLIT.largest + 1)
+        if len(prefixes) > SPLIT.largest:
+            limits.check(
+                SPLIT,
+                len(prefixes),
+                force,
+                request=f"splitting n = {n} at depth {depth} (more than {SPLIT.largest:,} tasks)",
+                hint="give a smaller depth, or none for the default",
+            )
     return "general", depth, [tuple(int(x) for x in p) for p in prefixes]
 
 

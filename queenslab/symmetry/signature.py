@@ -59,10 +59,10 @@ from typing import Any, cast
 
 import numpy as np
 
-from .. import validate
+from .. import interrupt, limits, validate
 from ..d4 import as_permutation, inv
 from ..data import known_unique
-from ..errors import QueensError, TooLarge
+from ..errors import QueensError
 from ..native import engine
 from ..problem import Problem
 
@@ -93,11 +93,21 @@ CRITERIA = ("document", "oriented")
 #: Largest n :func:`signature_collisions` takes without ``force=True``: n = 16 has
 #: 1,846,955 orbits and takes about a minute; n = 17 has about 12 million (many minutes
 #: of Python and gigabytes of hashes).
-COLLISIONS_MAX_N = 16
-#: Largest n :func:`alternating_permutations` and :func:`ambiguous_solutions` take without
-#: ``force=True``: the walk is exponential (n = 40 takes about 15 s, n = 50 about 2.5
-#: minutes, n = 60 about 25 minutes).
-AMBIGUOUS_MAX_N = 60
+COLLISIONS = limits.declare(
+    "signature_collisions",
+    16,
+    "n",
+    "n = 16 has 1,846,955 orbits and takes about a minute, n = 17 about 12 million: many minutes of Python "
+    "and gigabytes of hashes",
+)
+COLLISIONS_MAX_N = COLLISIONS.largest
+#: The practical limit of :func:`alternating_permutations` and :func:`ambiguous_solutions`:
+#: the walk is exponential, about 2.5x the time for every 4 more (n = 36 takes 1.5 s, n = 40
+#: about 4 s, n = 50 about a minute, n = 56 several minutes).
+AMBIGUOUS = limits.declare(
+    "the alternating-permutation search", 40, "n", "the walk is exponential: n = 40 takes seconds, n = 56 minutes"
+)
+AMBIGUOUS_MAX_N = AMBIGUOUS.largest
 
 
 def _int(x: object, what: str) -> int:
@@ -441,13 +451,7 @@ def signature_collisions(
     progress = validate.callback(progress)
     problem = Problem(n)
     n = problem.n
-    force = validate.flag(force, "force")
-    if n > COLLISIONS_MAX_N and not force:
-        raise TooLarge(
-            f"signature_collisions for n = {n} is beyond its limit n <= {COLLISIONS_MAX_N}: n = 16 has 1,846,955 "
-            "orbits and takes about a minute, n = 17 about 12 million (many minutes of Python and gigabytes "
-            "of hashes); pass force=True to run it anyway"
-        )
+    limits.check(COLLISIONS, n, validate.flag(force, "force"))
     engine.check_problem(problem)
     t0 = time.perf_counter()
     total = known_unique(problem.n) or 0
@@ -493,14 +497,7 @@ def signature_collisions(
 
 def _ambiguity_n(n: object, force: object, what: str) -> int:
     size = validate.whole_number(n, "n")
-    force = validate.flag(force, "force")
-    if size > AMBIGUOUS_MAX_N and not force:
-        raise TooLarge(
-            f"{what} for n = {size} is beyond its limit n <= {AMBIGUOUS_MAX_N}: the search is exponential "
-            "(n = 40 takes about 15 s, n = 50 about 2.5 minutes, n = 60 about 25 minutes); "
-            "pass force=True to run it anyway"
-        )
-    return size
+    return limits.check(AMBIGUOUS, size, validate.flag(force, "force"))
 
 
 def alternating_permutations(n: int, *, force: bool = False) -> list[tuple[int, ...]]:
@@ -538,10 +535,13 @@ def alternating_permutations(n: int, *, force: bool = False) -> list[tuple[int, 
 
     n = _ambiguity_n(n, force, "alternating_permutations")
     found = set()
+    flag = interrupt.FLAG
     used = [False] * n
     path: list[int] = []
 
     def walk(steps: tuple[int, int]) -> None:
+        if flag[0]:  # a stop was requested (Ctrl-C): unwind, return nothing partial
+            interrupt.check()
         if len(path) == n:
             found.add(tuple(path))
             return
