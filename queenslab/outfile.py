@@ -12,8 +12,10 @@ name is either the old one or a complete new one, never the beginning of a new o
 they come, and writes the number of rows into the header at the end: memory stays at
 one batch of rows however many there are.
 
-Unusable paths (empty, a directory, a device, a missing or read-only directory) are
-refused with a :class:`~queenslab.errors.QueensError` that names the path and says why;
+Unusable paths (empty, a directory, a device, a missing or read-only directory, a
+read-only file, a dangling symbolic link, a name longer than the file system allows) are
+refused with a :class:`~queenslab.errors.QueensError` that names the path and says why
+(:func:`output_target` is the one policy, also for the index and the ledger);
 :func:`check_output_path` does that before any work starts.
 """
 
@@ -31,7 +33,7 @@ import numpy as np
 
 from .errors import QueensError
 
-__all__ = ["atomic_output", "check_output_path", "free_bytes", "NpyRows"]
+__all__ = ["atomic_output", "check_output_path", "output_target", "free_bytes", "NpyRows"]
 
 #: Suffix of the temporary files (hidden: ``.NAME.XXXXXXXX.part``).
 TEMP_SUFFIX = ".part"
@@ -47,12 +49,63 @@ def _as_text(path: object) -> str:
     return os.fsdecode(path)
 
 
-def _target(path: object, what: str | None) -> Path:
-    """The file to replace: ``path`` checked, an existing symbolic link followed."""
+def _name_limits(directory: Path) -> tuple[int, int]:
+    """The longest file name and path the file system of ``directory`` allows."""
+    try:
+        return os.pathconf(directory, "PC_NAME_MAX"), os.pathconf(directory, "PC_PATH_MAX")
+    except (OSError, ValueError, AttributeError):  # no pathconf (Windows) or no such directory yet
+        return 255, 4096
+
+
+def output_target(path: object, what: str | None = None) -> Path:
+    """The file that writing ``path`` would create or replace, after the one path policy.
+
+    Every file queenslab writes or opens for writing -- outputs, pictures, problem files,
+    an index, a ledger -- is checked here first:
+
+    * the name must not be empty, a directory, or an existing non-regular file (a device,
+      a pipe, a socket);
+    * a symbolic link is followed only to an existing regular file, which is then the file
+      replaced (the link stays, as with the shell's ``>``); a dangling link is refused, so
+      that nothing is created outside the directory the user named;
+    * an existing file marked read-only (no write bit), or that this process may not
+      write, is refused, not replaced: renaming over it would discard what the user
+      protected (root included);
+    * the directory must exist, and the name must fit the file system's limits
+      (``NAME_MAX``, ``PATH_MAX``).
+
+    Returns
+    -------
+    Path
+        The file to write (the link's target for a link).
+
+    Raises
+    ------
+    QueensError
+        Naming the path and what is wrong with it.
+    """
     text = _as_text(path)
     if not text or not text.strip():
         raise QueensError(f"{_label(text, what)} is an empty file name; give the name of the file to write")
-    target = Path(os.path.realpath(text)) if os.path.islink(text) else Path(text)
+    if "\x00" in text:
+        raise QueensError(f"{_label(text, what)} contains a NUL character, which no file name may hold")
+    target = Path(text)
+    if os.path.islink(text):
+        resolved = Path(os.path.realpath(text))
+        if not resolved.exists():
+            raise QueensError(
+                f"{_label(text, what)} is a symbolic link to {str(resolved)!r}, which does not exist; queenslab "
+                "never creates a file outside the directory you named: remove the link, or name the file itself"
+            )
+        target = resolved
+    name_max, path_max = _name_limits(target.parent if target.parent.is_dir() else Path("."))
+    if len(os.fsencode(target.name)) > name_max:
+        raise QueensError(
+            f"{_label(_short(text), what)}: the file name has {len(os.fsencode(target.name))} bytes, "
+            f"more than the {name_max} this file system allows; give a shorter name"
+        )
+    if len(os.fsencode(str(target.absolute()))) >= path_max:
+        raise QueensError(f"{_label(_short(text), what)}: the path is longer than the {path_max} bytes allowed")
     if text.endswith(os.sep) or target.is_dir():
         raise QueensError(f"{_label(text, what)} is a directory; give the name of a file to write")
     try:
@@ -67,6 +120,12 @@ def _target(path: object, what: str | None) -> Path:
                 f"{_label(text, what)} exists and is not a regular file (a device, pipe or socket); "
                 "give the name of a regular file"
             )
+        # the mode bits too: root may write anything, but a file marked read-only was protected
+        if not st.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(target, os.W_OK):
+            raise QueensError(
+                f"{_label(text, what)} exists and is read-only; queenslab does not replace a protected file "
+                "(nor does the shell's >): make it writable, remove it, or give another name"
+            )
     parent = target.parent
     if not parent.is_dir():
         raise QueensError(
@@ -75,10 +134,16 @@ def _target(path: object, what: str | None) -> Path:
     return target
 
 
+def _short(text: str) -> str:
+    """A path shortened for a message (its start and end)."""
+    return text if len(text) <= 80 else f"{text[:40]}...{text[-30:]}"
+
+
 def _create_temp(target: Path, what: str | None, shown: object) -> tuple[int, Path]:
     """Create a new, empty temporary file next to ``target``: ``(descriptor, path)``."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
-    stem = target.name[:200]  # keep the temporary name within the file-name limit
+    # keep the temporary name within the file-name limit (bytes, for names in any script)
+    stem = os.fsencode(target.name)[:200].decode("utf-8", "ignore") or "out"
     while True:
         temp = target.with_name(f".{stem}.{secrets.token_hex(4)}{TEMP_SUFFIX}")
         try:
@@ -127,7 +192,7 @@ def check_output_path(path: object, what: str | None = None) -> str:
     ...
     queenslab.errors.QueensError: --out '...' is a directory; give the name of a file to write
     """
-    target = _target(path, what)
+    target = output_target(path, what)
     fd, temp = _create_temp(target, what, path)
     os.close(fd)
     os.unlink(temp)
@@ -148,8 +213,9 @@ def atomic_output(path: object, mode: str = "w", *, what: str | None = None) -> 
     Parameters
     ----------
     path : str or path-like
-        The file to write. An existing symbolic link is followed (the file it points
-        to is replaced, the link stays).
+        The file to write, checked by :func:`output_target`: a symbolic link to an
+        existing regular file is followed (that file is replaced, the link stays); a
+        dangling link, a read-only file and a name too long are refused.
     mode : {"w", "wb"}
         Text (UTF-8) or binary.
     what : str, optional
@@ -178,7 +244,7 @@ def atomic_output(path: object, mode: str = "w", *, what: str | None = None) -> 
     """
     if mode not in ("w", "wb"):
         raise QueensError(f"mode must be 'w' (text) or 'wb' (binary), got {mode!r}")
-    target = _target(path, what)
+    target = output_target(path, what)
     fd, temp = _create_temp(target, what, path)
     done = False
     try:
