@@ -184,3 +184,26 @@ def test_sigint_to_a_real_process(args, tmp_path):
     assert after < STOP_WITHIN, f"stopped {after:.2f} s after SIGINT"
     assert "Traceback" not in err and "interrupted" in err
     assert not (tmp_path / "s.npy").exists()
+
+
+@pytest.mark.parametrize("delay", [0.05, 0.1, 0.2, 0.3, 0.5])
+def test_ctrl_c_while_the_command_line_loads_is_quiet(tmp_path, delay):
+    """The console script's entry (queenslab_launcher.main) turns a Ctrl-C during start-up
+    into 'interrupted' and exit 130, as during work: never an import traceback."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "import queenslab_launcher; queenslab_launcher.main()", "count", "30", "--force"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=dict(os.environ, PYTHONPATH=root),
+        cwd=tmp_path,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    time.sleep(delay)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    # before Python installs its handler the default action ends the process (-SIGINT),
+    # after it the launcher or the command says "interrupted" and exits 130
+    assert proc.returncode in (130, -signal.SIGINT), (proc.returncode, err.decode()[-1500:])
+    assert b"Traceback" not in err, err.decode()[-1500:]
+    assert not out.strip()
