@@ -455,3 +455,58 @@ def test_random_text_read_or_refused(text, suffix):
     arr = _read_bytes(text.encode("utf-8", "surrogatepass"), suffix)
     if arr is not None and suffix == ".txt":
         assert all(ch.isspace() or ch in "0123456789+-,[]()" for ch in text)
+
+
+# ----------------------------------------------------------------------- the path policy
+
+#: Every command option that writes a file, with a command that writes it cheaply.
+WRITERS = [
+    ["solutions", "6", "--out"],
+    ["solutions", "6", "--format", "npy", "--out"],
+    ["solve", "8", "--out"],
+    ["export", "cnf", "6", "--out"],
+    ["show", "2413", "--png"],
+    ["show", "2413", "--svg"],
+    ["experiment", "signature", "--max-n", "6", "--plot"],
+]
+
+
+def _tree(root):
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+
+
+@pytest.mark.parametrize("command", WRITERS, ids=lambda c: " ".join(c[:2]) + " " + c[-1])
+def test_a_dangling_link_is_refused_and_nothing_is_created_elsewhere(capsys, tmp_path, command):
+    named, elsewhere = tmp_path / "named", tmp_path / "elsewhere"
+    named.mkdir()
+    elsewhere.mkdir()
+    (named / "out").symlink_to(elsewhere / "target")
+    code, out, err = run(capsys, *command, named / "out")
+    assert code == 2 and err.startswith("error: ") and "symbolic link" in err and "does not exist" in err, err
+    assert _tree(elsewhere) == [] and _tree(named) == ["out"]
+
+
+@pytest.mark.parametrize("command", WRITERS, ids=lambda c: " ".join(c[:2]) + " " + c[-1])
+def test_a_read_only_file_is_refused_not_replaced(capsys, tmp_path, command):
+    f = tmp_path / "kept"
+    f.write_text("protected")
+    f.chmod(0o444)
+    code, _, err = run(capsys, *command, f)
+    assert code == 2 and "read-only" in err, err
+    assert f.read_text() == "protected" and _tree(tmp_path) == ["kept"]
+
+
+@pytest.mark.parametrize("command", WRITERS, ids=lambda c: " ".join(c[:2]) + " " + c[-1])
+def test_a_name_too_long_for_the_file_system_is_an_error(capsys, tmp_path, command):
+    code, _, err = run(capsys, *command, tmp_path / ("x" * 300 + ".out"))
+    assert code == 2 and err.startswith("error: ") and "file name has" in err and "Traceback" not in err, err
+    assert _tree(tmp_path) == []
+
+
+def test_a_link_to_an_existing_file_replaces_that_file_and_keeps_the_link(capsys, tmp_path):
+    real = tmp_path / "real.txt"
+    real.write_text("old")
+    (tmp_path / "link.txt").symlink_to(real)
+    code, _, _ = run(capsys, "solve", "8", "--out", tmp_path / "link.txt")
+    assert code == 0 and (tmp_path / "link.txt").is_symlink()
+    assert real.read_text() != "old" and _tree(tmp_path) == ["link.txt", "real.txt"]
