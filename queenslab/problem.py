@@ -26,7 +26,7 @@ import hashlib
 import json
 import operator
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from typing import TYPE_CHECKING, Any, SupportsIndex, cast
 
 import numpy as np
@@ -340,12 +340,21 @@ class Region:
     at_most : int, optional
         The most (None: no upper bound; a bound of at least the number of cells is
         stored as None, as it bounds nothing).
+    exactly : int, optional
+        Shorthand for ``at_least = at_most = exactly`` (not stored: the region keeps the
+        two bounds).
 
     Raises
     ------
     InvalidProblem
         If a cell is not a pair of integers, there are no cells, a bound is negative or
-        not an integer, ``at_least > at_most``, or ``at_least`` exceeds the number of cells.
+        not an integer, ``at_least > at_most``, ``at_least`` exceeds the number of cells,
+        or ``exactly`` is given with ``at_least`` or ``at_most``.
+
+    See Also
+    --------
+    Region.rows, Region.columns, Region.rectangle, Region.diagonal, Region.anti_diagonal :
+        Regions of a shape a person would name, instead of a list of cells.
 
     Examples
     --------
@@ -357,17 +366,28 @@ class Region:
     >>> quadrant = Region([(r, c) for r in range(4) for c in range(4)], at_least=2, at_most=2)
     >>> len(quadrant.cells), quadrant.at_least
     (16, 2)
+    >>> Region.rectangle((0, 0), (3, 3), exactly=2) == quadrant
+    True
     """
 
     cells: tuple[Cell, ...]
     at_least: int = 0
     at_most: int | None = None
+    exactly: InitVar[int | None] = None
 
     if TYPE_CHECKING:
 
-        def __init__(self, cells: Iterable[Cell], at_least: int = 0, at_most: int | None = None) -> None: ...
+        def __init__(
+            self, cells: Iterable[Cell], at_least: int = 0, at_most: int | None = None, exactly: int | None = None
+        ) -> None: ...
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, exactly: int | None) -> None:
+        if exactly is not None:
+            if self.at_least != 0 or self.at_most is not None:
+                raise InvalidProblem("give a region exactly K, or its at_least / at_most, not both")
+            k = validate.whole_number(exactly, "a region's exactly", minimum=0, error=InvalidProblem)
+            object.__setattr__(self, "at_least", k)
+            object.__setattr__(self, "at_most", k)
         if isinstance(self.cells, (str, bytes)):
             raise InvalidProblem(f"a region's cells are (row, column) pairs, got {validate.brief(self.cells)}")
         try:
@@ -393,6 +413,70 @@ class Region:
         object.__setattr__(self, "at_least", lo)
         object.__setattr__(self, "at_most", hi)
 
+    # ------------------------------------------------------------------ shapes
+    # Each takes the bounds of the constructor (at_least, at_most or exactly) as keywords.
+
+    @classmethod
+    def rows(cls, rows: Iterable[int], n: int, **bounds: Any) -> Region:
+        """Every cell of the given rows (0-based) of an ``n x n`` board.
+
+        >>> Region.rows([0], 4, at_most=1).cells
+        ((0, 0), (0, 1), (0, 2), (0, 3))
+        """
+        size = _shape_n(n)
+        return cls([(r, c) for r in _lines(rows, size, "row") for c in range(size)], **bounds)
+
+    @classmethod
+    def columns(cls, columns: Iterable[int], n: int, **bounds: Any) -> Region:
+        """Every cell of the given columns (0-based) of an ``n x n`` board.
+
+        >>> Region.columns([1], 2, exactly=1).cells
+        ((0, 1), (1, 1))
+        """
+        size = _shape_n(n)
+        return cls([(r, c) for c in _lines(columns, size, "column") for r in range(size)], **bounds)
+
+    @classmethod
+    def rectangle(cls, corner: Cell, opposite: Cell, **bounds: Any) -> Region:
+        """Every cell of the rectangle with two opposite corners (0-based, inclusive).
+
+        >>> Region.rectangle((1, 1), (0, 2), at_least=1).cells
+        ((0, 1), (0, 2), (1, 1), (1, 2))
+        """
+        (r0, c0), (r1, c1) = _pair(corner, "a rectangle's corner"), _pair(opposite, "a rectangle's corner")
+        rows, cols = range(min(r0, r1), max(r0, r1) + 1), range(min(c0, c1), max(c0, c1) + 1)
+        if len(rows) * len(cols) > _MAX_SHAPE_CELLS:
+            raise InvalidProblem(
+                f"a rectangle of {len(rows)} x {len(cols)} cells is larger than any board queenslab draws or counts"
+            )
+        return cls([(r, c) for r in rows for c in cols], **bounds)
+
+    @classmethod
+    def diagonal(cls, cell: Cell, n: int, **bounds: Any) -> Region:
+        """The cells of the diagonal (top left to bottom right, ``column - row`` constant)
+        through ``cell`` on an ``n x n`` board.
+
+        >>> Region.diagonal((0, 1), 3, at_most=0).cells
+        ((0, 1), (1, 2))
+        """
+        size = _shape_n(n)
+        r, c = _on_board(cell, size, "a diagonal's cell")
+        d = c - r
+        return cls([(i, i + d) for i in range(size) if 0 <= i + d < size], **bounds)
+
+    @classmethod
+    def anti_diagonal(cls, cell: Cell, n: int, **bounds: Any) -> Region:
+        """The cells of the anti-diagonal (top right to bottom left, ``row + column``
+        constant) through ``cell`` on an ``n x n`` board.
+
+        >>> Region.anti_diagonal((0, 2), 3, exactly=1).cells
+        ((0, 2), (1, 1), (2, 0))
+        """
+        size = _shape_n(n)
+        r, c = _on_board(cell, size, "an anti-diagonal's cell")
+        s = r + c
+        return cls([(i, s - i) for i in range(size) if 0 <= s - i < size], **bounds)
+
     @property
     def bounds_nothing(self) -> bool:
         """True for a region that allows any number of queens (it is dropped by :class:`Problem`)."""
@@ -411,6 +495,22 @@ class Region:
         """How many queens of ``placement`` (0-based columns by row) stand on this region."""
         cells = set(self.cells)
         return sum((r, int(c)) in cells for r, c in enumerate(placement))
+
+    @property
+    def bound_label(self) -> str:
+        """The bound in a few characters, for a label on a drawing: ``'=2'``, ``'≤1'``,
+        ``'≥1'`` or ``'1–3'``.
+
+        >>> Region([(0, 0), (0, 1)], exactly=1).bound_label, Region([(0, 0), (0, 1)], at_least=1).bound_label
+        ('=1', '≥1')
+        """
+        if self.at_most is None:
+            return f"≥{self.at_least}"
+        if self.at_least == self.at_most:
+            return f"={self.at_least}"
+        if self.at_least == 0:
+            return f"≤{self.at_most}"
+        return f"{self.at_least}–{self.at_most}"
 
     def describe(self) -> str:
         """The bound in words, e.g. ``'at most 0 of 8 cells'``."""
@@ -433,6 +533,38 @@ class Region:
 
     def _key(self) -> tuple[Any, ...]:
         return (self.cells, self.at_least, -1 if self.at_most is None else self.at_most)
+
+
+#: The most cells a region shape may list (a 2000 x 2000 board; larger boards are counted
+#: by no exact method).
+_MAX_SHAPE_CELLS = 4 * 10**6
+
+
+def _shape_n(n: object) -> int:
+    size = validate.whole_number(n, "n", minimum=1, error=InvalidProblem)
+    if size * size > _MAX_SHAPE_CELLS:
+        raise InvalidProblem(f"region shapes are made for boards up to 2000 x 2000, got n = {size}")
+    return size
+
+
+def _lines(values: object, n: int, what: str) -> list[int]:
+    """Row or column numbers, each on an ``n x n`` board."""
+    if isinstance(values, (str, bytes)):
+        raise InvalidProblem(f"{what}s are a collection of {what} numbers, got {validate.brief(values)}")
+    try:
+        items = list(cast(Iterable[object], values))
+    except TypeError:
+        raise InvalidProblem(f"{what}s are a collection of {what} numbers, got {validate.brief(values)}") from None
+    return sorted(
+        {validate.whole_number(v, f"a {what}", minimum=0, maximum=n - 1, error=InvalidProblem) for v in items}
+    )
+
+
+def _on_board(cell: object, n: int, what: str) -> Cell:
+    r, c = _pair(cell, what)
+    if not (0 <= r < n and 0 <= c < n):
+        raise InvalidProblem(f"{what} ({r}, {c}) is off the {n}x{n} board: rows and columns are 0..{n - 1}")
+    return r, c
 
 
 def _regions(value: object, n: int) -> tuple[Region, ...]:

@@ -2,18 +2,24 @@
 
 A problem file holds the keys of :class:`~queenslab.problem.Problem` -- ``n``,
 ``toroidal``, ``knight``, ``leapers``, ``blocked``, ``fixed`` -- and one ``[[region]]``
-table per region (``cells``, ``at_least``, ``at_most``). Cells are ``[row, column]``
-pairs counted from 1, as on the command line; ``description`` may say what the problem
-is. Every command that takes variant flags reads one with ``--problem FILE``::
+table per region. Cells are ``[row, column]`` pairs counted from 1, as on the command
+line; ``description`` may say what the problem is. Every command that takes variant flags
+reads one with ``--problem FILE``::
 
     # eight queens, none on either long diagonal
     description = "no queen on a main diagonal"
     n = 8
 
     [[region]]
-    cells = [[1, 1], [2, 2], [3, 3], [4, 4], [5, 5], [6, 6], [7, 7], [8, 8],
-             [1, 8], [2, 7], [3, 6], [4, 5], [5, 4], [6, 3], [7, 2], [8, 1]]
+    diagonal = [1, 1]
+    anti_diagonal = [1, 8]
     at_most = 0
+
+A region's cells are given by any of these keys (a region with several has the cells of
+all of them): ``cells`` (a list of cells), ``rows`` and ``columns`` (lists of numbers),
+``rectangle`` (two opposite corners), ``diagonal`` and ``anti_diagonal`` (a cell on it, or
+a list of such cells; a diagonal runs from top left to bottom right). Its bound is
+``at_least``, ``at_most``, or ``exactly``.
 
 A mistake is an :class:`~queenslab.errors.InvalidProblem` naming the file, the key and,
 where it can be found, the line.
@@ -41,8 +47,10 @@ __all__ = ["read_problem", "write_problem", "problem_text", "problem_from_toml",
 
 #: The top-level keys of a problem file.
 KEYS = ("description", "n", "toroidal", "knight", "leapers", "blocked", "fixed", "region")
+#: The keys of a ``[[region]]`` table that give its cells (any of them, at least one).
+SHAPE_KEYS = ("cells", "rows", "columns", "rectangle", "diagonal", "anti_diagonal")
 #: The keys of a ``[[region]]`` table.
-REGION_KEYS = ("cells", "at_least", "at_most")
+REGION_KEYS = (*SHAPE_KEYS, "at_least", "at_most", "exactly")
 #: The largest problem file read (bytes; characters for :func:`problem_from_toml`): a
 #: region of every cell of a 64 x 64 board is 60 kB.
 MAX_BYTES = 2**20
@@ -146,6 +154,40 @@ def _cells(value: Any, n: int) -> list[tuple[int, int]]:
     return out
 
 
+def _numbers(value: Any, n: int, what: str) -> list[int]:
+    """1-based row or column numbers as 0-based ones, each on the board."""
+    if not isinstance(value, list) or not all(type(v) is int for v in value):
+        raise InvalidProblem(f"a list of {what} numbers, got {validate.brief(value)}")
+    for v in value:
+        if not 1 <= v <= n:
+            raise InvalidProblem(f"{what} {v} is off the {n}x{n} board: {what}s are 1..{n}")
+    return [v - 1 for v in value]
+
+
+def _one_or_more_cells(value: Any, n: int) -> list[tuple[int, int]]:
+    """``[r, c]`` or ``[[r, c], ...]``: 1-based cells as 0-based ones."""
+    if isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value):
+        value = [value]
+    return _cells(value, n)
+
+
+def _shape(key: str, value: Any, n: int) -> list[tuple[int, int]]:
+    """The 0-based cells of one shape key of a region table (1-based values)."""
+    if key == "cells":
+        return _cells(value, n)
+    if key == "rows":
+        return Region.rows(_numbers(value, n, "row"), n).cells
+    if key == "columns":
+        return Region.columns(_numbers(value, n, "column"), n).cells
+    if key == "rectangle":
+        corners = _cells(value, n)
+        if len(corners) != 2:
+            raise InvalidProblem(f"two opposite corners [[row, column], [row, column]], got {validate.brief(value)}")
+        return Region.rectangle(*corners).cells
+    lines = Region.diagonal if key == "diagonal" else Region.anti_diagonal
+    return [cell for at in _one_or_more_cells(value, n) for cell in lines(at, n).cells]
+
+
 def problem_from_toml(text: str, name: str = "the problem file") -> Problem:
     """The :class:`Problem` described by the TOML ``text`` (see the module docstring).
 
@@ -215,21 +257,32 @@ def problem_from_toml(text: str, name: str = "the problem file") -> Problem:
                 raise InvalidProblem(
                     f"{where}: unknown key {key!r}{_key_line(text, key, i)}; a region has {', '.join(REGION_KEYS)}"
                 )
-        if "cells" not in table:
-            raise InvalidProblem(f"{where}{_key_line(text, '', i)} needs cells, a list of [row, column] pairs")
-        for key in ("at_least", "at_most"):
+        shapes = [key for key in SHAPE_KEYS if key in table]
+        if not shapes:
+            raise InvalidProblem(
+                f"{where}{_key_line(text, '', i)} needs cells, given by any of {', '.join(SHAPE_KEYS)} "
+                "(for example cells = [[1, 1], [2, 2]] or rows = [1])"
+            )
+        for key in ("at_least", "at_most", "exactly"):
             if key in table and type(table[key]) is not int:
                 raise InvalidProblem(
                     f"{where}: {key}{_key_line(text, key, i)} is an integer, got {validate.brief(table[key])}"
                 )
+        if "exactly" in table and ("at_least" in table or "at_most" in table):
+            raise InvalidProblem(
+                f"{where}: exactly{_key_line(text, 'exactly', i)} is both bounds; give it without at_least / at_most"
+            )
+        region_cells: set[tuple[int, int]] = set()
+        for key in shapes:
+            try:
+                region_cells.update(_shape(key, table[key], n) if n >= 1 else [])
+            except InvalidProblem as e:
+                raise InvalidProblem(f"{where}: {key}{_key_line(text, key, i)}: {e}") from None
+        bounds = {key: table[key] for key in ("at_least", "at_most", "exactly") if key in table}
         try:
-            region_cells = _cells(table["cells"], n) if n >= 1 else []
+            regions.append(Region(sorted(region_cells), **bounds))
         except InvalidProblem as e:
-            raise InvalidProblem(f"{where}: cells{_key_line(text, 'cells', i)}: {e}") from None
-        try:
-            regions.append(Region(region_cells, table.get("at_least", 0), table.get("at_most")))
-        except InvalidProblem as e:
-            key = "cells" if not region_cells else "at_least"
+            key = shapes[0] if not region_cells else next(iter(bounds), shapes[0])
             raise InvalidProblem(f"{where}: {key}{_key_line(text, key, i)}: {e}") from None
     try:
         return Problem(
@@ -302,13 +355,39 @@ def problem_text(problem: Problem, description: str | None = None) -> str:
     for key in ("leapers", "blocked", "fixed"):
         if d[key]:
             lines.append(f"{key} = {pairs(d[key])}")
-    for region in d["regions"]:
-        lines += ["", "[[region]]", f"cells = {pairs(region['cells'])}"]
-        if region["at_least"]:
-            lines.append(f"at_least = {region['at_least']}")
-        if region["at_most"] is not None:
-            lines.append(f"at_most = {region['at_most']}")
+    for region in problem.regions:
+        lines += ["", "[[region]]", _shape_line(region, problem.n)]
+        if region.at_most is not None and region.at_least == region.at_most:
+            lines.append(f"exactly = {region.at_least}")
+        else:
+            if region.at_least:
+                lines.append(f"at_least = {region.at_least}")
+            if region.at_most is not None:
+                lines.append(f"at_most = {region.at_most}")
     return "\n".join(lines) + "\n"
+
+
+def _shape_line(region: Region, n: int) -> str:
+    """The region's cells as a person would write them: rows, columns, a rectangle, a
+    diagonal or an anti-diagonal where they are one, else the list of cells (1-based)."""
+    cells = region.cells
+    rows = sorted({r for r, _ in cells})
+    cols = sorted({c for _, c in cells})
+    r0, c0 = cells[0]
+    if len(cells) == len(rows) * n and Region.rows(rows, n).cells == cells:
+        return f"rows = [{', '.join(str(r + 1) for r in rows)}]"
+    if len(cells) == len(cols) * n and Region.columns(cols, n).cells == cells:
+        return f"columns = [{', '.join(str(c + 1) for c in cols)}]"
+    if len(cells) > 1 and Region.diagonal(cells[0], n).cells == cells:
+        return f"diagonal = [{r0 + 1}, {c0 + 1}]"
+    if len(cells) > 1 and Region.anti_diagonal(cells[0], n).cells == cells:
+        return f"anti_diagonal = [{r0 + 1}, {c0 + 1}]"
+    if (
+        len(cells) == len(rows) * len(cols) > 1
+        and Region.rectangle((rows[0], cols[0]), (rows[-1], cols[-1])).cells == cells
+    ):
+        return f"rectangle = [[{rows[0] + 1}, {cols[0] + 1}], [{rows[-1] + 1}, {cols[-1] + 1}]]"
+    return "cells = [" + ", ".join(f"[{r + 1}, {c + 1}]" for r, c in cells) + "]"
 
 
 def _toml_string(text: str) -> str:

@@ -153,3 +153,26 @@ def orbits_by_least_prefix(n, prefix):
         if p[: len(prefix)] == tuple(prefix):
             found[size] = found.get(size, 0) + 1
     return found
+
+
+def shape_cells(kind, n, arg):
+    """The cells of a region shape on an n x n board, by testing every cell against the
+    shape's definition (0-based): rows / columns (a set of numbers), a rectangle (two
+    opposite corners), the diagonal (column - row constant) or anti-diagonal (row + column
+    constant) through a cell."""
+
+    def inside(r, c):
+        if kind == "rows":
+            return r in set(arg)
+        if kind == "columns":
+            return c in set(arg)
+        if kind == "rectangle":
+            (r0, c0), (r1, c1) = arg
+            return min(r0, r1) <= r <= max(r0, r1) and min(c0, c1) <= c <= max(c0, c1)
+        if kind == "diagonal":
+            return c - r == arg[1] - arg[0]
+        if kind == "anti_diagonal":
+            return r + c == arg[0] + arg[1]
+        raise ValueError(kind)
+
+    return tuple((r, c) for r in range(n) for c in range(n) if inside(r, c))

@@ -155,6 +155,16 @@ def sandbox(tmp_path_factory):
     ):
         (root / name).symlink_to(target)
     (root / "index").mkdir()
+    # problem-file bombs, a dangling link (its target must never appear), a link to a
+    # file, a read-only file and a name longer than any file system allows
+    (root / "nested.toml").write_text("n = 6\nx = " + "[" * 5000 + "]" * 5000 + "\n")
+    (root / "inline.toml").write_text("n = 6\nx = " + "{a = " * 5000 + "1" + "}" * 5000 + "\n")
+    (root / "dotted.toml").write_text("n = 6\n" + "a" + ".a" * 20000 + " = 1\n")
+    (root / "huge.toml").write_text("n = 6\n#" + "x" * (2 * 2**20) + "\n")
+    (root / "dangling").symlink_to(root / "elsewhere" / "target")
+    (root / "link.txt").symlink_to(root / "text.txt")
+    (root / "readonly.txt").write_text("2 4 1 3\n")
+    (root / "readonly.txt").chmod(0o444)
     _warm_up()
     with _address_space_capped():
         mp = pytest.MonkeyPatch()
@@ -352,6 +362,13 @@ PATHS = st.one_of(
     st.sampled_from(
         [
             "random.bin",
+            "nested.toml",
+            "dotted.toml",
+            "huge.toml",
+            "dangling",
+            "link.txt",
+            "readonly.txt",
+            "x" * 300 + ".txt",
             "random.sqlite",
             "random.npy",
             "empty.txt",
@@ -947,6 +964,13 @@ CELL_TOKENS = st.one_of(
 PATH_TOKENS = st.sampled_from(
     [
         "random.bin",
+        "nested.toml",
+        "dotted.toml",
+        "huge.toml",
+        "dangling",
+        "link.txt",
+        "readonly.txt",
+        "x" * 300 + ".txt",
         "random.sqlite",
         "random.npy",
         "empty.txt",
@@ -982,7 +1006,13 @@ VARIANT = st.tuples(
     flag_("--knight"),
     opt("--block", CELL_TOKENS),
     opt("--fix", CELL_TOKENS),
-    opt("--problem", st.one_of(PATH_TOKENS, st.sampled_from(["problem.toml", "bad.toml"]))),
+    opt(
+        "--problem",
+        st.one_of(
+            PATH_TOKENS,
+            st.sampled_from(["problem.toml", "bad.toml", "nested.toml", "inline.toml", "dotted.toml", "huge.toml"]),
+        ),
+    ),
     flag_("--json"),
 ).map(lambda parts: [x for part in parts for x in part])
 
@@ -1326,3 +1356,10 @@ def test_memory_is_pinned_in_this_module():
     # the sandbox fixture tells the library it has MEMORY bytes (see the module docstring)
     assert validate.available_memory() == MEMORY
     assert math.isclose(MEMORY, 2.56e8) and os.getcwd()
+
+
+def test_nothing_was_written_through_the_dangling_link_or_to_the_read_only_file(sandbox):
+    """Every call above that was given the dangling link refused it: its target never
+    appears; the read-only file keeps its content."""
+    assert not (sandbox / "elsewhere").exists()
+    assert (sandbox / "readonly.txt").read_text() == "2 4 1 3\n"

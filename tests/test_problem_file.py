@@ -1,11 +1,12 @@
 """Problem files (TOML, 1-based cells) and --problem FILE on the command line."""
 
+import re
 from pathlib import Path
 
 import naive
 import pytest
 from clirun import run_cli
-from hypothesis import given, settings
+from hypothesis import given, settings, strategies as st
 from strategies import problems
 from test_engine import A051223, A051906
 
@@ -170,3 +171,96 @@ def test_show_draws_a_problem_file_with_its_constraints(capsys, monkeypatch):
     assert lines[-8:][0] == "a a a a . . . ." and lines[-1] == ". . . . . . . ."
     code, out, err = run_cli(capsys, monkeypatch, "show", "1 5 8 6 3 7 2 4", "--problem", path)
     assert code == 1 and "not a solution: region 1 (exactly 2 of 16 cells) holds 1 queen" in out
+
+
+SHAPES = st.one_of(
+    st.tuples(st.just("rows"), st.lists(st.integers(0, 7), min_size=1, max_size=3)),
+    st.tuples(st.just("columns"), st.lists(st.integers(0, 7), min_size=1, max_size=3)),
+    st.tuples(
+        st.just("rectangle"),
+        st.tuples(st.tuples(st.integers(0, 7), st.integers(0, 7)), st.tuples(st.integers(0, 7), st.integers(0, 7))),
+    ),
+    st.tuples(st.just("diagonal"), st.tuples(st.integers(0, 7), st.integers(0, 7))),
+    st.tuples(st.just("anti_diagonal"), st.tuples(st.integers(0, 7), st.integers(0, 7))),
+)
+
+
+def _toml_value(kind, arg):
+    one = lambda cell: f"[{cell[0] + 1}, {cell[1] + 1}]"
+    if kind in ("rows", "columns"):
+        return "[" + ", ".join(str(v + 1) for v in arg) + "]"
+    if kind == "rectangle":
+        return f"[{one(arg[0])}, {one(arg[1])}]"
+    return one(arg)
+
+
+@settings(max_examples=80, deadline=None)
+@given(shape=SHAPES, n=st.integers(1, 8), k=st.integers(0, 2))
+def test_region_shapes_hold_the_cells_of_their_definition(shape, n, k):
+    kind, arg = shape
+    cells = (
+        [arg]
+        if kind in ("diagonal", "anti_diagonal")
+        else (list(arg) if kind == "rectangle" else [(v, 0) for v in arg])
+    )
+    if any(max(cell) >= n for cell in cells) or (kind == "columns" and max(arg) >= n):
+        return  # off the board: refused, tested below
+    expected = naive.shape_cells(kind, n, arg)
+    made = Region.rectangle(*arg, exactly=min(k, len(expected))) if kind == "rectangle" else getattr(Region, kind)(arg, n, at_most=k)
+    assert made.cells == expected
+    # the same shape in a problem file (1-based) is the same region, and writes back as itself
+    p = problem_from_toml(
+        f"n = {n}\n[[region]]\n{kind} = {_toml_value(kind, arg)}\nat_least = {min(k, len(expected))}\n"
+    )
+    assert p.regions == tuple(r for r in (Region(expected, at_least=min(k, len(expected))),) if not r.bounds_nothing)
+    assert problem_from_toml(problem_text(p)) == p
+
+
+def test_shapes_in_one_region_are_joined_and_count_like_their_cells():
+    text = "n = 7\n[[region]]\nrows = [1]\ncolumns = [1]\nexactly = 1\n[[region]]\ndiagonal = [[1, 2], [2, 1]]\nat_most = 1\n"
+    p = problem_from_toml(text)
+    union = sorted(set(naive.shape_cells("rows", 7, [0])) | set(naive.shape_cells("columns", 7, [0])))
+    diagonals = sorted(set(naive.shape_cells("diagonal", 7, (0, 1))) | set(naive.shape_cells("diagonal", 7, (1, 0))))
+    same = Problem(7, regions=[Region(union, 1, 1), Region(diagonals, at_most=1)])
+    assert p == same
+    assert counts(p).count == len(naive.all_solutions(same))
+
+
+@pytest.mark.parametrize(
+    "region,message",
+    [
+        ("rows = [0]", "row 0 is off the 6x6 board"),
+        ("columns = [7]", "column 7 is off"),
+        ("rows = [1.5]", "a list of row numbers"),
+        ("rectangle = [[1, 1]]", "two opposite corners"),
+        ("diagonal = [7, 1]", "cell [7, 1] is off"),
+        ("anti_diagonal = 3", "a list of [row, column] pairs"),
+        ("rows = [1]\nexactly = 1\nat_most = 1", "exactly (line 4) is both bounds"),
+        ("rows = [1]\nexactly = 9", "cannot hold at_least 9"),
+    ],
+)
+def test_bad_region_shapes_name_the_key(region, message):
+    with pytest.raises(InvalidProblem, match=re.escape(message)):
+        problem_from_toml(f"n = 6\n[[region]]\n{region}\n")
+
+
+def test_shapes_in_python_check_their_arguments():
+    for call in (
+        lambda: Region.rows([6], 6),
+        lambda: Region.columns("1", 6),
+        lambda: Region.diagonal((0, 6), 6),
+        lambda: Region.anti_diagonal((0,), 6),
+        lambda: Region.rows([0], 0),
+        lambda: Region([(0, 0)], at_least=1, exactly=1),
+        lambda: Region.rectangle((0, 0), (5000, 5000)),
+    ):
+        with pytest.raises(InvalidProblem):
+            call()
+
+
+def test_drawings_label_each_region_with_its_bound(tmp_path):
+    from queenslab.viz import board_svg
+
+    p = Problem(8, regions=[Region.rows([0], 8, exactly=1), Region.rectangle((4, 4), (7, 7), at_least=2)])
+    svg = board_svg(p)
+    assert svg.count('class="region-label"') == 2 and ">=1</text>" in svg and ">≥2</text>" in svg

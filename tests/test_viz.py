@@ -119,7 +119,7 @@ def test_the_png_board_shows_the_same_scene(tmp_path):
         for c in range(8)
         if (r + c) % 2 == 0
         and (r, c) not in set(s.attacked) | set(s.blocked) | set(s.queens) | set(s.fixed)
-        and all((r, c) not in cells for cells, _ in s.regions)
+        and all((r, c) not in cells for cells, *_ in s.regions)
     )
     assert tuple(img[free[0] * 10 + 1, free[1] * 10 + 1]) == (0xF0, 0xD9, 0xB5)
 

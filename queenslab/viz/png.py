@@ -59,7 +59,7 @@ def board_image(problem: Problem | None = None, placement: Any = None, *, attack
     squares = np.array([_rgb(svg.LIGHT), _rgb(svg.DARK)], np.uint8)
     parity = np.add.outer(np.arange(n), np.arange(n)) & 1
     img = np.repeat(np.repeat(squares[parity], px, axis=0), px, axis=1)
-    for i, (cells, _) in enumerate(s.regions):
+    for i, (cells, _, _) in enumerate(s.regions):
         _tint(img, cells, svg.REGION_COLOURS[i % len(svg.REGION_COLOURS)], 0.45, px)
     _tint(img, s.blocked, svg.BLOCKED, 1.0, px)
     _tint(img, s.attacked, svg.ATTACKED, 0.4, px)
@@ -82,7 +82,24 @@ def board_image(problem: Problem | None = None, placement: Any = None, *, attack
         draw.polygon([(x + a * px, y + b * px) for a, b in svg.CROWN], fill=colour, outline="#ffffff")
         bx, by, bw, bh = svg.CROWN_BASE
         draw.rectangle([x + bx * px, y + by * px, x + (bx + bw) * px, y + (by + bh) * px], fill=colour)
+    if px >= 16 and s.regions:  # each region's bound in its first cell, where it can be read
+        font = _label_font(max(10, px * 3 // 10))
+        for cells, _, label in s.regions:
+            r, c = cells[0]
+            ascii_label = label.replace("≤", "<=").replace("≥", ">=").replace("–", "-")  # any font has these
+            xy = (c * px + px * 0.06, r * px + px * 0.04)
+            draw.text(xy, ascii_label, fill="#1a1a1a", font=font, stroke_width=max(1, px // 24), stroke_fill="#ffffff")
     return image
+
+
+def _label_font(size: int):
+    """Pillow's default font at ``size`` pixels (a fixed small bitmap font on old Pillow)."""
+    from PIL import ImageFont
+
+    try:
+        return ImageFont.load_default(size=size)
+    except TypeError:  # Pillow < 10.1 has no sized default font
+        return ImageFont.load_default()
 
 
 def write_board_png(

@@ -39,8 +39,9 @@ class Scene:
         Cells no queen may take (blocked cells, and regions that allow none).
     fixed : tuple of Cell
         Cells of pre-placed queens.
-    regions : tuple of (tuple of Cell, str)
-        The cells of each other region, with its bounds in words.
+    regions : tuple of (tuple of Cell, str, str)
+        The cells of each other region, with its bounds in words and as a short label
+        (``'≤1'``, drawn in the region's first cell).
     attacked : tuple of Cell
         The cells the queen ``attacker`` attacks.
     attacker : Cell or None
@@ -51,7 +52,7 @@ class Scene:
     queens: tuple[Cell, ...] = ()
     blocked: tuple[Cell, ...] = ()
     fixed: tuple[Cell, ...] = ()
-    regions: tuple[tuple[tuple[Cell, ...], str], ...] = ()
+    regions: tuple[tuple[tuple[Cell, ...], str, str], ...] = ()
     attacked: tuple[Cell, ...] = ()
     attacker: Cell | None = None
 
@@ -94,7 +95,7 @@ def scene(problem: Problem | None = None, placement: Any = None, *, attacks_of: 
         if region.at_most == 0:
             blocked.update(region.cells)
         else:
-            regions.append((tuple(sorted(region.cells)), region.describe()))
+            regions.append((tuple(sorted(region.cells)), region.describe(), region.bound_label))
     attacked: tuple[Cell, ...] = ()
     attacker = None
     if attacks_of is not None:

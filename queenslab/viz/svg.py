@@ -142,7 +142,7 @@ def render(s: Scene, *, cell: int | None = None, labels: bool | None = None) -> 
         "</defs>",
         f'<rect class="board" width="{n}" height="{n}" fill="url(#{ck})"/>',
     ]
-    for i, (cells, words) in enumerate(s.regions):
+    for i, (cells, words, _) in enumerate(s.regions):
         colour = REGION_COLOURS[i % len(REGION_COLOURS)]
         out += _cells(cells, f"region region-{i}", colour, 0.45, f"region {i + 1}: {words}")
     if s.blocked:
@@ -163,6 +163,16 @@ def render(s: Scene, *, cell: int | None = None, labels: bool | None = None) -> 
             out.append(
                 f'<use class="queen" xlink:href="#{qn}" x="{c}" y="{r}" width="1" height="1"{fill}>'
                 f"<title>queen at {_one_based((r, c))}</title></use>"
+            )
+        out.append("</g>")
+    if s.regions and px >= 12:  # each region's bound in its first cell, where it can be read
+        out.append('<g class="region-labels" font-family="sans-serif" font-size="0.3" font-weight="bold">')
+        for i, (cells, words, label) in enumerate(s.regions):
+            r, c = cells[0]  # the first in row order: the region's top-left-most cell
+            out.append(
+                f'<text class="region-label" x="{c + 0.06}" y="{r + 0.3}" fill="#1a1a1a" stroke="#ffffff" '
+                f'stroke-width="0.05" paint-order="stroke"><title>region {i + 1}: {escape(words)}</title>'
+                f"{escape(label)}</text>"
             )
         out.append("</g>")
     out.append(
