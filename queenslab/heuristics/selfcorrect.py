@@ -32,17 +32,20 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .. import validate
-from ..errors import Incomplete, QueensError, TooLarge
+from .. import limits, validate
+from ..errors import Incomplete, QueensError
 from . import kernels as K
 from .construct import check_memory, check_n
 from .minconflicts import positive_int, rng_state
 
 __all__ = ["self_correct", "PRACTICAL_LIMIT"]
 
-#: Largest n :func:`self_correct` runs without ``force=True``: the search grows about as
-#: n**3 (n = 2000 takes about 6 s, n = 5000 about a minute and a half).
-PRACTICAL_LIMIT = 5000
+#: The practical limit of :func:`self_correct`: the search grows about as n**3 (n = 2000
+#: takes about 6 s, n = 5000 about a minute and a half).
+SELF_CORRECT = limits.declare(
+    "the self-correcting search", 5000, "n", "its time grows about as n**3: n = 5000 takes about a minute and a half"
+)
+PRACTICAL_LIMIT = SELF_CORRECT.largest
 
 _CHECKS = ("counts", "scan")
 
@@ -111,11 +114,7 @@ def self_correct(
     progress = validate.callback(progress)
     return_stats = validate.flag(return_stats, "return_stats")
     force = validate.flag(force, "force")
-    if n > PRACTICAL_LIMIT and not force:
-        raise TooLarge(
-            f"the self-correcting search for n = {n} is beyond its practical limit n <= {PRACTICAL_LIMIT} "
-            "(its time grows about as n**3); use construct or minconflicts for large boards, or pass force=True"
-        )
+    limits.check(SELF_CORRECT, n, force, hint="use construct or minconflicts for large boards")
     if isinstance(limit, str):
         if limit != "square":
             raise QueensError(f"limit is 'square', None or a number of moves, got {validate.brief(limit)}")

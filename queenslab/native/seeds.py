@@ -35,18 +35,24 @@ from __future__ import annotations
 
 import enum
 
-from .. import validate
-from ..errors import QueensError, TooLarge
+from .. import limits, validate
+from ..errors import QueensError
 from . import seed_kernels as _K
 
 __all__ = ["SeedAlgorithm", "MAX_N", "PRACTICAL_LIMIT", "count_with"]
 
 #: Largest board the seed counters accept (the bitmask kernel uses int64 masks).
 MAX_N = 32
-#: Largest board counted without ``force=True``. The counters grow about sevenfold per
-#: unit of n: at n = 13 the slowest ("plain") takes about 2 s and the fastest
-#: ("bitwise") 0.04 s, so n = 16 takes up to about ten minutes.
-PRACTICAL_LIMIT = 16
+#: The practical limit of :func:`count_with`. The counters grow about sevenfold per unit of
+#: n: at n = 13 the slowest ("plain") takes about 2 s and the fastest ("bitwise") 0.04 s, so
+#: n = 16 takes up to about ten minutes.
+SEED_COUNT = limits.declare(
+    "counting with a seed algorithm",
+    16,
+    "n",
+    "each further n takes about seven times longer; n = 16 takes up to ten minutes, single-threaded",
+)
+PRACTICAL_LIMIT = SEED_COUNT.largest
 
 
 class SeedAlgorithm(enum.Enum):
@@ -142,10 +148,5 @@ def count_with(algorithm: SeedAlgorithm | str, n: int, *, force: bool = False) -
     algo = validate.member(SeedAlgorithm, algorithm, "seed algorithm")
     size = _check_n(n)
     force = validate.flag(force, "force")
-    if size > PRACTICAL_LIMIT and not force:
-        raise TooLarge(
-            f"counting {size}-queens with the seed algorithm {algo.value!r} is beyond the practical limit "
-            f"n <= {PRACTICAL_LIMIT} (each further n takes about seven times longer; n = 16 takes up to "
-            "ten minutes); pass force=True to count anyway"
-        )
+    limits.check(SEED_COUNT, size, force, request=f"counting {size}-queens with the seed algorithm {algo.value!r}")
     return int(_KERNELS[algo](size))

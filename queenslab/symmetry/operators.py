@@ -80,7 +80,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from .. import validate
+from .. import limits, validate
 from ..d4 import as_permutation
 from ..errors import InvalidPlacement, QueensError, TooLarge
 from ..native import engine
@@ -105,8 +105,15 @@ __all__ = [
     "InvalidPosition",
 ]
 
-#: Largest n :func:`search_orbits` runs without ``force=True`` (n = 13 takes about a minute).
-SEARCH_LIMIT = 13
+#: The practical limit of :func:`search_orbits` (n = 13 takes about a minute).
+ORBIT_SEARCH = limits.declare(
+    "the orbit search",
+    13,
+    "n",
+    "it tries every move of every queen of every solution: n = 13 takes about a minute and each further n "
+    "several times longer",
+)
+SEARCH_LIMIT = ORBIT_SEARCH.largest
 #: Orders in which step 2 visits the orbits.
 STRATEGIES = ("bfs", "dfs")
 #: How the search recognises an orbit it has seen: Zhang and Zhang's signature, or the canonical form.
@@ -654,13 +661,7 @@ def search_orbits(
     validate.choice(key, KEYS, "key")
     progress = validate.callback(progress)
     force = validate.flag(force, "force")
-    if n > SEARCH_LIMIT and not force:
-        raise TooLarge(
-            f"the orbit search for n = {n} is beyond its practical limit n <= {SEARCH_LIMIT} "
-            "(it tries every move of every queen of every solution: n = 13 takes about a minute and each "
-            "further n several times longer); "
-            "pass force=True (--force) to run it anyway"
-        )
+    limits.check(ORBIT_SEARCH, n, force)
     if n > engine.MAX_N:
         raise TooLarge(f"n = {n} is too large for the native engine (n <= {engine.MAX_N})")
     t0 = time.perf_counter()
