@@ -115,3 +115,9 @@ __all__ = [
     "__version__",
 ]
 __all__ += _errors.__all__
+
+# In a notebook: problems shown as boards, counts and cross-checks as tables (nothing happens
+# outside IPython).
+from .viz.notebook import register as _register_notebook_pictures  # noqa: E402
+
+_register_notebook_pictures()

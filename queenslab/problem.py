@@ -944,25 +944,3 @@ class Problem:
         if self.regions:
             parts.append(f"{len(self.regions)} region{'s' if len(self.regions) > 1 else ''}")
         return ", ".join(parts)
-
-    def board(self, placement: Any = None, attacks_of: int | None = None) -> Any:
-        """This problem's board with ``placement`` (0-based columns; None: the
-        constraints alone), a :class:`~queenslab.viz.Board` that a notebook shows as a
-        picture.
-
-        >>> Problem(4).board((1, 3, 0, 2)).is_solution
-        True
-        """
-        from .viz.board import Board
-
-        return Board(self, placement, attacks_of)
-
-    def _repr_svg_(self) -> str | None:
-        from .viz.board import problem_svg
-
-        return problem_svg(self)
-
-    def _repr_html_(self) -> str | None:
-        from .viz.board import problem_html
-
-        return problem_html(self)

@@ -49,11 +49,6 @@ class CountResult:
     seconds: float | None = None
     note: str | None = None
 
-    def _repr_html_(self) -> str:
-        from .viz.tables import count_html
-
-        return count_html(self)
-
     def value(self, unique: bool = False) -> int:
         """``unique`` or ``count``; raises :class:`Incomplete` when a limit stopped the count.
 

@@ -6,6 +6,8 @@ problem's own fields for marks), not taken from the drawing code."""
 
 import io
 import json
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -124,27 +126,54 @@ def test_the_png_board_shows_the_same_scene(tmp_path):
     assert tuple(img[free[0] * 10 + 1, free[1] * 10 + 1]) == (0xF0, 0xD9, 0xB5)
 
 
-def test_problems_and_boards_show_as_pictures_in_a_notebook():
-    for svg in (VARIANT._repr_svg_(), Problem(8).board(solve(Problem(8)))._repr_svg_()):
+@pytest.fixture
+def shell():
+    """An IPython shell, with queenslab's pictures registered as ``import queenslab`` does in one."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from queenslab.viz.notebook import register
+
+    ip = InteractiveShell.instance()
+    assert register(ip)
+    yield ip
+    InteractiveShell.clear_instance()
+
+
+def _shown(shell, obj) -> dict:
+    data, _ = shell.display_formatter.format(obj)
+    return data
+
+
+def test_problems_and_boards_show_as_pictures_in_a_notebook(shell):
+    for svg in (
+        _shown(shell, VARIANT)["image/svg+xml"],
+        _shown(shell, Board(Problem(8), solve(Problem(8))))["image/svg+xml"],
+    ):
         ET.fromstring(svg)
-    html = Problem(8).board(solve(Problem(8)))._repr_html_()
+    html = _shown(shell, Board(Problem(8), solve(Problem(8))))["text/html"]
     assert "<svg" in html and "a solution" in html
-    assert "region 1" in VARIANT._repr_html_()
-    assert Problem(1000)._repr_svg_() is None  # too large to draw inline: the text repr is shown
+    assert "region 1" in _shown(shell, VARIANT)["text/html"]
+    assert set(_shown(shell, Problem(1000))) == {"text/plain"}  # too large to draw inline: the text repr is shown
     assert Board(placement=(0, 1, 2, 3)).is_solution is False and Board(Problem(4)).is_solution is None
 
 
-def test_results_show_as_tables_in_a_notebook():
+def test_results_show_as_tables_in_a_notebook(shell):
     r = counts(Problem(8), unique=True)
-    html = r._repr_html_()
+    html = _shown(shell, r)["text/html"]
     assert "<table" in html and "92" in html and "12" in html
     cc = crosscheck(Problem(6), ["native", "cpsat"])
-    html = cc._repr_html_()
+    html = _shown(shell, cc)["text/html"]
     assert html.count("<tr>") == 3 and "agree" in html
 
 
+def test_outside_ipython_nothing_is_registered_and_ipython_is_not_imported():
+    code = "import sys, queenslab; from queenslab.viz.notebook import register; print(register(), 'IPython' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.stdout.split() == ["False", "False"], done.stderr[-1000:]
+
+
 def test_a_board_saves_as_svg_or_png(tmp_path):
-    b = Problem(6).board(solve(Problem(6)), attacks_of=0)
+    b = Board(Problem(6), solve(Problem(6)), attacks_of=0)
     ET.parse(b.save(tmp_path / "b.svg"))
     assert (tmp_path / "b.png").write_bytes is not None and b.save(tmp_path / "b.png").endswith(".png")
     assert (tmp_path / "b.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -10,8 +10,10 @@ from typing import Any
 from .. import validate
 from ..errors import QueensError
 from ..problem import Problem
-from ..solution import as_columns
+from ..solution import as_columns, board_text, why_not_solution
+from .png import write_board_png
 from .scene import MAX_N, scene
+from .svg import board_svg, write_svg
 
 __all__ = ["Board", "NOTEBOOK_MAX_N", "problem_svg", "problem_html"]
 
@@ -72,33 +74,23 @@ class Board:
         """Whether the placement solves the problem (None without a placement)."""
         if self.placement is None:
             return None
-        from ..solution import why_not_solution
-
         return why_not_solution(self.problem, self.placement) is None
 
     def svg(self, **options: Any) -> str:
         """The board as SVG text (options of :func:`~queenslab.viz.svg.board_svg`)."""
-        from .svg import board_svg
-
         return board_svg(self.problem, self.placement, attacks_of=self.attacks_of, **options)
 
     def save(self, path: str | Path, **options: Any) -> str:
         """Write the board to ``path``: ``.svg`` or ``.png`` by its suffix."""
         suffix = Path(str(path)).suffix.lower()
         if suffix == ".svg":
-            from .svg import write_svg
-
             return write_svg(path, self.problem, self.placement, attacks_of=self.attacks_of, **options)
         if suffix == ".png":
-            from .png import write_board_png
-
             write_board_png(path, self.problem, self.placement, attacks_of=self.attacks_of, **options)
             return str(path)
         raise QueensError(f"a board is saved as .svg or .png, not {suffix or 'a file without a suffix'!r}")
 
     def __str__(self) -> str:
-        from ..solution import board_text
-
         return board_text(self.problem, self.placement)
 
     def _repr_svg_(self) -> str | None:
@@ -125,8 +117,6 @@ def problem_svg(problem: Problem) -> str | None:
     """A notebook's picture of a problem: its board with the constraints marked."""
     if problem.n > NOTEBOOK_MAX_N:
         return None
-    from .svg import board_svg
-
     return board_svg(problem)
 
 

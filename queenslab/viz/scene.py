@@ -15,7 +15,7 @@ import numpy as np
 from .. import validate
 from ..errors import InvalidPlacement, QueensError, TooLarge
 from ..problem import Problem, leap_offsets
-from ..solution import as_columns
+from ..solution import as_columns, why_not_solution
 
 __all__ = ["MAX_N", "Scene", "scene"]
 
@@ -106,8 +106,6 @@ def scene(problem: Problem | None = None, placement: Any = None, *, attacks_of: 
         attacked = _attacked(problem, attacker)
     title = problem.describe()
     if p is not None:
-        from ..solution import why_not_solution
-
         why = why_not_solution(problem, p)
         title += ": a solution" if why is None else f": not a solution ({why})"
     return Scene(

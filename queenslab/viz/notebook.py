@@ -1,0 +1,54 @@
+"""How Jupyter shows queenslab's objects: problems as boards, counts and cross-checks as tables.
+
+IPython chooses an object's rich display through its display formatters, which take a
+function per type (``for_type``). :func:`register` gives the running IPython shell these
+functions; ``import queenslab`` calls it, so that in a notebook a :class:`Problem` shows
+as its board and a :class:`CountResult` or :class:`Crosscheck` as a table, while the
+library's own types know nothing of drawing. A :class:`~queenslab.viz.Board` (a problem
+with a placement) draws itself. Outside IPython nothing happens. Where queenslab was
+imported before IPython started, ``%load_ext queenslab.viz.notebook`` registers them.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from ..backends.crosscheck import Crosscheck
+from ..problem import Problem
+from ..result import CountResult
+from .board import problem_html, problem_svg
+from .tables import count_html, crosscheck_html
+
+__all__ = ["register", "load_ipython_extension"]
+
+
+def register(shell: Any = None) -> bool:
+    """Give IPython's display formatters queenslab's pictures and tables.
+
+    Parameters
+    ----------
+    shell : IPython.core.interactiveshell.InteractiveShell, optional
+        Default: the running shell, if any.
+
+    Returns
+    -------
+    bool
+        Whether there was a shell to register with.
+    """
+    if shell is None:
+        ipython = sys.modules.get("IPython")  # never import IPython: only a running shell matters
+        shell = ipython.get_ipython() if ipython is not None else None
+        if shell is None:
+            return False
+    formatters = shell.display_formatter.formatters
+    formatters["image/svg+xml"].for_type(Problem, problem_svg)
+    formatters["text/html"].for_type(Problem, problem_html)
+    formatters["text/html"].for_type(CountResult, count_html)
+    formatters["text/html"].for_type(Crosscheck, crosscheck_html)
+    return True
+
+
+def load_ipython_extension(shell: Any) -> None:
+    """``%load_ext queenslab.viz.notebook``: :func:`register` with this shell."""
+    register(shell)
