@@ -176,3 +176,21 @@ def shape_cells(kind, n, arg):
         raise ValueError(kind)
 
     return tuple((r, c) for r in range(n) for c in range(n) if inside(r, c))
+
+
+def images(p):
+    """The 8 images of a placement under D4, by numpy rotations and flips of its 0/1 board
+    (a list: an image fixed by several elements appears several times)."""
+    n = len(p)
+    b = _board(n, enumerate(p))
+    return [tuple(int(np.argmax(t(b)[r])) for r in range(n)) for t in _transforms()]
+
+
+def zero(t):
+    """A 1-based tuple (as printed in the papers) as a 0-based one."""
+    return tuple(x - 1 for x in t)
+
+
+def one(t):
+    """A 0-based tuple as a 1-based one."""
+    return tuple(x + 1 for x in t)

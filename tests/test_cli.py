@@ -49,7 +49,7 @@ def test_count_variant_flags_are_one_based(capsys):
 
 def test_solutions_formats(capsys, tmp_path):
     code, out, _ = run(capsys, "solutions", "10", "--offset", "99", "--limit", "1")
-    assert out.strip() == "2 8 10 4 1 5 9 6 3 7"  # document 000: the 100th solution of 10 queens
+    assert out.strip() == "2 8 10 4 1 5 9 6 3 7"  # N. Gupta's ranking paper: the 100th solution of 10 queens
     code, out, _ = run(capsys, "solutions", "6", "--format", "digits")
     assert out.split() == ["".join(str(c + 1) for c in s) for s in naive.all_solutions(Problem(6))]
     code, out, _ = run(capsys, "solutions", "5", "--format", "json", "--limit", "2")

@@ -3,7 +3,7 @@ GA and ACO, the n -> n+1 pattern, the solve command and the PNG writer.
 
 Every solution is checked twice: by the O(n) verifier under test and by an independent
 pairwise check written here (for small n). The self-correcting search is compared move
-for move with a direct transliteration of document 002's recursive C function.
+for move with a direct transliteration of the self-correcting Queens program's recursive C function.
 """
 
 import itertools
@@ -66,7 +66,7 @@ def check(p, n):
 
 
 def c002_queen(q, k, n, limit, state):
-    """Document 002's ``queen()`` transliterated (recursive, static iteration counter)."""
+    """The self-correcting Queens program's ``queen()`` transliterated (recursive, static iteration counter)."""
     t = n
     if k > n - 1:
         return True
@@ -259,7 +259,7 @@ def test_self_correct_moves_exactly_like_document_002():
     for trial in range(120):
         n = int(rng.integers(4, 14))
         limit = n * n if trial % 2 else int(rng.integers(1, 4 * n * n))
-        start = rng.integers(0, n - 1, n)  # document 002: random() % (n - 1)
+        start = rng.integers(0, n - 1, n)  # the self-correcting Queens program: random() % (n - 1)
         ref = [int(v) for v in start]
         state = {}
         ok_ref = c002_queen(ref, 0, n, limit, state)
@@ -321,7 +321,7 @@ def test_ant_colony():
         ant_colony(8, tau_min=0)
 
 
-# ----------------------------------------------------------------------------- document 000's n -> n+1 pattern
+# ----------------------------------------------------------------------------- N. Gupta's ranking paper: the n -> n+1 pattern
 
 
 def test_extension_pattern_reproduces_the_figures_and_works_iff_n_mod_6_in_0145():

@@ -1,4 +1,4 @@
-"""Document 003's orbit operators Inc / Del / Mov and the orbit-based search.
+"""Zhang and Zhang's orbit operators Inc / Del / Mov and the orbit-based search.
 
 Expected values: the document's worked examples and case study (with the results derived
 from its definitions where the extracted text is cut short or misprinted -- each such case
@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from clirun import run_cli
 from hypothesis import given, strategies as st
+from naive import one, zero
 
 from queenslab.data import known_unique
 from queenslab.errors import InvalidPlacement, QueensError, TooLarge
@@ -30,14 +31,6 @@ from queenslab.symmetry.operators import (
     mov,
     search_orbits,
 )
-
-
-def zero(t):
-    return tuple(x - 1 for x in t)
-
-
-def one(t):
-    return tuple(x + 1 for x in t)
 
 
 def solution(p):
@@ -170,11 +163,7 @@ def eight():
 
 
 def naive_images(p):
-    n = len(p)
-    b = np.zeros((n, n), dtype=np.int8)
-    for r, c in enumerate(p):
-        b[r, c] = 1
-    return {tuple(int(np.argmax(t(b)[r])) for r in range(n)) for t in naive._transforms()}
+    return set(naive.images(p))
 
 
 def solution_number(p):

@@ -1,17 +1,17 @@
 """Orbits, canonical forms, stabilisers, fundamental solutions and Burnside's count.
 
 Expected values: brute force in tests/naive.py (numpy rotations), the OEIS sequences
-A000170 / A002562, and document 003's case study.
+A000170 / A002562, and Zhang and Zhang's case study.
 """
 
 import json
 from collections import Counter
 
 import naive
-import numpy as np
 import pytest
 from clirun import run_cli
 from hypothesis import given, strategies as st
+from naive import images as naive_images
 from strategies import symmetric_problems
 
 from queenslab.d4 import IDENTITY, element
@@ -30,16 +30,6 @@ from queenslab.symmetry.orbits import (
     orbit_size,
     stabilizer,
 )
-
-
-def naive_images(p):
-    """The 8 images of a placement, by numpy rotations/flips of its 0/1 board."""
-    n = len(p)
-    b = np.zeros((n, n), dtype=np.int8)
-    for r, c in enumerate(p):
-        b[r, c] = 1
-    return [tuple(int(np.argmax(t(b)[r])) for r in range(n)) for t in naive._transforms()]
-
 
 # ----------------------------------------------------------------------------- orbit, canonical, stabiliser
 
@@ -242,7 +232,7 @@ def test_symmetry_table_command(capsys, monkeypatch):
     code, out, _ = run_cli(capsys, monkeypatch, "symmetry", "table", "--json")
     data = json.loads(out)
     assert code == 0
-    # document 003's Table 1, rows po2 and po6
+    # Zhang and Zhang's Table 1, rows po2 and po6
     assert data["table"][1] == ["po2", "po1", "po7", "po6", "po8", "po4", "po3", "po5"]
     assert data["table"][5] == ["po6", "po5", "po4", "po2", "po3", "po7", "po8", "po1"]
     assert [e["definition"] for e in data["elements"]][5] == "Cmpl(Inv(p))"
@@ -254,7 +244,7 @@ def test_symmetry_orbit_command(capsys, monkeypatch):
     code, out, _ = run_cli(capsys, monkeypatch, "symmetry", "orbit", "1", "6", "8", "3", "7", "4", "2", "5", "--json")
     data = json.loads(out)
     assert code == 0 and data["solution"] and data["size"] == 8 and data["stabilizer"] == ["po1"]
-    # document 003, Table 2: the orbit's eight permutations and the first one's signature
+    # Zhang and Zhang, Table 2: the orbit's eight permutations and the first one's signature
     assert data["images"]["po8"] == [3, 5, 2, 8, 6, 4, 7, 1]
     assert data["raw_signature"][0][0] == [26, 3, 5]
     code, out, err = run_cli(capsys, monkeypatch, "symmetry", "orbit", "1", "1", "2")

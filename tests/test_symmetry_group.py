@@ -1,4 +1,4 @@
-"""Document 003's permutation operation group PO: Inv/Cmpl/Rev, po1..po8, Table 1, sympy.
+"""Zhang and Zhang's permutation operation group PO: Inv/Cmpl/Rev, po1..po8, Table 1, sympy.
 
 Expected values come from the document's own text (its examples, Table 1, Table 2) or from
 numpy array geometry and sympy, never from queenslab's output.
@@ -11,6 +11,7 @@ import naive
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
+from naive import one, zero
 from strategies import symmetric_problems
 
 from queenslab.d4 import (
@@ -30,16 +31,7 @@ from queenslab.d4 import (
 )
 from queenslab.errors import InvalidPlacement, QueensError
 
-
-def zero(t):
-    return tuple(x - 1 for x in t)
-
-
-def one(t):
-    return tuple(x + 1 for x in t)
-
-
-# Table 1 of document 003, as printed (row heading first).
+# Table 1 of Zhang and Zhang's paper, as printed (row heading first).
 TABLE_1 = """
 po_1 po_1 po_2 po_3 po_4 po_5 po_6 po_7 po_8
 po_2 po_2 po_1 po_7 po_6 po_8 po_4 po_3 po_5
@@ -52,7 +44,7 @@ po_8 po_8 po_4 po_5 po_3 po_2 po_1 po_6 po_7
 """
 TABLE = [[int(w[3:]) for w in line.split()[1:]] for line in TABLE_1.strip().splitlines()]
 
-# Table 2 of document 003: the eight permutations of one orbit of N = 8 (1-based).
+# Table 2 of Zhang and Zhang's paper: the eight permutations of one orbit of N = 8 (1-based).
 TABLE_2 = [
     (1, 6, 8, 3, 7, 4, 2, 5),
     (1, 7, 4, 6, 8, 2, 5, 3),
