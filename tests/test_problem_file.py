@@ -206,7 +206,11 @@ def test_region_shapes_hold_the_cells_of_their_definition(shape, n, k):
     if any(max(cell) >= n for cell in cells) or (kind == "columns" and max(arg) >= n):
         return  # off the board: refused, tested below
     expected = naive.shape_cells(kind, n, arg)
-    made = Region.rectangle(*arg, exactly=min(k, len(expected))) if kind == "rectangle" else getattr(Region, kind)(arg, n, at_most=k)
+    made = (
+        Region.rectangle(*arg, exactly=min(k, len(expected)))
+        if kind == "rectangle"
+        else getattr(Region, kind)(arg, n, at_most=k)
+    )
     assert made.cells == expected
     # the same shape in a problem file (1-based) is the same region, and writes back as itself
     p = problem_from_toml(
