@@ -18,6 +18,7 @@ from pathlib import Path
 
 import naive
 import pytest
+from clirun import run_cli
 
 from queenslab import interrupt
 from queenslab.cli import main
@@ -549,3 +550,141 @@ def test_unwritable_or_foreign_index_paths_are_errors(tmp_path, capsys):
     junk.write_bytes(b"SQLite format 3\x00" + b"\x07" * 200)
     with pytest.raises(InvalidIndex, match=str(junk)):
         ix.PrefixIndex.open(junk, Problem(8))
+
+
+# ----------------------------------------------- files that are not an index, paths
+
+
+def _tree(root: Path) -> list[str]:
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+
+
+def _foreign_database(path: Path) -> None:
+    con = sqlite3.connect(path)
+    with con:
+        con.execute("CREATE TABLE people (name TEXT, age INTEGER)")
+        con.execute("CREATE TABLE places (name TEXT)")
+        con.execute("INSERT INTO people VALUES ('Ada', 36)")
+    con.close()
+
+
+def _ledger(path: Path, capsys, monkeypatch) -> None:
+    code, _, err = run_cli(capsys, monkeypatch, "count", "8", "--ledger", path)
+    assert code == 0, err
+
+
+@pytest.mark.parametrize("kind", ["ledger", "foreign", "text"])
+@pytest.mark.parametrize("rebuild", [False, True])
+def test_a_file_that_is_no_index_is_never_replaced(tmp_path, capsys, monkeypatch, kind, rebuild):
+    """--rebuild replaces only an index: a ledger, another application's database or a
+    text file at the index's path is refused, byte for byte unchanged, saying what it is."""
+    path = tmp_path / "mine.sqlite"
+    if kind == "ledger":
+        _ledger(path, capsys, monkeypatch)
+        said = ["is a queenslab ledger", "format 'queenslab-ledger'"]
+    elif kind == "foreign":
+        _foreign_database(path)
+        said = ["is an SQLite database of another application", "people, places"]
+    else:
+        path.write_text("my notes\n")
+        said = ["is not an SQLite file"]
+    before, listing = path.read_bytes(), _tree(tmp_path)
+    code, out, err = run_cli(
+        capsys, monkeypatch, "index", "build", "8", "--index", path, *(["--rebuild"] if rebuild else [])
+    )
+    assert code == 2 and out == "" and err.startswith("error: ") and "Traceback" not in err, err
+    assert all(s in err for s in said) and "not a queenslab index" in err, err
+    assert "rebuild it" not in err and "delete" not in err, err  # never advised for a file of another kind
+    with pytest.raises(InvalidIndex, match="not a queenslab index"):
+        ix.build_index(Problem(8), path=path, rebuild=rebuild)
+    for lookup in (["rank", "8", "1 5 8 6 3 7 2 4"], ["unrank", "8", "3"], ["index", "verify", "8"]):
+        code, _, err = run_cli(capsys, monkeypatch, *lookup, "--index", path)
+        assert code == 2 and all(s in err for s in said) and "rebuild" not in err, (lookup, err)
+    assert path.read_bytes() == before and _tree(tmp_path) == listing  # not even a -wal or lock file
+
+
+def test_a_file_that_is_no_partial_build_is_never_discarded(tmp_path, capsys, monkeypatch):
+    target = tmp_path / "i.sqlite"
+    part = ix.partial_path(target)
+    _foreign_database(part)
+    before = part.read_bytes()
+    for extra in ([], ["--rebuild"]):
+        code, _, err = run_cli(capsys, monkeypatch, "index", "build", "8", "--index", target, *extra)
+        assert code == 2 and "another application" in err and "not the partial build" in err, err
+    assert part.read_bytes() == before and not target.exists()
+
+
+def test_rebuild_replaces_an_index_of_another_problem_or_depth(tmp_path):
+    path = tmp_path / "i.sqlite"
+    ix.build_index(Problem(9), 3, path=path).close()
+    with pytest.raises(InvalidIndex, match="--rebuild"):
+        ix.build_index(Problem(8), 2, path=path)
+    with ix.build_index(Problem(8), 2, path=path, rebuild=True) as idx:
+        assert (idx.problem.n, idx.depth, idx.total) == (8, 2, 92)
+    with ix.build_index(Problem(8), 3, path=path, rebuild=True) as idx:
+        assert (idx.depth, idx.unrank(5)) == (3, tuple(naive.all_solutions(Problem(8))[5]))
+
+
+@pytest.mark.parametrize("rebuild", [False, True])
+@pytest.mark.parametrize("which", ["index", "lock"])
+def test_a_dangling_link_creates_nothing_elsewhere(tmp_path, capsys, monkeypatch, rebuild, which):
+    named, elsewhere = tmp_path / "named", tmp_path / "elsewhere"
+    named.mkdir()
+    elsewhere.mkdir()
+    link = named / ("i.sqlite" if which == "index" else "i.sqlite.lock")
+    link.symlink_to(elsewhere / "target")
+    extra = ["--rebuild"] if rebuild else []
+    code, _, err = run_cli(capsys, monkeypatch, "index", "build", "8", "--index", named / "i.sqlite", *extra)
+    assert code == 2 and "symbolic link" in err and "does not exist" in err and "Traceback" not in err, err
+    assert _tree(elsewhere) == [] and _tree(named) == [link.name]
+
+
+def test_a_link_to_an_existing_index_is_followed(tmp_path, capsys, monkeypatch):
+    real, named = tmp_path / "real", tmp_path / "named"
+    real.mkdir()
+    named.mkdir()
+    p = Problem(8)
+    ix.build_index(p, 2, path=real / "i.sqlite").close()
+    link = named / "link.sqlite"
+    link.symlink_to(real / "i.sqlite")
+    before = (real / "i.sqlite").read_bytes()
+    sol = naive.all_solutions(p)[17]
+    code, out, err = run_cli(capsys, monkeypatch, "rank", "8", " ".join(str(c + 1) for c in sol), "--index", link)
+    assert code == 0 and out.split()[0] == "18", (out, err)  # 1-based on the command line
+    code, _, err = run_cli(capsys, monkeypatch, "index", "build", "8", "--index", link)  # reused as it is
+    assert code == 0 and (real / "i.sqlite").read_bytes() == before, err
+    code, _, err = run_cli(capsys, monkeypatch, "index", "build", "8", "--depth", "3", "--index", link, "--rebuild")
+    assert code == 0, err
+    assert link.is_symlink() and _tree(named) == ["link.sqlite"]  # the link's file was replaced, the link kept
+    with ix.PrefixIndex.open(link, p) as idx:
+        assert idx.depth == 3 and idx.unrank(17) == tuple(sol)
+
+
+def test_names_too_long_for_the_file_system_are_errors(tmp_path, capsys, monkeypatch):
+    name_max = os.pathconf(tmp_path, "PC_NAME_MAX")
+    long = tmp_path / ("x" * 300 + ".sqlite")
+    cases = [
+        ["index", "build", "8", "--index", long],
+        ["index", "build", "8", "--index", long, "--rebuild"],
+        ["rank", "8", "1 5 8 6 3 7 2 4", "--index", long],
+        ["rank", "8", "1 5 8 6 3 7 2 4", "--index", tmp_path / ("x" * 300)],
+        ["unrank", "8", "3", "--index", long],
+        ["index", "info", "--index", long],
+    ]
+    for args in cases:
+        code, _, err = run_cli(capsys, monkeypatch, *args)
+        assert code == 2 and err.startswith("error: ") and "file name has" in err and "Traceback" not in err, (
+            args,
+            err,
+        )
+    with pytest.raises(InvalidIndex, match="file name has"):
+        ix.PrefixIndex.open(long, Problem(8))  # what `index verify --index FILE` opens
+    with pytest.raises(InvalidIndex, match="file name has"):
+        ix.find_index(Problem(8), tmp_path / ("x" * 300))  # and `index verify --index DIR`
+    with pytest.raises(QueensError, match="cannot create the index directory .* file name has 300 bytes"):
+        ix.build_index(Problem(8), directory=tmp_path / ("x" * 300) / "sub")
+    # a name that fits, but whose partial build and journal would not: refused before any work
+    near = tmp_path / ("y" * (name_max - 10) + ".sqlite")
+    code, _, err = run_cli(capsys, monkeypatch, "index", "build", "8", "--index", near)
+    assert code == 2 and f"at most {name_max - len('.partial.new-journal')} bytes" in err, err
+    assert _tree(tmp_path) == []  # nothing created

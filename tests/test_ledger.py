@@ -15,7 +15,9 @@ import time
 from pathlib import Path
 
 import pytest
+from clirun import run_cli
 
+from queenslab.distributed import ledger as ledger_module
 from queenslab.distributed.ledger import InvalidLedger, Ledger, Split, TaskResult
 from queenslab.errors import QueensError
 from queenslab.problem import Problem
@@ -364,6 +366,115 @@ def test_bad_paths_and_arguments(tmp_path, path):
     with pytest.raises(QueensError, match="must be a queenslab Split"):
         Ledger.open(path, P8, ("general", 2, True, ()))
     assert not path.exists()
+
+
+def _tree(root: Path) -> list[str]:
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+
+
+@pytest.mark.parametrize("kind", ["index", "partial", "foreign"])
+def test_an_index_or_another_database_is_refused_and_unchanged(tmp_path, capsys, monkeypatch, kind):
+    """A ledger never creates its tables in a file that holds other tables, nor writes to it."""
+    from queenslab.ranking import index as ix
+
+    path = tmp_path / "mine.sqlite"
+    if kind == "index":
+        ix.build_index(P8, 2, path=path).close()
+        said = "is a queenslab index"
+    elif kind == "partial":
+        con = sqlite3.connect(path)  # the working file of a build, as an interrupted build leaves it
+        with con:
+            con.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+            con.execute("CREATE TABLE prefixes (code INTEGER PRIMARY KEY, cnt INTEGER NOT NULL, chk INTEGER NOT NULL)")
+            con.execute(
+                "CREATE TABLE tasks (code INTEGER PRIMARY KEY, rows INTEGER NOT NULL, total INTEGER NOT NULL, "
+                "chk INTEGER NOT NULL)"
+            )
+        con.close()
+        said = "is the working file of a queenslab index build"
+    else:
+        con = sqlite3.connect(path)
+        with con:
+            con.execute("CREATE TABLE people (name TEXT, age INTEGER)")
+            con.execute("CREATE TABLE places (name TEXT)")
+            con.execute("CREATE VIEW adults AS SELECT name FROM people WHERE age >= 18")
+        con.close()
+        said = "is an SQLite database of another application, not a queenslab ledger (its tables: people, places)"
+    before, listing = path.read_bytes(), _tree(tmp_path)
+    with pytest.raises(InvalidLedger, match="not a queenslab ledger") as e:
+        Ledger.open(path, P8, SPLIT)
+    assert said in str(e.value) and "it was left unchanged" in str(e.value) and "delete" not in str(e.value)
+    code, out, err = run_cli(capsys, monkeypatch, "count", "8", "--ledger", path)
+    assert code == 2 and err.startswith("error: ") and said in err and "Traceback" not in err, err
+    assert path.read_bytes() == before and _tree(tmp_path) == listing
+
+
+def test_a_ledger_schema_with_foreign_meta_is_refused_before_anything_is_written(path):
+    """The meta is checked before the file is switched to WAL mode (which rewrites its header)."""
+    con = sqlite3.connect(path)
+    with con:
+        for statement in ledger_module._SCHEMA:
+            con.execute(statement)
+        con.execute("INSERT INTO meta VALUES ('format', 'something-else')")
+    con.close()
+    before = path.read_bytes()
+    with pytest.raises(InvalidLedger, match="not a queenslab ledger"):
+        Ledger.open(path, P8, SPLIT)
+    assert path.read_bytes() == before and _tree(path.parent) == [path.name]
+
+
+def test_a_dangling_link_creates_nothing_elsewhere(tmp_path, capsys, monkeypatch):
+    named, elsewhere = tmp_path / "named", tmp_path / "elsewhere"
+    named.mkdir()
+    elsewhere.mkdir()
+    link = named / "count.ledger"
+    link.symlink_to(elsewhere / "target.ledger")
+    with pytest.raises(QueensError, match="symbolic link .* which does not exist"):
+        Ledger.open(link, P8, SPLIT)
+    code, _, err = run_cli(capsys, monkeypatch, "count", "8", "--ledger", link)
+    assert code == 2 and "symbolic link" in err and "does not exist" in err and "Traceback" not in err, err
+    assert _tree(elsewhere) == [] and _tree(named) == ["count.ledger"]
+
+
+def test_a_link_to_an_existing_ledger_is_followed(tmp_path):
+    real, named = tmp_path / "real", tmp_path / "named"
+    real.mkdir()
+    named.mkdir()
+    with Ledger.open(real / "count.ledger", P8, SPLIT) as ledger:
+        record_all(ledger, [1, 3])
+    (named / "link.ledger").symlink_to(real / "count.ledger")
+    with Ledger.open(named / "link.ledger", P8, SPLIT) as ledger:
+        assert ledger.path == real / "count.ledger" and ledger.missing() == [0, 2, 4]
+        record_all(ledger, [0])
+    assert (named / "link.ledger").is_symlink() and _tree(named) == ["link.ledger"]
+    assert [r[0] for r in rows(real / "count.ledger")] == [0, 1, 3]
+
+
+def test_a_read_only_ledger_is_refused(path):
+    with Ledger.open(path, P8, SPLIT) as ledger:
+        record_all(ledger, [0])
+    before = path.read_bytes()
+    path.chmod(0o444)
+    with pytest.raises(QueensError, match="read-only"):
+        Ledger.open(path, P8, SPLIT)
+    assert path.read_bytes() == before and _tree(path.parent) == [path.name]
+
+
+def test_names_too_long_for_the_file_system_are_errors(tmp_path, capsys, monkeypatch):
+    name_max = os.pathconf(tmp_path, "PC_NAME_MAX")
+    long = tmp_path / ("x" * 300)
+    with pytest.raises(QueensError, match=f"the file name has 300 bytes, more than the {name_max}"):
+        Ledger.open(long, P8, SPLIT)
+    code, _, err = run_cli(capsys, monkeypatch, "count", "8", "--ledger", long)
+    assert code == 2 and "file name has 300 bytes" in err and "Traceback" not in err, err
+    # a name that fits, but SQLite's journal next to it would not
+    near = tmp_path / ("y" * (name_max - 3))
+    with pytest.raises(QueensError, match=f"give a name of at most {name_max - 8} bytes"):
+        Ledger.open(near, P8, SPLIT)
+    assert _tree(tmp_path) == []
+    with Ledger.open(tmp_path / ("z" * (name_max - 8)), P8, SPLIT) as ledger:  # the longest name allowed
+        record_all(ledger)
+        assert ledger.totals()[0] == sum(3 * i + 1 for i in range(5))
 
 
 # ------------------------------------------------------------------ recording

@@ -23,9 +23,15 @@ too. Every read (:meth:`~Ledger.done`, :meth:`~Ledger.missing`, :meth:`~Ledger.t
 :meth:`~Ledger.verify_sample`) verifies every row: a result edited by hand is never
 summed silently, the error names the task. Opening an existing file checks that it is a
 queenslab ledger (the SQLite header against the file size, the tables, the meta keys and
-the meta digest), of the same problem (fingerprint) and the same split (digest); a file
-that is not a ledger is refused and never modified. An empty file, or an SQLite database
-without any table, is taken as a new ledger (nothing in it can be lost).
+the meta digest), of the same problem (fingerprint) and the same split (digest), before
+anything is written to it; a file that is not a ledger is refused and never modified, and
+the message says what it is (a queenslab index, an SQLite database of another application
+with some of its tables, not SQLite at all). An empty file, or an SQLite database without
+any table, is taken as a new ledger (nothing in it can be lost). The path follows the one
+policy of :func:`~queenslab.outfile.output_target`: a symbolic link is followed only to an
+existing file (a dangling one is refused, so nothing is created elsewhere), a read-only
+file is refused, and the name must leave room for SQLite's ``-journal`` and ``-wal``
+files next to it.
 
 **Concurrency.** Several processes or threads may record into one ledger at once: the
 file is in WAL journal mode with a busy timeout of 30 seconds, a new ledger is created
@@ -62,6 +68,7 @@ from typing import Any, SupportsIndex, cast
 
 from .. import validate
 from ..errors import QueensError
+from ..outfile import output_target
 from ..problem import Problem
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "METHODS", "InvalidLedger", "Split", "TaskResult", "Ledger"]
@@ -85,6 +92,14 @@ _SCHEMA = (
     "worker TEXT NOT NULL, seconds REAL NOT NULL, version TEXT NOT NULL, chk INTEGER NOT NULL)",
 )
 _COLUMNS = "id, count, uniq, nodes, worker, seconds, version, chk"
+#: The start of the statements that create the tables only a queenslab index has
+#: (:mod:`queenslab.ranking.index`: ``lex`` when complete, ``prefixes`` while it is built).
+_INDEX_MARKS = {
+    "lex": "CREATE TABLE lex (code INTEGER PRIMARY KEY, cum INTEGER NOT NULL, cnt INTEGER NOT NULL",
+    "prefixes": "CREATE TABLE prefixes (code INTEGER PRIMARY KEY, cnt INTEGER NOT NULL",
+}
+#: SQLite's files next to a database (``-journal``, ``-wal``, ``-shm``): the longest suffix.
+_SIDE_SUFFIX = "-journal"
 _META_KEYS = (
     "format",
     "version",
@@ -401,18 +416,42 @@ def _check_file(path: Path) -> None:
         )
 
 
+def _name_max(directory: Path) -> int:
+    """The longest file name the file system of ``directory`` allows."""
+    try:
+        return os.pathconf(directory, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):  # no pathconf (Windows)
+        return 255
+
+
+def _short(path: Path) -> str:
+    """A path for a message: a long one by its start and end."""
+    text = str(path)
+    return repr(text if len(text) <= 80 else f"{text[:40]}...{text[-30:]}")
+
+
 def _schema(con: sqlite3.Connection) -> set[str]:
     return {str(sql) for (sql,) in con.execute("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL")}
 
 
 def _not_a_ledger(con: sqlite3.Connection, path: Path) -> InvalidLedger:
     with _sql(path, "reading its tables"):
-        names = sorted(str(n) for (n,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'"))
+        tables = {str(n): str(q) for n, q in con.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'")}
+    names = sorted(tables)
     if set(names) == {"meta", "tasks"}:
         return InvalidLedger(f"ledger {path}: its tables were changed (by hand or by damage); {_afresh(path)}")
+    marked = [t for t, mark in _INDEX_MARKS.items() if tables.get(t, "").startswith(mark)]
+    if marked and set(names) <= {"meta", "lex", "prefixes", "tasks"}:
+        what = (
+            "a queenslab index (prefix counts for ranking, made by `queenslab index build`)"
+            if "lex" in marked
+            else "the working file of a queenslab index build"
+        )
+        return InvalidLedger(f"{path} is {what}, not a queenslab ledger; it was left unchanged: {_elsewhere(path)}")
+    shown = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
     return InvalidLedger(
-        f"{path} is an SQLite database but not a queenslab ledger (its tables: {', '.join(names) or 'none'}); "
-        f"it was left unchanged: {_elsewhere(path)}"
+        f"{path} is an SQLite database of another application, not a queenslab ledger (its tables: "
+        f"{shown or 'none'}); it was left unchanged: {_elsewhere(path)}"
     )
 
 
@@ -553,7 +592,8 @@ class Ledger:
         ----------
         path : str or path-like
             The ledger file, named by the user. A missing (or empty) file becomes a new
-            ledger; its directory must exist.
+            ledger; its directory must exist. A symbolic link to an existing file is
+            followed (:attr:`path` is then that file).
         problem : Problem
             The problem being counted.
         split : Split
@@ -566,31 +606,43 @@ class Ledger:
         Raises
         ------
         InvalidLedger
-            If the file is not a queenslab ledger (not SQLite, other tables), is
-            truncated, damaged or unreadable, its meta table was edited, or it was made
-            for another problem or split; the file is left unchanged and the message
-            says what differs and what to do.
+            If the file is not a queenslab ledger (not SQLite, a queenslab index, another
+            application's tables), is truncated, damaged or unreadable, its meta table
+            was edited, or it was made for another problem or split; the file is left
+            unchanged and the message says what it is or what differs, and what to do.
         QueensError
-            For bad arguments (``problem`` not a Problem, ``split`` not a Split, a path
-            that is a directory or in a directory that does not exist).
+            For bad arguments (``problem`` not a Problem, ``split`` not a Split) and
+            paths :func:`~queenslab.outfile.output_target` refuses (a directory, a
+            directory that does not exist, a dangling symbolic link, a read-only file, a
+            name too long for the file system).
         """
         problem = validate.problem(problem)
         if not isinstance(split, Split):
             raise QueensError(f"split must be a queenslab Split, got {type(split).__name__} {validate.brief(split)}")
-        path = validate.path(path, "the ledger file")
+        # the one path policy: a link only to an existing file, never a read-only one, a
+        # name the file system allows -- with room for SQLite's files next to it
+        path = output_target(validate.path(path, "the ledger file"), "the ledger")
+        name_max = _name_max(path.parent)
+        if len(os.fsencode(path.name)) + len(_SIDE_SUFFIX) > name_max:
+            raise QueensError(
+                f"the ledger {_short(path)}: the file name has {len(os.fsencode(path.name))} bytes; SQLite keeps "
+                f"files named NAME{_SIDE_SUFFIX} and NAME-wal next to it ({len(_SIDE_SUFFIX)} bytes more), and "
+                f"this file system allows {name_max}: give a name of at most {name_max - len(_SIDE_SUFFIX)} bytes"
+            )
         _check_file(path)
         with _sql(path, "opening it"):
             con = sqlite3.connect(str(path), timeout=_BUSY_SECONDS, isolation_level=None, check_same_thread=False)
         try:
             _ensure_tables(con, path, problem, split)
+            # the meta is checked before anything else is written (WAL mode changes the header)
+            with _sql(path, "reading its meta table"):
+                meta = {str(k): str(v) for k, v in con.execute("SELECT key, value FROM meta")}
+            _check_meta(path, meta, problem, split)
             with _sql(path, "switching it to WAL mode"):
                 (mode,) = con.execute("PRAGMA journal_mode").fetchone()
                 if str(mode).lower() != "wal":
                     con.execute("PRAGMA journal_mode=WAL")
                 con.execute("PRAGMA synchronous=FULL")
-            with _sql(path, "reading its meta table"):
-                meta = {str(k): str(v) for k, v in con.execute("SELECT key, value FROM meta")}
-            _check_meta(path, meta, problem, split)
         except BaseException:
             with suppress(sqlite3.Error):
                 con.close()

@@ -26,6 +26,16 @@ integrity check) and can recount random prefixes with the engine. File metadata 
 modification time) is never trusted. An index that fails a check is refused with
 :class:`~queenslab.errors.InvalidIndex` saying what is wrong and how to rebuild it.
 
+**Files that are not an index.** A file queenslab did not make as an index is never
+discarded: a build (with or without ``rebuild``) and a look-up refuse it and say what it is
+-- a queenslab ledger, an SQLite database of another application (naming some of its
+tables), not SQLite at all. ``rebuild`` replaces only a queenslab index (of any problem,
+depth or schema version, damaged or not, recognised by its tables or its meta keys), a
+partial build, or a file with nothing in it. The index's path follows the one policy of
+:func:`~queenslab.outfile.output_target` (a symbolic link only to an existing file, no
+read-only file replaced), and its name must leave room for the files a build writes next
+to it (``X.sqlite.partial.new-journal``).
+
 **Building** (:func:`build_index`) happens in a working file ``X.sqlite.partial`` (WAL
 mode): the prefixes of each first-rows *task* are counted on threads and each finished
 task is committed with its rows, each row with its own check and the task with its row
@@ -70,6 +80,7 @@ from ..d4 import D4Element
 from ..data import known_total
 from ..errors import InvalidIndex, QueensError
 from ..native import engine
+from ..outfile import output_target
 from ..problem import Problem
 from .walk import WalkMismatch, as_solution, check_problem, check_rank, check_size, rank_walk, total, unrank_walk
 
@@ -254,6 +265,152 @@ def _header_problem(path: Path) -> str | None:
     return None
 
 
+# ------------------------------------------------------------- what a file is
+
+#: The start of the statements that create the tables only an index (complete, of any
+#: schema version, or a partial build) has: how an index is recognised, damaged or not.
+_INDEX_MARKS = {
+    "lex": "CREATE TABLE lex (code INTEGER PRIMARY KEY, cum INTEGER NOT NULL, cnt INTEGER NOT NULL",
+    "prefixes": "CREATE TABLE prefixes (code INTEGER PRIMARY KEY, cnt INTEGER NOT NULL",
+}
+_INDEX_TABLES = frozenset({"meta", "lex", "prefixes", "tasks"})
+#: The keys of an index's meta table (complete or partial, every schema version).
+_INDEX_KEYS = frozenset({"version", "fingerprint", "problem", "n", "depth", "complete"})
+#: What marks a queenslab ledger (:mod:`queenslab.distributed.ledger`): its meta format
+#: and its table of tasks.
+_LEDGER_FORMAT = "queenslab-ledger"
+_LEDGER_MARKS = (b"queenslab-ledger", b"CREATE TABLE tasks (id INTEGER PRIMARY KEY, count INTEGER NOT NULL")
+_SCAN_BYTES = 1 << 16
+#: The longest suffix of the files a build writes next to the index: ``X.partial.new``
+#: with SQLite's ``-journal``.
+_SIDE_SUFFIX = ".partial.new-journal"
+
+
+def _name_max(directory: Path) -> tuple[int, int]:
+    """The longest file name and path the file system of ``directory`` allows."""
+    try:
+        return os.pathconf(directory, "PC_NAME_MAX"), os.pathconf(directory, "PC_PATH_MAX")
+    except (OSError, ValueError, AttributeError):  # no pathconf (Windows), or no such directory
+        return 255, 4096
+
+
+def _short(path: object) -> str:
+    """A path for a message: a long one by its start and end."""
+    text = str(path)
+    return repr(text if len(text) <= 80 else f"{text[:40]}...{text[-30:]}")
+
+
+def _too_long(path: Path, extra: str = "") -> tuple[str, str] | None:
+    """Why ``path`` cannot be a file name here, and what to do; None if it can be.
+
+    With ``extra``, the name with ``extra`` appended must be allowed too (the files a
+    build writes next to the index)."""
+    parent = path.parent
+    name_max, path_max = _name_max(parent if os.path.isdir(parent) else Path("."))
+    size = len(os.fsencode(path.name))
+    if size > name_max:
+        return (
+            f"the file name has {size} bytes, more than the {name_max} this file system allows",
+            f"give a name of at most {name_max - len(extra)} bytes",
+        )
+    if size + len(extra) > name_max:
+        return (
+            f"the file name has {size} bytes, and building an index also writes files named NAME{extra} next to "
+            f"it ({len(extra)} bytes more), more than the {name_max} this file system allows",
+            f"give a name of at most {name_max - len(extra)} bytes",
+        )
+    if len(os.fsencode(os.path.abspath(path))) + len(extra) >= path_max:
+        return f"the path is longer than the {path_max - len(extra) - 1} bytes allowed", "give a shorter path"
+    return None
+
+
+def _identify(path: Path) -> tuple[str, str]:
+    """What the existing file at ``path`` is: ``(kind, description)``.
+
+    ``kind`` is ``"index"`` (a queenslab index of any problem, depth or schema version,
+    damaged or not), ``"partial"`` (the working file of an index build), ``"empty"``
+    (nothing in it: an empty file, an SQLite database without tables), or -- files an
+    index build never replaces -- ``"ledger"``, ``"foreign"`` (an SQLite database of
+    another application), ``"not-sqlite"`` or ``"unreadable"``. The description completes
+    the sentence "``path`` ...". Nothing is written: the file is read as an immutable
+    database (no journal or lock files are created next to it).
+    """
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(_SCAN_BYTES)
+    except OSError as e:
+        raise QueensError(f"cannot read {path}: {e.strerror or e}") from None
+    if not head:
+        return "empty", "is an empty file"
+    if not head.startswith(_SQLITE_MAGIC) or len(head) < 100:
+        return "not-sqlite", "is not an SQLite file"
+    tables: dict[str, str] = {}
+    keys: set[str] = set()
+    entries = 0
+    try:
+        # with a write-ahead log present the tables may be in it: read it too (the log
+        # and its index exist already); else read the file alone, as it is on disk
+        wal = os.path.exists(path.with_name(path.name + "-wal"))
+        uri = path.resolve().as_uri() + ("?mode=ro" if wal else "?mode=ro&immutable=1")
+        con = sqlite3.connect(uri, uri=True, timeout=_BUSY_SECONDS)
+        try:
+            for kind, name, sql in con.execute("SELECT type, name, sql FROM sqlite_master"):
+                entries += 1
+                if kind == "table":
+                    tables[str(name)] = str(sql)
+            if "meta" in tables:
+                with suppress(sqlite3.Error, UnicodeDecodeError):  # a table of another shape
+                    keys = {str(k) for (k,) in con.execute("SELECT key FROM meta LIMIT 100")}
+                    row = con.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+                    keys.discard("format")
+                    if row:
+                        keys.add(f"format={row[0]}")
+        finally:
+            con.close()
+    except (sqlite3.Error, UnicodeDecodeError, OSError) as e:
+        # the schema page is damaged: recognise the file by the text of its schema
+        if any(mark in head for mark in _LEDGER_MARKS):
+            return "ledger", f"is a damaged queenslab ledger (the record of a resumable count; {e})"
+        if any(mark.encode() in head for mark in _INDEX_MARKS.values()):
+            return "index", "is a damaged queenslab index"
+        return "unreadable", f"is an SQLite file whose tables cannot be read ({e})"
+    names = sorted(tables)
+    shown = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "") or "none"
+    # a damaged index may have lost the start of a table's statement, or its meta table: one suffices
+    marked = [t for t, mark in _INDEX_MARKS.items() if tables.get(t, "").startswith(mark)]
+    if keys >= _INDEX_KEYS:
+        marked += [t for t in ("lex", "prefixes") if t in tables and t not in marked] or ["meta"]
+    if f"format={_LEDGER_FORMAT}" in keys:
+        return "ledger", (
+            f"is a queenslab ledger (the record of a resumable count: its meta table has format {_LEDGER_FORMAT!r})"
+        )
+    if tables.get("tasks", "").encode().startswith(_LEDGER_MARKS[1]):
+        return "ledger", "is a queenslab ledger (the record of a resumable count: it has a ledger's tasks table)"
+    if not entries:
+        return "empty", "is an SQLite database without tables"
+    if marked and set(names) <= _INDEX_TABLES:
+        if "prefixes" in marked:
+            return "partial", "is the working file of an index build"
+        return "index", "is a queenslab index"
+    if marked:
+        return "foreign", f"is an SQLite database with the tables of a queenslab index and others (its tables: {shown})"
+    return "foreign", f"is an SQLite database of another application (its tables: {shown})"
+
+
+#: The kinds of file an index build may replace (with --rebuild) or start over.
+_REPLACEABLE = ("index", "partial", "empty")
+
+
+def _not_an(path: Path, kind: str, what: str, thing: str = "a queenslab index") -> str:
+    """The sentence saying that the file at ``path`` (of ``_identify``'s kind and
+    description) is not ``thing``."""
+    if kind == "not-sqlite":
+        return f"{path} is not an SQLite file, so not {thing}"
+    if kind == "unreadable":
+        return f"{path} {what}, so it cannot be recognised as {thing} (if it is a damaged one, delete it yourself)"
+    return f"{path} {what}, not {thing}"
+
+
 def _rebuild_hint(problem: Problem | None, depth: int | None, path: Path) -> str:
     if problem is None:
         return f"rebuild it with `queenslab index build ... --rebuild` (the same problem and depth) or delete {path}"
@@ -267,8 +424,8 @@ def _rebuild_hint(problem: Problem | None, depth: int | None, path: Path) -> str
 # ------------------------------------------------------------------- connections
 
 
-def _connect_ro(path: Path) -> sqlite3.Connection:
-    uri = path.resolve().as_uri() + "?mode=ro"
+def _connect_ro(path: Path, *, immutable: bool = False) -> sqlite3.Connection:
+    uri = path.resolve().as_uri() + ("?mode=ro&immutable=1" if immutable else "?mode=ro")
     con = sqlite3.connect(uri, uri=True, check_same_thread=False, timeout=_BUSY_SECONDS)
     return con
 
@@ -359,14 +516,18 @@ class PrefixIndex:
         Raises
         ------
         InvalidIndex
-            If the file is missing, incomplete, fails a check, has an older schema, or
-            was built for a different problem than ``problem``.
+            If the file is missing, incomplete, fails a check, has an older schema, was
+            built for a different problem than ``problem``, or is not an index (the
+            message says what it is: a ledger, another application's database, ...).
         """
         if problem is not None:
             check_problem(problem)
         path = validate.path(path, "the index file")
-        if not path.is_file():
-            if path.name and partial_path(path).exists():
+        long = _too_long(path)
+        if long:
+            raise InvalidIndex(f"the index file {_short(path)}: {long[0]}, so no index has that name")
+        if not os.path.isfile(path):
+            if path.name and os.path.exists(partial_path(path)):
                 raise InvalidIndex(
                     f"index {path} is incomplete (an interrupted build, {partial_path(path).name}); "
                     "run `queenslab index build` again with the same arguments to resume it"
@@ -374,6 +535,10 @@ class PrefixIndex:
             raise InvalidIndex(f"no index file at {path}; build one with `queenslab index build`")
         with _sql(path, "opening it"):
             bad = _header_problem(path)
+            with open(path, "rb") as fh:
+                wal = fh.read(20)[18:20] == b"\x02\x02"  # an index is never in WAL mode: not one
+        if bad or wal:
+            cls._refuse_other(path)
         if bad == "is not an SQLite database":
             raise InvalidIndex(
                 f"{path} is not a queenslab index (not an SQLite database); give an index file or directory "
@@ -387,6 +552,7 @@ class PrefixIndex:
             with _sql(path, "reading its schema", _rebuild_hint(None, None, path)):
                 schema = _schema(con)
             if schema != set(_FINAL_SCHEMA):
+                cls._refuse_other(path)
                 try:
                     version = _read_meta(con, path).get("version")
                 except InvalidIndex:
@@ -394,7 +560,7 @@ class PrefixIndex:
                 if version is not None and version != str(SCHEMA_VERSION):
                     cls._check_meta(path, {"version": version})  # says which version, and to rebuild
                 raise InvalidIndex(
-                    f"{path} is not a queenslab index, or its tables were changed; if it is an index, "
+                    f"index {path}: its tables were changed (by hand or by damage); "
                     "rebuild it with `queenslab index build ... --rebuild` (the same problem and depth)"
                 )
             meta = _read_meta(con, path)
@@ -407,6 +573,20 @@ class PrefixIndex:
             con.close()
             raise
         return idx
+
+    @staticmethod
+    def _refuse_other(path: Path) -> None:
+        """Raise InvalidIndex saying what the file at ``path`` is, unless it is an index."""
+        kind, what = _identify(path)
+        if kind == "partial":
+            raise InvalidIndex(
+                f"{path} {what}, not a complete index; run the `queenslab index build` that made it again "
+                "to finish the build"
+            )
+        if kind != "index":
+            raise InvalidIndex(
+                f"{_not_an(path, kind, what)}; give an index file or directory made by `queenslab index build`"
+            )
 
     @staticmethod
     def _check_meta(path: Path, meta: dict) -> Problem:
@@ -698,6 +878,7 @@ class _BuildLock:
         return True  # pragma: no cover
 
     def __enter__(self) -> _BuildLock:
+        output_target(self.path, "the index's lock file")  # never through a dangling link
         try:
             self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as e:
@@ -803,31 +984,67 @@ def _warn(message: str) -> None:
     warnings.warn(message, RuntimeWarning, stacklevel=3)
 
 
-def _target(problem: Problem, d: int, directory, path) -> Path:
+def _target(problem: Problem, d: int, directory, path, rebuild: bool) -> Path:
+    """The index file a build writes (or reuses), after the path policy of
+    :func:`~queenslab.outfile.output_target`: a symbolic link is followed only to an
+    existing file; the name, and the names of the files a build writes next to it, must
+    fit the file system; an existing file is never replaced unless it is a queenslab index
+    (or a partial build, or holds nothing), and then only with ``rebuild``."""
     if path is not None and directory is not None:
         raise QueensError("give the index directory or the index file, not both")
-    target = validate.path(path, "the index file") if path is not None else index_path(problem, d, directory)
-    if target.is_dir():
-        raise QueensError(f"the index file {target} is a directory; give a file name or pass it as the directory")
-    parent = target.parent
-    if parent.exists() and not parent.is_dir():
+    named = validate.path(path, "the index file") if path is not None else index_path(problem, d, directory)
+    long = _too_long(named, _SIDE_SUFFIX)
+    if long:
+        raise QueensError(f"the index file {_short(named)}: {long[0]}; {long[1]}")
+    if os.path.isdir(named):
+        raise QueensError(f"the index file {named} is a directory; give a file name or pass it as the directory")
+    parent = named.parent
+    if os.path.lexists(parent) and not os.path.isdir(parent):
         raise QueensError(f"cannot put the index in {parent}: it is a file, not a directory")
+    for missing in (d for d in (parent, *parent.parents) if not os.path.lexists(d)):  # directories to create
+        long = _too_long(missing)
+        if long:
+            raise QueensError(f"cannot create the index directory {_short(missing)}: {long[0]}; give a shorter name")
     try:
         parent.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise QueensError(
-            f"cannot create the index directory {parent}: {e.strerror or e}; choose a writable directory "
+            f"cannot create the index directory {_short(parent)}: {e.strerror or e}; choose a writable directory "
             f"with --index DIR or ${ENV_VAR}"
         ) from None
-    if target.is_file() and target.stat().st_size > 0:
-        try:
-            with open(target, "rb") as fh:
-                head = fh.read(16)
-        except OSError as e:
-            raise QueensError(f"cannot read {target}: {e.strerror}") from None
-        if head != _SQLITE_MAGIC:
-            raise QueensError(f"{target} exists and is not a queenslab index; not overwriting it: choose another path")
+    if not rebuild and os.path.isfile(named):
+        # an existing file is only read here (reused, or refused): a read-only index is fine
+        target = Path(os.path.realpath(named)) if os.path.islink(named) else named
+    else:
+        target = output_target(named, "the index file")
+    if target.name != named.name:  # a link to a file of another name: check the names next to that
+        long = _too_long(target, _SIDE_SUFFIX)
+        if long:
+            raise QueensError(
+                f"the index file {_short(named)} links to {_short(target)}: {long[0]}; link to a file whose name "
+                "is shorter"
+            )
+    if os.path.isfile(target):
+        kind, what = _identify(target)
+        if kind not in _REPLACEABLE:
+            raise InvalidIndex(f"{_not_an(target, kind, what)}; {_KEPT}")
     return target
+
+
+#: Why a file that is not an index is refused as the target of a build, and what to do.
+_KEPT = (
+    "queenslab never replaces it, with or without --rebuild (which replaces only an index): "
+    "give another file name for the index, or a directory"
+)
+
+
+def _check_partial(part: Path) -> None:
+    """Refuse a file at the name of the partial build that is not one (it would be discarded)."""
+    output_target(part, "the partial build")
+    if os.path.isfile(part):
+        kind, what = _identify(part)
+        if kind not in _REPLACEABLE:
+            raise InvalidIndex(f"{_not_an(part, kind, what, 'the partial build of a queenslab index')}; {_KEPT}")
 
 
 def _reuse(target: Path, problem: Problem, d: int) -> PrefixIndex:
@@ -1207,7 +1424,8 @@ def build_index(
     progress : callable, optional
         ``progress(done_tasks, total_tasks)`` after each committed task.
     rebuild : bool
-        Delete an existing file (complete, partial or corrupt) and start afresh.
+        Delete an existing index (complete, partial or corrupt) and start afresh. A file
+        that is not a queenslab index is refused all the same.
     force : bool
         Allow ``n > engine.PRACTICAL_LIMIT`` (a build counts every solution).
     client : distributed.Client, optional
@@ -1228,10 +1446,13 @@ def build_index(
     TooLarge
         For ``n > PRACTICAL_LIMIT`` without ``force``.
     InvalidIndex
-        If an existing file is damaged or for another problem (without ``rebuild``), or
-        the counts do not add up to the problem's total (the build stays partial).
+        If an existing file is damaged or for another problem (without ``rebuild``), is
+        not a queenslab index (with or without ``rebuild``: a ledger, another
+        application's database, not SQLite), or the counts do not add up to the
+        problem's total (the build stays partial).
     QueensError
-        If the index cannot be written where asked (the message names the path).
+        If the index cannot be written where asked (the message names the path): a
+        dangling symbolic link, a read-only file to replace, a name too long.
     KeyboardInterrupt
         On Ctrl-C (:class:`~queenslab.interrupt.Interrupted`); finished tasks stay in the
         partial file and the next build resumes from them.
@@ -1247,12 +1468,13 @@ def build_index(
         raise QueensError(f"an index is for exact ranking, n <= 63; got n = {n}")
     check_size(problem, force, "building an index")
     say: Note = note if note is not None else _warn
-    target = _target(problem, d, directory, path)
+    target = _target(problem, d, directory, path, rebuild)
     part = partial_path(target)
     hint = _rebuild_hint(problem, d, target)
     if not rebuild and target.exists():
         idx = _reuse(target, problem, d)
-        if part.exists():  # left over from a build killed after its rename
+        # a partial build left over from a build killed after its rename (never a file of another kind)
+        if os.path.isfile(part) and _identify(part)[0] in _REPLACEABLE:
             with _BuildLock(target, say, wait=False) as lock:
                 if lock.locked:
                     _unlink(*_db_files(part))
@@ -1260,6 +1482,7 @@ def build_index(
     before = _file_id(target)
     t_start = time.perf_counter()
     with _BuildLock(target, say) as lock:
+        _check_partial(part)
         if target.exists() and (not rebuild or (lock.waited and _file_id(target) != before)):
             # another builder finished it while we waited
             idx = _reuse(target, problem, d)
@@ -1304,8 +1527,8 @@ def find_index(problem: Problem, directory=None) -> PrefixIndex | None:
     or None. A partial build is skipped; a damaged or outdated index raises
     :class:`InvalidIndex`."""
     check_problem(problem)
-    base = index_dir(directory)
-    if not base.is_dir():
+    base = _lookup_name(index_dir(directory))
+    if not os.path.isdir(base):
         return None
     prefix = f"{problem.fingerprint()[:20]}-n{problem.n}-d"
     found = [(dd, p) for p in base.glob(prefix + "*.sqlite") if (dd := _depth_of(p, prefix)) is not None]
@@ -1341,10 +1564,10 @@ def resolve(problem: Problem, path=None, *, no_index: bool = False):
         return None
     if path is None:
         return "auto"
-    p = validate.path(path, "the index")
-    if p.is_file():
+    p = _lookup_name(validate.path(path, "the index"))
+    if os.path.isfile(p):
         return PrefixIndex.open(p, problem)
-    if p.is_dir() or not p.suffix:
+    if os.path.isdir(p) or not p.suffix:
         found = find_index(problem, p)
         if found is None:
             raise InvalidIndex(
@@ -1354,8 +1577,16 @@ def resolve(problem: Problem, path=None, *, no_index: bool = False):
     return PrefixIndex.open(p, problem)
 
 
-def _read_partial_meta(path: Path) -> dict:
-    con = _connect_ro(path)
+def _lookup_name(path: Path) -> Path:
+    """``path`` if a file or directory can have that name (InvalidIndex if not)."""
+    long = _too_long(path)
+    if long:
+        raise InvalidIndex(f"the index {_short(path)}: {long[0]}, so no index has that name")
+    return path
+
+
+def _read_partial_meta(path: Path, *, immutable: bool = False) -> dict:
+    con = _connect_ro(path, immutable=immutable)
     try:
         return {str(k): str(v) for k, v in con.execute("SELECT key, value FROM meta")}
     finally:
@@ -1370,10 +1601,10 @@ def list_indexes(directory=None) -> list[dict]:
     ``status`` is ``"complete"``, ``"incomplete: ..."`` for a partial build (with the
     builder's PID while one runs), or ``"invalid: ..."`` with the reason.
     """
-    base = index_dir(directory)
-    if base.is_file():
+    base = _lookup_name(index_dir(directory))
+    if os.path.isfile(base):
         files = [base]
-    elif base.is_dir():
+    elif os.path.isdir(base):
         files = sorted([*base.glob("*.sqlite"), *base.glob("*.sqlite.partial")])
     else:
         return []
@@ -1411,8 +1642,10 @@ def list_indexes(directory=None) -> list[dict]:
             entry.update({k: info[k] for k in ("n", "depth", "total", "rows", "problem", "built", "status")})
         except InvalidIndex as e:
             entry["status"] = f"invalid: {e}"
-            try:  # what can still be read
-                meta = _read_partial_meta(path)
+            try:  # what can still be read of an index (nothing written, not even next to it)
+                if _identify(path)[0] != "index":
+                    raise InvalidIndex("not an index")
+                meta = _read_partial_meta(path, immutable=True)
                 problem = Problem.from_dict(json.loads(meta["problem"]))
                 entry.update({"n": problem.n, "depth": int(meta["depth"]), "problem": problem.to_dict(one_based=True)})
             except Exception:  # a damaged file: leave the fields None
