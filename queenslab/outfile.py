@@ -122,6 +122,10 @@ def output_target(path: object, what: str | None = None) -> Path:
             )
         # the mode bits too: root may write anything, but a file marked read-only was protected
         if not st.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(target, os.W_OK):
+            if target.parent.is_dir():  # a directory that takes no new file (/proc) is the first reason
+                fd, temp = _create_temp(target, what, path)
+                os.close(fd)
+                os.unlink(temp)
             raise QueensError(
                 f"{_label(text, what)} exists and is read-only; queenslab does not replace a protected file "
                 "(nor does the shell's >): make it writable, remove it, or give another name"

@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 import stat
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -171,7 +172,7 @@ def _one_or_more_cells(value: Any, n: int) -> list[tuple[int, int]]:
     return _cells(value, n)
 
 
-def _shape(key: str, value: Any, n: int) -> list[tuple[int, int]]:
+def _shape(key: str, value: Any, n: int) -> Sequence[tuple[int, int]]:
     """The 0-based cells of one shape key of a region table (1-based values)."""
     if key == "cells":
         return _cells(value, n)
