@@ -2,8 +2,12 @@
 workers started as separate processes by Dask's own command-line tools), with a ledger:
 exact numbers, resumption, faults."""
 
+import contextlib
+import http.server
 import json
 import os
+import random
+import re
 import shutil
 import signal
 import socket
@@ -24,23 +28,35 @@ from queenslab.native import engine
 distributed_pkg = pytest.importorskip("distributed")
 
 from queenslab import distributed  # noqa: E402
+from queenslab.distributed import noise, runner  # noqa: E402
 from queenslab.distributed.ledger import InvalidLedger  # noqa: E402
 from queenslab.distributed.runner import DaskSpec, _client  # noqa: E402
 
 VARIANT = Problem(10, regions=[Region([(r, c) for r in range(5) for c in range(5)], at_least=2, at_most=3)])
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LOST = re.compile(r"worker lost, [0-9]+ tasks? sent again \(tcp://127\.0\.0\.1:[0-9]+\)")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def logs(tmp_path_factory):
+    """The clusters' log files of this module go to a directory of its own."""
+    folder = tmp_path_factory.mktemp("logs")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv(noise.LOG_DIR_VAR, str(folder))
+        yield folder
 
 
 @pytest.fixture(scope="module")
-def cluster():
-    """One LocalCluster of two worker processes for the module (loopback only)."""
-    from distributed import Client, LocalCluster
-
+def cluster(logs):
+    """One LocalCluster of two worker processes for the module, started as ``--dask
+    local:2`` starts one (loopback only, its log output in a file of ``logs``)."""
     engine.count_task(Problem(6), "symmetric", engine.split_tasks(Problem(6))[2][0])  # kernels cached first
-    lc = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None)
-    client = Client(lc)
-    yield lc, client
-    client.close()
-    lc.close()
+    with _client(DaskSpec.parse("local:2")) as client:
+        yield logs, client
+
+
+def _log_text(folder) -> str:
+    return "".join(p.read_text(errors="replace") for p in sorted(folder.glob("dask-*.log")))
 
 
 @pytest.mark.parametrize(
@@ -63,7 +79,7 @@ def test_a_split_count_on_a_local_cluster_is_exact(cluster):
 
 
 @pytest.mark.parametrize("where", ["threads", "dask"])
-def test_an_interrupted_count_resumes_from_its_ledger_and_recomputes_only_the_rest(where, cluster, tmp_path):
+def test_an_interrupted_count_resumes_from_its_ledger_and_recomputes_only_the_rest(where, cluster, tmp_path, capfd):
     ledger = tmp_path / "q15.ledger"
     client = cluster[1] if where == "dask" else None
 
@@ -84,10 +100,12 @@ def test_an_interrupted_count_resumes_from_its_ledger_and_recomputes_only_the_re
     again = distributed.count(Problem(15), unique=True, ledger=ledger, verify=5)
     assert again.from_ledger == again.tasks and again.verified == 5 and not again.disagreements
     assert (again.count, again.unique) == (known_total(15), known_unique(15))
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and "distributed." not in err, err
 
 
-def test_a_killed_worker_does_not_change_the_count(cluster, tmp_path):
-    _, client = cluster
+def test_a_killed_worker_does_not_change_the_count(cluster, tmp_path, capfd):
+    logs, client = cluster
     box = {}
 
     def run():
@@ -103,6 +121,33 @@ def test_a_killed_worker_does_not_change_the_count(cluster, tmp_path):
     t.join(300)
     assert not t.is_alive() and box["r"].count == known_total(17)
     client.wait_for_workers(2, timeout=60)
+    err = capfd.readouterr().err
+    assert "Traceback" not in err, err
+    # one line for the user, nothing else: the cluster's own words are in its log file
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and LOST.fullmatch(lines[0]) and victim in lines[0], err
+    assert "Restarting worker" in _log_text(logs)
+
+
+def test_the_workers_of_a_local_cluster_write_to_its_log_and_leave_ctrl_c_to_the_count(cluster, capfd):
+    logs, client = cluster
+
+    def speak():
+        print("a worker's own words", file=sys.stderr, flush=True)
+        os.write(2, b"and its C library's\n")
+        return signal.getsignal(signal.SIGINT) == signal.SIG_IGN, signal.SIGINT in signal.pthread_sigmask(
+            signal.SIG_BLOCK, []
+        )
+
+    answers = client.run(speak)
+    assert len(answers) == 2 and all(ignored and blocked for ignored, blocked in answers.values()), answers
+    err = capfd.readouterr().err
+    assert "own words" not in err and "C library" not in err
+    deadline = time.monotonic() + 30
+    while _log_text(logs).count("a worker's own words") < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    text = _log_text(logs)
+    assert text.count("a worker's own words") == 2 and text.count("and its C library's") == 2
 
 
 @pytest.mark.parametrize("where", ["threads", "dask"])
@@ -192,7 +237,7 @@ def test_a_real_cluster_started_with_dasks_own_tools(tmp_path):
         pytest.skip("the dask command-line tool is not installed")
     port = _free_port()
     address = f"tcp://127.0.0.1:{port}"
-    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env = dict(os.environ, PYTHONPATH=ROOT)
     quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "env": env, "cwd": tmp_path}
     procs = [
         subprocess.Popen([dask_cli, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"], **quiet)
@@ -218,6 +263,7 @@ def test_a_real_cluster_started_with_dasks_own_tools(tmp_path):
         )
         obj = json.loads(done.stdout)
         assert done.returncode == 0, done.stderr
+        assert [line.split(": ")[0] for line in done.stderr.splitlines()] == ["the cluster's log"], done.stderr
         assert (obj["count"], obj["unique"]) == (known_total(12), known_unique(12))
         assert len(obj["workers"]) == 2 and all(w.startswith("tcp://127.0.0.1:") for w in obj["workers"])
     finally:
@@ -228,6 +274,184 @@ def test_a_real_cluster_started_with_dasks_own_tools(tmp_path):
                 p.wait(20)
             except subprocess.TimeoutExpired:
                 p.kill()
+
+
+def _count_17_on_local_2(tmp_path):
+    """``queenslab count 17 --dask local:2 --ledger ...`` as a process group of its own,
+    as a terminal runs it; and its ledger."""
+    ledger = tmp_path / "q17.ledger"
+    env = dict(os.environ, PYTHONPATH=ROOT, **{noise.LOG_DIR_VAR: str(tmp_path / "logs")})
+    command = [sys.executable, "-m", "queenslab", "count", "17", "--dask", "local:2", "--ledger", str(ledger)]
+    proc = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True
+    )
+    return proc, ledger
+
+
+def _wait_for_recorded_tasks(proc, ledger, k, seconds=240):
+    """Wait until the ledger holds ``k`` tasks: the cluster is counting."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, proc.communicate()
+        with contextlib.suppress(sqlite3.Error), contextlib.closing(sqlite3.connect(ledger, timeout=5)) as con:
+            if con.execute("SELECT COUNT(*) FROM tasks").fetchone()[0] >= k:
+                return
+        time.sleep(0.2)
+    pytest.fail(f"no {k} tasks recorded within {seconds} s")
+
+
+def _end_group(proc):
+    """Whatever is left of the process group started by :func:`_count_17_on_local_2`."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.communicate(timeout=30)
+
+
+def _log_line(err: str, tmp_path) -> str:
+    """The line that names the log file; the file is in the log directory and holds more than its header."""
+    line = next(line for line in err.splitlines() if line.startswith("the cluster's log: "))
+    path = line.removeprefix("the cluster's log: ")
+    assert os.path.dirname(path) == str(tmp_path / "logs")
+    assert len(open(path).read().splitlines()) > 1
+    return line
+
+
+def test_ctrl_c_on_a_local_cluster_says_one_line_stops_it_and_exits_130(tmp_path):
+    """Ctrl-C in a terminal signals the whole process group, the worker processes
+    included: only the command sees it, says so, stops the cluster and exits 130."""
+    psutil = pytest.importorskip("psutil")
+    proc, ledger = _count_17_on_local_2(tmp_path)
+    try:
+        _wait_for_recorded_tasks(proc, ledger, 3)
+        family = psutil.Process(proc.pid).children(recursive=True)
+        assert sum("spawn_main" in " ".join(p.cmdline()) for p in family) == 2  # the two worker processes
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+        assert proc.returncode == 130, err
+        assert "Traceback" not in err and "leaked" not in err, err
+        lines = [line for line in err.splitlines() if line.strip()]
+        assert lines == [_log_line(err, tmp_path), "interrupted: stopping the cluster", "interrupted"], err
+        _, alive = psutil.wait_procs(family, timeout=60)
+        assert not alive, alive  # no worker process left behind
+    finally:
+        _end_group(proc)
+
+
+def test_a_killed_worker_on_the_command_line_is_one_line_and_the_count_is_exact(tmp_path):
+    psutil = pytest.importorskip("psutil")
+    proc, ledger = _count_17_on_local_2(tmp_path)
+    try:
+        _wait_for_recorded_tasks(proc, ledger, 3)
+        workers = [p for p in psutil.Process(proc.pid).children() if "spawn_main" in " ".join(p.cmdline())]
+        assert len(workers) == 2
+        workers[0].kill()  # SIGKILL mid-count; its nanny starts another
+        out, err = proc.communicate(timeout=600)
+        assert proc.returncode == 0, err
+        assert out.startswith(f"{known_total(17)} solutions of 17-queens") and "agrees" in out
+        assert "Traceback" not in err, err
+        lines = [line for line in err.splitlines() if line.strip()]
+        assert len(lines) == 2 and lines[0] == _log_line(err, tmp_path) and LOST.fullmatch(lines[1]), err
+    finally:
+        _end_group(proc)
+
+
+@contextlib.contextmanager
+def _not_a_scheduler(kind, seconds=120):
+    """A server on 127.0.0.1 that is not a Dask scheduler, for at most ``seconds``: an
+    HTTP server, one that answers random bytes, or one that accepts and stays silent.
+    Yields its address."""
+    stop = threading.Event()
+    threads = []
+    if kind == "http":
+
+        class Hello(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                self.send_response(200)
+                self.end_headers()
+                self.wfile.write(b"hello")
+
+            def log_message(self, *args):
+                pass
+
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Hello)
+        server.daemon_threads, server.block_on_close = True, False
+        threads.append(threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True))
+        threads[0].start()
+        try:
+            yield f"tcp://127.0.0.1:{server.server_address[1]}"
+        finally:
+            server.shutdown()
+            server.server_close()
+        return
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    listener.settimeout(0.1)
+    ends = time.monotonic() + seconds
+    garbage = random.Random(17)
+
+    def answer(conn):
+        conn.settimeout(1)  # a send to a peer that stopped reading ends too
+        with conn:
+            while not stop.is_set() and time.monotonic() < ends:
+                if kind == "garbage":
+                    try:
+                        conn.sendall(garbage.randbytes(4096))
+                    except OSError:
+                        return
+                stop.wait(0.01)
+
+    def serve():
+        while not stop.is_set() and time.monotonic() < ends:
+            try:
+                conn, _ = listener.accept()
+            except (TimeoutError, OSError):
+                continue
+            t = threading.Thread(target=answer, args=(conn,), daemon=True)
+            threads.append(t)
+            t.start()
+
+    threads.append(threading.Thread(target=serve, daemon=True))
+    threads[0].start()
+    try:
+        yield f"tcp://127.0.0.1:{listener.getsockname()[1]}"
+    finally:
+        stop.set()
+        for t in list(threads):
+            t.join(10)
+        listener.close()
+
+
+@pytest.mark.parametrize("kind", ["http", "garbage", "silent"])
+def test_an_address_that_is_not_a_dask_scheduler_is_a_clear_error_in_bounded_time(kind, capsys, monkeypatch):
+    monkeypatch.setattr(runner, "CONNECT_SECONDS", 6.0)
+    with _not_a_scheduler(kind) as address:
+        t0 = time.monotonic()
+        with pytest.raises(QueensError, match="not a Dask scheduler|no Dask answer") as e:
+            distributed.count(Problem(8), dask=address)
+        assert time.monotonic() - t0 < 6.0 + 20  # the connect timeout, and some slack for a busy machine
+        assert address in str(e.value) and "--dask takes local:K" in str(e.value)
+        capsys.readouterr()
+        t0 = time.monotonic()
+        code, out, err = run_cli(capsys, monkeypatch, "count", 8, "--dask", address)
+        assert time.monotonic() - t0 < 6.0 + 20
+    assert code == 2 and out == "" and "Traceback" not in err, err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert lines[-1].startswith(f"error: {address} ") and all(
+        line.startswith("the cluster's log: ") for line in lines[:-1]
+    ), err
+
+
+def test_the_default_connect_timeout_keeps_a_bad_address_under_half_a_minute():
+    assert 5 <= runner.CONNECT_SECONDS <= 25
+
+
+def test_a_dask_worker_is_not_a_scheduler(cluster):
+    _, client = cluster
+    worker = sorted(client.scheduler_info()["workers"])[0]
+    with pytest.raises(QueensError, match="is a Dask worker, not a scheduler"):
+        distributed.count(Problem(8), dask=worker)
 
 
 def test_an_index_built_on_a_cluster_is_the_index_built_on_threads(cluster, tmp_path):

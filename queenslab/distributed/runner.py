@@ -6,15 +6,23 @@ skips those a ledger already holds, runs the rest -- on this machine's threads, 
 ``tls://...``) or on a ``distributed.Client`` the caller made -- records each finished
 task in the ledger at once, and adds the results up. The numbers are exactly those of
 the single-machine count.
+
+On a cluster it connects to or starts (``dask=``), the user sees one line per event on
+stderr (the cluster's log file, a lost worker, an interrupt) and the cluster's own log
+output goes to that file (:mod:`queenslab.distributed.noise`); an address that does not
+answer as a Dask scheduler within :data:`CONNECT_SECONDS` is a QueensError.
 """
 
 from __future__ import annotations
 
+import logging
 import re
+import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +31,7 @@ from ..errors import MissingDependency, QueensError
 from ..native import engine
 from ..problem import Problem
 from ..result import CountResult
+from . import noise
 from .tasks import run_batch, run_task
 
 __all__ = ["count", "finished", "DistributedResult", "DaskSpec", "Disagreement", "VERIFY_METHODS"]
@@ -135,43 +144,160 @@ def _warm_up(method: str, unique: bool) -> None:
     engine.count_task(small, method, tasks[0], unique=unique)
 
 
+#: Seconds a ``--dask`` address has to answer as a Dask scheduler (connecting included).
+CONNECT_SECONDS = 20.0
+
+_HOW = (
+    "--dask takes local:K (K worker processes on this machine) or the address of a running Dask scheduler, "
+    "the one `dask scheduler` prints (tcp://HOST:PORT, port 8786 by default)"
+)
+
+
+def _ask_identity(address: str, seconds: float, connection_args: dict[str, Any]) -> Any:
+    """What the Dask server at ``address`` says it is (Dask's ``identity`` call), asked on
+    an event loop of its own and given up after ``seconds``; an exception is returned,
+    not raised. Nothing it sends is unpickled."""
+    import asyncio
+
+    from distributed.comm import connect
+
+    async def ask() -> Any:
+        # Dask's connect() bounds its attempts to connect but not the wait for the
+        # peer's handshake: a server that accepts and stays silent would hold it forever
+        comm = await connect(address, timeout=0.75 * seconds, deserialize=False, **connection_args)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    async def bounded() -> Any:
+        return await asyncio.wait_for(ask(), seconds)
+
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["answer"] = asyncio.run(bounded())
+        except BaseException as e:  # garbage from a server that is not Dask's: any error at all
+            box["answer"] = e
+
+    probe = threading.Thread(target=target, name="queenslab-dask-probe", daemon=True)
+    probe.start()
+    deadline = time.monotonic() + seconds + 10
+    while probe.is_alive() and time.monotonic() < deadline:
+        probe.join(0.1)
+        interrupt.check()
+    return box.get("answer", TimeoutError())
+
+
+def _check_scheduler(address: str, seconds: float, log: noise.ClusterLog | None = None) -> None:
+    """Return once ``address`` has answered as a Dask scheduler within ``seconds``; a
+    QueensError saying what it is otherwise (the error met, if any, written to ``log``)."""
+    import asyncio
+
+    d = _distributed()
+    try:
+        args = d.Security().get_connection_args("client")
+    except (OSError, TypeError, ValueError) as e:
+        raise QueensError(f"the TLS settings of the Dask configuration cannot be used: {e}") from None
+    if address.startswith("tls://") and args.get("ssl_context") is None:
+        raise QueensError(
+            f"cannot connect to the Dask scheduler at {address}: a tls:// address needs the TLS settings of the "
+            "Dask configuration (DASK_CONFIG, see docs/distributed.md), and none were found"
+        )
+    answer = _ask_identity(address, seconds, args)
+    if type(answer) is OSError or (isinstance(answer, OSError) and "Timed out trying to connect" in str(answer)):
+        raise QueensError(f"cannot reach a Dask scheduler at {address}: {answer}; {_HOW}")
+    if isinstance(answer, (TimeoutError, asyncio.TimeoutError)):
+        raise QueensError(
+            f"{address} gave no Dask answer within {seconds:g} s: it is not a Dask scheduler (another kind of "
+            f"server, such as an HTTP server, waits for a request of its own), or a scheduler too busy to answer; {_HOW}"
+        )
+    if isinstance(answer, BaseException):
+        if log is not None:
+            log.write(f"asking {address} what it is: {type(answer).__name__}: {answer}")
+        raise QueensError(
+            f"{address} is not a Dask scheduler: what it sent is not Dask's protocol (another kind of server, "
+            f"such as the dashboard's, port 8787?); {_HOW}"
+        )
+    kind = answer.get("type") if isinstance(answer, dict) else None
+    if not isinstance(kind, str):
+        raise QueensError(f"{address} is not a Dask scheduler: it does not say what it is when asked; {_HOW}")
+    if kind in ("Worker", "Nanny"):
+        raise QueensError(f"{address} is a Dask {kind.lower()}, not a scheduler; {_HOW}")
+
+
+def _connect(address: str, log: noise.ClusterLog) -> Any:
+    """A Client of the scheduler at ``address``, after :func:`_check_scheduler`."""
+    d = _distributed()
+    _check_scheduler(address, CONNECT_SECONDS, log)
+    try:
+        return d.Client(address, timeout=f"{CONNECT_SECONDS:g}s")
+    except (OSError, TimeoutError) as e:
+        raise QueensError(f"cannot reach the Dask scheduler at {address}: {e}; {_HOW}") from None
+    except (TypeError, ValueError) as e:
+        raise QueensError(f"cannot connect to the Dask scheduler at {address}: {e}; {_HOW}") from None
+
+
+def _local_cluster(workers: int, log: noise.ClusterLog) -> Any:
+    """A LocalCluster of ``workers`` one-thread processes on loopback, quiet (see
+    :mod:`queenslab.distributed.noise`)."""
+    d = _distributed()
+    log.start_tracker()  # first: starting it unblocks SIGINT in the thread that starts it
+    with noise.sigint_blocked():
+        return d.LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",  # loopback only: nothing outside this machine can connect
+            dashboard_address=None,
+            # the scheduler's small HTTP server still starts: on loopback, on a free port
+            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+            # warnings and errors, into the log file: a worker's first INFO lines come
+            # before its preload sends its output there
+            silence_logs=logging.WARNING,
+            preload=[noise.__name__],
+            env={noise.LOG_FILE_VAR: str(log.path)},
+        )
+
+
 @contextmanager
 def _client(spec: DaskSpec) -> Iterator[Any]:
-    """A Client for ``spec``; a LocalCluster started for it is stopped afterwards."""
-    d = _distributed()
-    if spec.address is not None:
-        try:
-            client = d.Client(spec.address, timeout="20s")
-        except (OSError, TimeoutError) as e:
-            raise QueensError(f"cannot reach the Dask scheduler at {spec.address}: {e}") from None
-        except (TypeError, ValueError) as e:  # e.g. tls:// without TLS settings in the Dask configuration
-            raise QueensError(
-                f"cannot connect to the Dask scheduler at {spec.address}: {e}; a tls:// address needs the TLS "
-                "settings of the Dask configuration (see docs/distributed.md)"
-            ) from None
-        try:
-            yield client
-        finally:
-            client.close()
-        return
-    cluster = d.LocalCluster(
-        n_workers=spec.workers,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",  # loopback only: nothing outside this machine can connect
-        dashboard_address=None,
-        # the scheduler's small HTTP server still starts: on loopback, on a free port
-        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
-        silence_logs=50,
-    )
+    """A Client for ``spec``; a LocalCluster started for it is stopped afterwards.
+
+    The cluster's own log output and tracebacks go to a log file, whose path is said
+    once on stderr when the cluster is ready (or when it failed to start and wrote
+    there); an interrupt is said in one line (:mod:`queenslab.distributed.noise`)."""
+    _distributed()
+    what = f"--dask {spec.address}" if spec.address is not None else f"--dask local:{spec.workers}"
+    log = noise.ClusterLog.open(what)
     try:
-        client = d.Client(cluster)
-        try:
-            yield client
-        finally:
-            client.close()
+        with log.capture(), ExitStack() as stack:
+            try:
+                if spec.address is not None:
+                    client = _connect(spec.address, log)
+                else:
+                    assert spec.workers is not None
+                    cluster = _local_cluster(spec.workers, log)
+                    stack.callback(cluster.close)
+                    client = _distributed().Client(cluster)
+                stack.callback(client.close)
+            except BaseException:
+                log.announce(only_if_written=True)
+                raise
+            log.announce()
+            try:
+                yield client
+            except KeyboardInterrupt:
+                noise.say(
+                    "interrupted: stopping the cluster"
+                    if spec.address is None
+                    else "interrupted: cancelling the tasks sent to the cluster"
+                )
+                raise
     finally:
-        cluster.close()
+        log.close()
 
 
 def _on_threads(
@@ -193,36 +319,120 @@ def _on_threads(
                 f.cancel()
 
 
+class _Losses:
+    """The workers the scheduler removes while a run waits for its futures, from Dask's
+    events (topic ``"all"``), each reported in one line with the tasks sent again."""
+
+    def __init__(self, client: Any):
+        self.client = client
+        self.events: deque[dict[str, Any]] = deque()
+        handlers = getattr(client, "_event_handlers", None)
+        previous = handlers.get("all") if isinstance(handlers, dict) else None
+        while isinstance(getattr(previous, "__self__", None), _Losses):  # an earlier run's, left in place
+            previous = previous.__self__.previous  # type: ignore[union-attr]
+        self.previous = previous  # the caller's own handler of the topic, called on
+        try:
+            client.subscribe_topic("all", self._on_event)
+            self.subscribed = True
+        except Exception:  # a client without Dask's events: the tasks are sent again all the same, unreported
+            self.subscribed = False
+
+    def _on_event(self, event: Any) -> Any:
+        """Called on the client's event loop: note a removed worker, pass every event on."""
+        msg = event[1] if isinstance(event, tuple) and len(event) == 2 else None
+        if self.subscribed and isinstance(msg, dict) and msg.get("action") == "remove-worker":
+            self.events.append(msg)
+        return self.previous(event) if self.previous is not None else None
+
+    def report(self, pending: dict[Any, tuple[Any, int]], weight: Callable[[int], int]) -> None:
+        """One line per worker removed since the last call: how many of the tasks still
+        awaited (``pending``: key to future and position, each weighing
+        ``weight(position)`` tasks) were on it, so that Dask sends them again."""
+        while self.events:
+            msg = self.events.popleft()
+            keys = _keys(msg.get("processing-tasks")) | _keys(msg.get("lost-computed-tasks"))
+            again = sum(weight(i) for key, (_, i) in list(pending.items()) if key in keys)
+            how = "left" if msg.get("expected") else "lost"
+            noise.say(f"worker {how}, {again} task{'' if again == 1 else 's'} sent again ({msg.get('worker')})")
+
+    def close(self) -> None:
+        """Stop listening: the caller's own handler of the topic, if any, is put back;
+        else Dask is told to stop sending the topic, and events already on their way
+        meet this handler, now silent (Dask's client reports an error for an event of a
+        topic without a handler)."""
+        if not self.subscribed:
+            return
+        self.subscribed = False
+        try:
+            if self.previous is not None:
+                self.client.subscribe_topic("all", self.previous)
+            else:
+                self.client.unsubscribe_topic("all")
+        except Exception:  # a client closed meanwhile: nothing to stop
+            pass
+
+
+def _keys(items: Any) -> set[Any]:
+    """The task keys of an event (a key that is a tuple arrives as a list)."""
+    out: set[Any] = set()
+    for key in items or ():
+        with suppress(TypeError):  # a key nested deeper than Dask's own: not one of ours
+            out.add(tuple(key) if isinstance(key, list) else key)
+    return out
+
+
 def finished(
-    client: Any, futures: list[Any], refill: Callable[[], list[Any]] | None = None
+    client: Any,
+    futures: list[Any],
+    refill: Callable[[], list[Any]] | None = None,
+    weight: Callable[[int], int] | None = None,
 ) -> Iterator[tuple[int, Any]]:
     """``(position, result)`` of each of ``futures`` as it ends, Ctrl-C seen within about
     50 ms; the futures still running are cancelled when the caller stops or fails (a lost
-    worker's tasks are run again elsewhere by Dask).
+    worker's tasks are run again elsewhere by Dask, and said in one line on stderr).
 
     ``refill``, if given, is called after each result has been handled by the caller and
-    returns further futures to wait for (numbered on after ``futures``)."""
+    returns further futures to wait for (numbered on after ``futures``). ``weight(position)``
+    is the number of tasks a future stands for (1 by default), for the lost-worker line.
+    A future is let go once its result is handed on, so that a worker lost afterwards
+    does not make Dask compute it again."""
     d = _distributed()
-    every = list(futures)
-    position = {f: i for i, f in enumerate(every)}
-    ended = d.as_completed(every)
+    weight = weight if weight is not None else (lambda i: 1)
+    pending: dict[Any, tuple[Any, int]] = {}  # key -> (future, position)
+    for i, f in enumerate(futures):
+        pending[f.key] = (f, i)
+    numbered = len(pending)
+    ended = d.as_completed([f for f, _ in pending.values()])
+    del futures
+    losses = _Losses(client)
     try:
         while not ended.is_empty():
+            losses.report(pending, weight)
             batch = ended.next_batch(block=False)
             if not batch:
                 interrupt.check()
                 time.sleep(0.05)
                 continue
-            for f in batch:
-                yield position[f], f.result()
+            while batch:
+                f = batch.pop(0)
+                _, i = pending.pop(f.key)
+                result = f.result()
+                del f
+                yield i, result
                 for g in refill() if refill is not None else ():
-                    position[g] = len(every)
-                    every.append(g)
+                    pending[g.key] = (g, numbered)
+                    numbered += 1
                     ended.add(g)
             interrupt.check()
+        losses.report(pending, weight)
         interrupt.check()  # Ctrl-C while the last tasks ended: still a stop
     finally:
-        client.cancel(every)
+        losses.close()
+        if pending and getattr(client, "status", None) not in ("closing", "closed"):
+            # best effort: this may run late, when the generator is collected after its
+            # client was closed (a caller that stopped iterating on Ctrl-C)
+            with suppress(Exception):
+                client.cancel([f for f, _ in pending.values()])
 
 
 def _slots(client: Any) -> int:
@@ -300,7 +510,7 @@ def _on_dask(
             out.append(client.submit(run_batch, problem, method, [tasks[i] for i in group], unique, True, pure=False))
         return out
 
-    for k, outcomes in finished(client, submit(3 * slots), refill=lambda: submit(1)):
+    for k, outcomes in finished(client, submit(3 * slots), refill=lambda: submit(1), weight=lambda k: len(groups[k])):
         batcher.learn([o[4] for o in outcomes])
         yield from zip(groups[k], outcomes)
 
@@ -336,7 +546,9 @@ def count(
         problem or split, or one edited by hand, is refused.
     dask : DaskSpec or str, optional
         ``"local:K"`` or a scheduler address, for a cluster this call connects to (or
-        starts and stops); not with ``client``. Neither: threads of this machine.
+        starts and stops); not with ``client``. Neither: threads of this machine. The
+        cluster's log output goes to a file whose path is said on stderr
+        (:mod:`~queenslab.distributed.noise`).
     depth : int, optional
         Split into the prefixes of this many rows (default: the symmetric split for the
         standard problem, else the smallest depth with at least 256 prefixes).
@@ -372,6 +584,10 @@ def count(
         For a ledger of another problem or split, or a damaged or edited one.
     MissingDependency
         For a cluster without the optional extra ``dask``.
+    QueensError
+        For a ``dask`` address that does not answer as a Dask scheduler within
+        :data:`CONNECT_SECONDS` (an HTTP server, a server that sends something else or
+        nothing, a Dask worker, a port where nothing listens).
     """
     from .ledger import Ledger, Split, TaskResult
 
