@@ -289,10 +289,13 @@ def _diagonals(problem: Problem) -> tuple[tuple[Cell, ...], ...]:
 
 def _leap_pairs(problem: Problem) -> tuple[tuple[Cell, Cell], ...]:
     n = problem.n
+    offsets = leap_offsets(problem.leaps)  # once: the loop below runs n * n times
+    if not offsets:
+        return ()
     pairs: set[tuple[Cell, Cell]] = set()
     for r in range(n):
         for c in range(n):
-            for dr, dc in leap_offsets(problem.leaps):
+            for dr, dc in offsets:
                 r2, c2 = r + dr, c + dc
                 if problem.toroidal:
                     r2, c2 = r2 % n, c2 % n
