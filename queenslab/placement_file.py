@@ -3,8 +3,11 @@
 ``queenslab solve --out F`` writes with :func:`write_placement`; ``queenslab show --from F``
 reads with :func:`read_placement`. Both sides are 1-based on disk (like the command line)
 and 0-based in Python. A ``.npy`` file holds a 1-D integer array; any other file is text:
-columns by row separated by commas and/or white space, optionally inside brackets
-(``2, 4, 1, 3`` — the self-correcting Queens program (ronybc) prints its 10,000-queen solution this way).
+columns by row separated by commas and/or white space (``2, 4, 1, 3`` — the
+self-correcting Queens program (ronybc) prints its 10,000-queen solution this way),
+optionally inside one pair of brackets around the whole list, as a flat JSON list
+(``[2, 4, 1, 3]``) or a Python tuple is written. Brackets anywhere else (nested lists)
+are refused, not skipped.
 """
 
 from __future__ import annotations
@@ -23,13 +26,18 @@ from .solution import as_columns
 
 __all__ = ["read_placement", "write_placement"]
 
-_SEPARATORS = re.compile(r"[\s,\[\]()]+")
+_SEPARATORS = re.compile(r"[\s,]+")
+#: The brackets that may enclose the whole list, and nothing else.
+_PAIRS = {"[": "]", "(": ")"}
 #: A column number in a text file: ASCII digits, optionally signed (a sign is checked
 #: against the range like any other value).
 _NUMBER = re.compile(r"[+-]?[0-9]+", re.ASCII)
 #: Longest column number read (more digits cannot be a column of any board).
 _MAX_DIGITS = 18
-_HELP = "the file holds 1-based column numbers (ASCII digits) separated by commas or spaces"
+_HELP = (
+    "the file holds 1-based column numbers (ASCII digits) separated by commas or spaces, "
+    "or one flat JSON list such as [2, 4, 1, 3]"
+)
 
 
 def write_placement(placement, path) -> str:
@@ -115,6 +123,19 @@ def _read_npy(path: Path) -> np.ndarray:
     return np.frombuffer(data, dtype=dtype)
 
 
+def _unwrap(text: str) -> str:
+    """``text`` without separators at its ends and without one pair of brackets around
+    the whole of it (scanned in linear time, whatever the text holds)."""
+    start, end = 0, len(text)
+    while start < end and (text[start].isspace() or text[start] == ","):
+        start += 1
+    while end > start and (text[end - 1].isspace() or text[end - 1] == ","):
+        end -= 1
+    if end - start >= 2 and _PAIRS.get(text[start]) == text[end - 1]:
+        start, end = start + 1, end - 1
+    return text[start:end]
+
+
 def _read_text(path: Path) -> np.ndarray:
     """The column numbers of a text placement file, as Python ints checked one by one."""
     raw = path.read_bytes()
@@ -122,7 +143,13 @@ def _read_text(path: Path) -> np.ndarray:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
         raise InvalidPlacement(f"{path} is not UTF-8 text (byte {e.start + 1}); {_HELP}, or give a .npy file") from None
-    words = [w for w in _SEPARATORS.split(text) if w]
+    body = _unwrap(text)
+    bracket = next((ch for ch in body if ch in "[]()"), None)
+    if bracket is not None:
+        raise InvalidPlacement(
+            f"{path}: a bracket {bracket!r} that does not enclose the whole list (nested or unmatched); {_HELP}"
+        )
+    words = [w for w in _SEPARATORS.split(body) if w]
     if not words:
         raise InvalidPlacement(f"{path} holds no columns; {_HELP}")
     n = len(words)

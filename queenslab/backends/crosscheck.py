@@ -154,6 +154,8 @@ def crosscheck(
             f"got {validate.brief(options)}"
         )
     options = options or {}
+    unique = validate.flag(unique, "unique")
+    strict = validate.flag(strict, "strict")
     time_limit = validate.positive_seconds(time_limit, "time_limit")
     unknown = sorted(set(options) - set(names))
     if unknown:
