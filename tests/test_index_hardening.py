@@ -448,7 +448,7 @@ def test_a_complete_index_lifts_the_size_limit(tmp_path, monkeypatch):
 def test_sampling_streams_and_checks_k():
     p = Problem(8)
     sols = naive.all_solutions(p)
-    draws = iter_samples(p, 10**8, seed=3, index=None)  # nothing drawn yet, nothing held
+    draws = iter_samples(p, 10**8, seed=3, index=None, force=True)  # nothing drawn yet, nothing held
     first = [next(draws) for _ in range(5)]
     assert [r for r, _ in first] == sample_ranks(p, 5, seed=3, index=None)
     assert all(sols[r] == s for r, s in first)
@@ -463,7 +463,7 @@ def test_sampling_streams_and_checks_k():
 def test_sample_cli_prints_as_it_draws(tmp_path):
     env = dict(os.environ, **{ix.ENV_VAR: str(tmp_path), "PYTHONPATH": str(ROOT)})
     proc = subprocess.Popen(
-        [sys.executable, "-m", "queenslab", "sample", "8", "100000000", "--seed", "2"],
+        [sys.executable, "-m", "queenslab", "sample", "8", "100000000", "--seed", "2", "--force"],
         env=env,
         stdout=subprocess.PIPE,
         text=True,

@@ -50,8 +50,8 @@ LONG_COMMANDS = [
     ["count", 30, "--force", "--threads", 1],
     ["count", 24, "--force", "--toroidal", "--knight"],  # the general walk
     ["count", 19, "--unique", "--force", "--block", "1,1"],  # orbits by canonical forms
-    ["solutions", 40, "--limit", 1],
-    ["orbits", 40, "--limit", 1],
+    ["solutions", 40, "--limit", 1, "--force"],  # beyond the first-solution limit: forced
+    ["orbits", 40, "--limit", 1, "--force"],
     ["count", 14, "--backend", "cpsat"],
     ["count", 14, "--backend", "sat"],
     ["crosscheck", 13],
@@ -169,7 +169,7 @@ def _subprocess_interrupt(args, tmp_path, delay):
     "args",
     [
         ["count", 30, "--force"],
-        ["solutions", 32, "--limit", 1],  # its first solution takes about 40 s
+        ["solutions", 40, "--limit", 1, "--force"],  # its first solution takes minutes
         ["count", 14, "--backend", "cpsat"],
         ["count", 14, "--backend", "sat"],
         ["crosscheck", 14],

@@ -162,13 +162,16 @@ PROGRESS = Option(
 )
 
 
-#: Count beyond the backend's practical limit (:attr:`Backend.practical_limit`).
+#: Go ahead beyond a practical limit: the backend's of an exact count
+#: (:attr:`Backend.practical_limit`), and those of its model or search (building a model,
+#: a solver's or the lexicographic search for solutions).
 FORCE = Option(
     "force",
     "flag",
-    "allow n above the backend's practical limit of an exact count (native 18, cpsat and sat 14, ganak 13, cpmpy 12)",
+    "allow requests beyond the practical limits: n above the backend's limit of an exact count (native 18, "
+    "cpsat and sat 14, ganak 13, cpmpy 12), models beyond their size limit, searches for solutions beyond "
+    "their n limit",
     default=False,
-    applies_to=frozenset({COUNTS}),
 )
 
 
@@ -241,10 +244,10 @@ class Backend(ABC):
     def _check_reach(self, problem: Problem, opts: dict[str, Any]) -> None:
         """Refuse an exact count beyond :attr:`practical_limit` (it would run for hours,
         or days) unless ``force``, ``limit`` or ``time_limit`` says to go ahead; ``force``
-        is taken out of ``opts`` here."""
+        stays in ``opts`` for the backend's model (its own limits)."""
         if self.practical_limit is None:
             return
-        force = opts.pop("force", False)
+        force = opts.get("force", False)
         if force or problem.n <= self.practical_limit or opts.get("limit") or opts.get("time_limit"):
             return
         raise TooLarge(

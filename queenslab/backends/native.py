@@ -54,4 +54,6 @@ class NativeBackend(Backend):
     def _solutions(self, problem: Problem, limit: int | None, **opts: Any) -> Iterator[tuple[int, ...]]:
         from ..native import engine
 
+        engine.check_problem(problem)
+        engine.check_first_solution(problem, opts.get("force", False))  # they come in lexicographic order
         return engine.solutions(problem, limit=limit)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
@@ -17,7 +18,7 @@ from ..backends import crosscheck, get_backend
 from ..backends.crosscheck import DEFAULT_TIME_LIMIT
 from ..backends.interface import COUNTS
 from ..data import compare
-from ..errors import QueensError
+from ..errors import QueensError, TooLarge
 from ..outfile import atomic_output
 from ..problem import Problem
 from ..provenance import environment
@@ -82,6 +83,16 @@ def _n_or_range(f: Callable) -> Callable:
         sizes = kw.get("n")
         kw["sizes"] = kw["variant"] = None
         if isinstance(sizes, _Sizes):
+            from ..native.engine import MAX_N
+
+            # checked before any problem of the range is built: a range holds one
+            # problem at a time, and none beyond what the engine can represent
+            if sizes.last > MAX_N:
+                raise TooLarge(
+                    f"the range {sizes.first}..{sizes.last} goes beyond n = {MAX_N}, the largest board the "
+                    f"engine represents (a bitboard row is a 64-bit integer; counting is out of reach long "
+                    f"before); give a range A..B with B <= {MAX_N}"
+                )
             if kw.get("problem_file") is not None:
                 raise QueensError(
                     f"a range of N counts every size from {sizes.first} to {sizes.last}, but a problem file "
@@ -153,7 +164,7 @@ _NOT_SPLIT = {
 
 
 def _count_range(
-    problems: list[Problem],
+    problems: Iterable[Problem],
     unique: bool,
     classes: bool,
     backend: str,
@@ -309,15 +320,17 @@ def count_cmd(
                 "a range of N counts each size in this process; --ledger and --dask split one count: give a single N"
             )
         assert variant is not None
-        problems = [problem] + [variant(k) for k in range(sizes.first + 1, sizes.last + 1)]
         # refuse the whole range up front, as a single count of its largest size would be refused
+        top = variant(sizes.last)
         opts = be.check_options(dict(backend_opts))
-        be._check_reach(problems[-1], dict(opts))
+        be._check_reach(top, dict(opts))
         if backend == "native":
             from ..native import engine
 
-            engine.check_problem(problems[-1])
-            engine.check_size(problems[-1], bool(opts.get("force", False)))
+            engine.check_problem(top)
+            engine.check_size(top, bool(opts.get("force", False)))
+        # each size is built when it is counted (constant memory, whatever the range)
+        problems = itertools.chain([problem], (variant(k) for k in range(sizes.first + 1, sizes.last + 1)))
         return _count_range(problems, unique, classes, backend, backend_opts, as_json)
     if classes and split:
         raise QueensError("--classes counts in this process; --ledger and --dask split the count: drop one of them")
@@ -512,6 +525,12 @@ def crosscheck_cmd(problem: Problem, backends: str | None, no_unique: bool, time
     help="cpsat only: model formulation (default integer).",
 )
 @choice_option("--symmetry", ["none", "lex-leader"], "none", "Add lex-leader symmetry-breaking constraints.")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Build a model beyond the practical limit of its estimated size (cnf 200 MB: the pairwise model of "
+    "n = 102; cpsat 250 MB: the boolean model of n = 559).",
+)
 @out_option()
 @json_option
 def export_cmd(
@@ -520,6 +539,7 @@ def export_cmd(
     encoding: str | None,
     formulation: str | None,
     symmetry: str,
+    force: bool,
     out: str | None,
     as_json: bool,
 ) -> int:
@@ -539,17 +559,18 @@ def export_cmd(
         raise QueensError("--formulation is an option of the cpsat model; the cnf model takes --encoding")
     if kind == "cpsat" and encoding is not None:
         raise QueensError("--encoding is an option of the cnf model; the cpsat model takes --formulation")
-    encoding = encoding or "pairwise"
+    # an empty --encoding is refused with the encodings by the model, never read as the default
+    encoding = "pairwise" if encoding is None else encoding
     formulation = formulation or "integer"
     sym = None if symmetry == "none" else symmetry
     if kind == "cnf":
         from ..models.cnf import to_dimacs
 
-        text = to_dimacs(problem, encoding=encoding, symmetry=sym)
+        text = to_dimacs(problem, encoding=encoding, symmetry=sym, force=force)
     else:
         from ..models.cpsat import export_text
 
-        text = export_text(problem, formulation=formulation, symmetry=sym)
+        text = export_text(problem, formulation=formulation, symmetry=sym, force=force)
     if out:
         with atomic_output(out, "w", what="--out") as fh:
             fh.write(text)

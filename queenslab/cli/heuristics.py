@@ -45,9 +45,15 @@ _SEEDED = ("minconflicts", "selfcorrect", "ga", "aco", "cpsat")
 )
 @number_option("--restarts", 0, "R", "minconflicts, selfcorrect: further tries after a try runs out of steps.")
 @click.option("--improve", is_flag=True, help="ga: apply the minimal-conflict operator to every child.")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="backtrack, cpsat, sat: go ahead beyond the practical limit of the search (backtrack n <= 33, "
+    "cpsat n <= 100, sat n <= 80).",
+)
 @out_option("Write the placement (1-based) to F: F.npy (int64 array) or text '2, 4, 1, 3'.")
 @json_option
-def solve_cmd(n, method, seed, max_steps, restarts, improve, out, as_json):
+def solve_cmd(n, method, seed, max_steps, restarts, improve, force, out, as_json):
     """Find one solution of N-queens and verify it (O(n) check).
 
     Prints the placement (1-based columns by row) for N <= 1000; larger ones go to --out.
@@ -73,7 +79,14 @@ def solve_cmd(n, method, seed, max_steps, restarts, improve, out, as_json):
     error = None
     try:
         placement = solve(
-            n, method, seed=seed, max_steps=max_steps, restarts=restarts, improve=improve, progress=progress
+            n,
+            method,
+            seed=seed,
+            max_steps=max_steps,
+            restarts=restarts,
+            improve=improve,
+            progress=progress,
+            force=force,
         )
     except Incomplete as e:
         placement, error = None, str(e)

@@ -341,14 +341,24 @@ def index_options(fn: Callable) -> Callable:
 
 
 class Progress:
-    """A tqdm bar on stderr when it is a terminal and output is not JSON; else nothing."""
+    """A tqdm bar on stderr when it is a terminal and output is not JSON; else nothing.
 
-    def __init__(self, enabled: bool, desc: str):
+    The bar shows the rate and an estimate of the time left; :meth:`echo` prints a line
+    of output above it."""
+
+    def __init__(self, enabled: bool, desc: str, unit: str = "task"):
         self.bar = None
         if enabled and sys.stderr.isatty():
             from tqdm import tqdm
 
-            self.bar = tqdm(total=0, desc=desc, unit="task", file=sys.stderr, leave=False)
+            self.bar = tqdm(total=0, desc=desc, unit=unit, file=sys.stderr, leave=False)
+
+    def echo(self, line: str) -> None:
+        """Print ``line`` on standard output, the bar cleared before and drawn after."""
+        if self.bar is None:
+            click.echo(line)
+        else:
+            self.bar.write(line, file=sys.stdout)
 
     def __call__(self, done: int, total: int) -> None:
         if self.bar is not None:

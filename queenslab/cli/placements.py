@@ -39,8 +39,9 @@ from .options import json_option, number_option, out_option, placement_arg, prob
 @click.option(
     "--force",
     is_flag=True,
-    help="Go ahead for n above the practical limit (18) where the command must count: an --offset "
-    "without an index, or an .npy file of every solution.",
+    help="Go ahead beyond the practical limits: for n above 18 where the command must count (an --offset "
+    "without an index, or an .npy file of every solution), and for n above 33 without an --offset (the "
+    "search for the first solution in lexicographic order).",
 )
 @json_option
 def solutions_cmd(problem, limit, offset, fmt, out, force, as_json):

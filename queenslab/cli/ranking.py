@@ -135,14 +135,20 @@ def unrank_cmd(problem: Problem, r: int, index, threads, force, as_json) -> int:
 )
 @index_options
 @_THREADS
-@_FORCE
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Go ahead beyond the practical limits: n above 18 without an index (days to years of counting), "
+    "more than 10,000 samples.",
+)
 @json_option
 def sample_cmd(problem: Problem, k: int, seed: int, distinct: bool, index, threads, force, as_json) -> int:
     """Print K uniformly random solutions (exactly uniform: random ranks, unranked).
 
-    Each solution is printed as soon as it is drawn. Draws are independent (with
-    replacement) unless --distinct. Without an index, n above 18 is refused unless
-    --force.
+    Each solution is printed as soon as it is drawn; on a terminal a bar on stderr shows
+    how many are drawn and the time left. Draws are independent (with replacement)
+    unless --distinct. Without an index, n above 18 is refused unless --force, and so
+    is K above 10,000 (each sample is unranked by counting subtrees).
 
     \b
     JSON keys: n, problem, seed, samples (each: rank, solution), index. The one JSON
@@ -159,8 +165,14 @@ def sample_cmd(problem: Problem, k: int, seed: int, distinct: bool, index, threa
 
     def stream() -> None:
         if not as_json:
-            for _, s in draws:
-                click.echo(format_placement(s))
+            progress = Progress(True, f"sample {problem.n}", unit="sample")
+            progress(0, k)
+            try:
+                for i, (_, s) in enumerate(draws):
+                    progress.echo(format_placement(s))
+                    progress(i + 1, k)
+            finally:
+                progress.close()
             return
         head = {
             "n": problem.n,

@@ -76,7 +76,12 @@ def _check_plot(path: str | None) -> None:
     is_flag=True,
     help="Also count the orbits by Burnside's lemma (fixed points of each element) and cross-check.",
 )
-@click.option("--force", is_flag=True, help="Allow n above the practical limit.")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Go ahead beyond the practical limits: every orbit for n above 18, or any orbit for n above 33 "
+    "(the search for the first solution in lexicographic order).",
+)
 @json_option
 def orbits_cmd(problem, limit, burnside, force, as_json):
     """List the fundamental solutions (one per orbit) with their orbit sizes.
@@ -111,7 +116,7 @@ def orbits_cmd(problem, limit, burnside, force, as_json):
         raise QueensError("--burnside counts every orbit; it cannot be combined with --limit")
     orbits = []
     count = total = 0
-    for f in fundamental_solutions(problem, limit=limit):
+    for f in fundamental_solutions(problem, limit=limit, force=force):
         count += 1
         total += f.size
         if as_json:

@@ -82,6 +82,8 @@ _MAX_STEPS = {"minconflicts": "max_steps", "selfcorrect": "limit", "ga": "genera
 #: The methods that take ``restarts``, ``improve`` and ``progress``.
 _RESTARTS = ("minconflicts", "selfcorrect")
 _PROGRESS = ("minconflicts", "selfcorrect", "ga", "aco")
+#: The methods whose search has a practical limit that ``force`` lifts.
+_SEARCHES = ("backtrack", "cpsat", "sat")
 
 
 def solve(
@@ -93,6 +95,7 @@ def solve(
     restarts: int | None = None,
     improve: bool = False,
     progress=None,
+    force: bool = False,
     **opts,
 ):
     """One solution of n-queens by ``method``.
@@ -116,6 +119,9 @@ def solve(
         ga: apply the minimal-conflict operator to every child.
     progress : callable, optional
         ``progress(done, total)`` for the iterative heuristics.
+    force : bool, default False
+        backtrack, cpsat, sat: go ahead beyond the practical limit of the method's
+        search (backtrack n <= 33, cpsat n <= 100, sat n <= 80).
     **opts
         Further options of a heuristic's own function (see each one); unknown ones raise.
 
@@ -143,14 +149,22 @@ def solve(
     """
     validate.choice(method, METHODS, "method")
     improve = validate.flag(improve, "improve")
+    force = validate.flag(force, "force")
     progress = validate.callback(progress)
     given = {
         "seed": seed is not None,
         "max_steps": max_steps is not None,
         "restarts": restarts is not None,
         "improve": improve,
+        "force": force,
     }
-    takers = {"seed": RANDOMISED, "max_steps": tuple(_MAX_STEPS), "restarts": _RESTARTS, "improve": ("ga",)}
+    takers = {
+        "seed": RANDOMISED,
+        "max_steps": tuple(_MAX_STEPS),
+        "restarts": _RESTARTS,
+        "improve": ("ga",),
+        "force": _SEARCHES,
+    }
     if seed is not None:
         validate.seed(seed)
     if seed is not None and method not in RANDOMISED:
@@ -182,5 +196,7 @@ def solve(
         raise QueensError(f"{method} does not take option(s) {', '.join(sorted(opts))}")
     backend = "native" if method == "backtrack" else method
     seeded = {"seed": 0 if seed is None else seed} if method == "cpsat" else {}
+    if force:
+        seeded["force"] = True
     found = get_backend(backend).solve(Problem(size), **seeded)
     return None if found is None else np.asarray(found, dtype=np.int64)

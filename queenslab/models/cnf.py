@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from .. import interrupt, validate
+from .. import interrupt, limits, validate
 from ..compiled import compile_problem
 from ..errors import MissingDependency, QueensError
 from ..problem import Problem
@@ -36,6 +36,8 @@ from .breaking import LEX_LEADER, breaking_elements, cell_sources, check_model_c
 
 __all__ = [
     "Encoding",
+    "BUILD",
+    "SEARCH",
     "CnfModel",
     "build",
     "solve",
@@ -139,13 +141,15 @@ class CnfModel:
             self.problem, unique=self.symmetry == LEX_LEADER, model=self, assume_symmetric=assume_symmetric
         )
 
-    def solutions(self, *, limit: int | None = None, solver: str = DEFAULT_SOLVER) -> Iterator[tuple[int, ...]]:
+    def solutions(
+        self, *, limit: int | None = None, solver: str = DEFAULT_SOLVER, force: bool = False
+    ) -> Iterator[tuple[int, ...]]:
         """Iterate over this model's solutions (see :func:`solutions`)."""
-        return solutions(self.problem, limit=limit, solver=solver, model=self)
+        return solutions(self.problem, limit=limit, solver=solver, model=self, force=force)
 
-    def solve(self, *, solver: str = DEFAULT_SOLVER) -> tuple[int, ...] | None:
-        """One solution of this model, or None."""
-        return solve(self.problem, solver=solver, model=self)
+    def solve(self, *, solver: str = DEFAULT_SOLVER, force: bool = False) -> tuple[int, ...] | None:
+        """One solution of this model, or None (see :func:`solve`)."""
+        return solve(self.problem, solver=solver, model=self, force=force)
 
     def var(self, r: int, c: int) -> int:
         """The variable of cell ``(r, c)`` (0-based)."""
@@ -163,7 +167,28 @@ class CnfModel:
         return tuple(next(c for c in range(n) if self.var(r, c) in true) for r in range(n))
 
 
-def build(problem: Problem, *, encoding="pairwise", symmetry: str | None = None) -> CnfModel:
+#: The practical limit of :func:`build`, on the model's estimated size
+#: (:func:`~queenslab.models.size.cnf_bytes`): pysat's encodings make every clause a Python
+#: list. Measured: the pairwise model of n = 100 (180 MB) in 2 s, of n = 150 (600 MB) in 11 s.
+BUILD = limits.declare(
+    "building a CNF model",
+    200,
+    "MB",
+    "every clause is a Python list: the pairwise model (n**3 clauses) of n = 100 (180 MB) takes 2 s, 3 s as "
+    "DIMACS text, of n = 150 (600 MB) 11 s",
+)
+#: The practical limit of a SAT search for solutions (:func:`solve`, :func:`solutions`).
+SEARCH = limits.declare(
+    "a SAT search for solutions",
+    80,
+    "n",
+    "building and solving grow fast with n and depend on the encoding: n = 80 takes 1.5 s (pairwise) to 5 s "
+    "(sortnetwrk), n = 100 3 to 8 s, larger boards minutes",
+)
+_HINT = "for one solution of a large board use a heuristic (queenslab solve N --method minconflicts)"
+
+
+def build(problem: Problem, *, encoding="pairwise", symmetry: str | None = None, force: bool = False) -> CnfModel:
     """Build the CNF model of ``problem``.
 
     Parameters
@@ -172,6 +197,14 @@ def build(problem: Problem, *, encoding="pairwise", symmetry: str | None = None)
     encoding : str or Encoding, default "pairwise"
         Cardinality encoding of the row/column/diagonal constraints.
     symmetry : {None, "lex-leader"}
+    force : bool, default False
+        Build a model larger than :data:`BUILD` (MB, estimated) all the same.
+
+    Raises
+    ------
+    TooLarge
+        For a model beyond :data:`BUILD` without ``force``, or one that cannot fit in
+        the memory available.
 
     Examples
     --------
@@ -183,11 +216,12 @@ def build(problem: Problem, *, encoding="pairwise", symmetry: str | None = None)
         raise QueensError(f"expected a queenslab Problem, got {type(problem).__name__}")
     enc = validate.member(Encoding, encoding, "cardinality encoding")
     check_symmetry(symmetry)
+    clock = size.Clock()  # no time limit: Ctrl-C between the steps
+    size.check_build(BUILD, problem, size.cnf_bytes(problem, enc.value), f"the {enc.value} CNF model", force, clock)
     _pysat()
     from pysat.card import CardEnc
     from pysat.formula import CNF, IDPool
 
-    size.check(problem, size.cnf_bytes(problem, enc.value), f"the {enc.value} CNF model")
     n = problem.n
     pool = IDPool()
     for r in range(n):  # cell variables first: 1 .. n*n, row-major
@@ -201,8 +235,10 @@ def build(problem: Problem, *, encoding="pairwise", symmetry: str | None = None)
         return [m.var(r, c) for r, c in line]
 
     for line in s.rows() + s.columns():
+        clock.check()
         m.cnf.extend(CardEnc.equals(lits(line), bound=1, vpool=pool, encoding=et).clauses)
     for diagonal in s.diagonals:
+        clock.check()
         m.cnf.extend(CardEnc.atmost(lits(diagonal), bound=1, vpool=pool, encoding=et).clauses)
     for a, b in s.leap_pairs:
         m.cnf.append([-m.var(*a), -m.var(*b)])
@@ -281,9 +317,9 @@ def _add_lex_leader(m: CnfModel) -> None:
             eq = nxt
 
 
-def _model_for(problem, model, encoding, symmetry) -> CnfModel:
+def _model_for(problem, model, encoding, symmetry, force=False) -> CnfModel:
     if model is None:
-        return build(problem, encoding=encoding, symmetry=symmetry)
+        return build(problem, encoding=encoding, symmetry=symmetry, force=force)
     return given_model(model, CnfModel, problem)
 
 
@@ -313,11 +349,17 @@ def solutions(
     symmetry=None,
     solver: str = DEFAULT_SOLVER,
     model=None,
+    force: bool = False,
 ) -> Iterator[tuple[int, ...]]:
     """Iterate over solutions found by a SAT solver (not in lexicographic order).
 
     Each found placement is blocked by a clause over the cell variables only, on a
     solver created for this enumeration (the model itself is left unchanged).
+
+    Raises
+    ------
+    TooLarge
+        For n beyond :data:`SEARCH`, or a model beyond :data:`BUILD`, without ``force``.
 
     Examples
     --------
@@ -325,7 +367,10 @@ def solutions(
     [(1, 3, 0, 2), (2, 0, 3, 1)]
     """
     limit = validate.optional_whole_number(limit, "limit")
-    m = _model_for(problem, model, encoding, symmetry)
+    force = validate.flag(force, "force")
+    if isinstance(problem, Problem):
+        limits.check(SEARCH, problem.n, force, hint=_HINT)
+    m = _model_for(problem, model, encoding, symmetry, force)
     return _enumerate(m, limit, solver)
 
 
@@ -345,15 +390,20 @@ def _enumerate(m: CnfModel, limit, solver):
             s.add_clause([-m.var(r, c) for r, c in enumerate(p)])
 
 
-def solve(problem: Problem, *, encoding="pairwise", solver: str = DEFAULT_SOLVER, model=None):
+def solve(problem: Problem, *, encoding="pairwise", solver: str = DEFAULT_SOLVER, model=None, force: bool = False):
     """One solution, or None when there is none.
+
+    Raises
+    ------
+    TooLarge
+        For n beyond :data:`SEARCH`, or a model beyond :data:`BUILD`, without ``force``.
 
     Examples
     --------
     >>> solve(Problem(3)) is None
     True
     """
-    return next(solutions(problem, limit=1, encoding=encoding, solver=solver, model=model), None)
+    return next(solutions(problem, limit=1, encoding=encoding, solver=solver, model=model, force=force), None)
 
 
 def counts(
@@ -365,15 +415,17 @@ def counts(
     limit: int | None = None,
     model=None,
     assume_symmetric: bool = False,
+    force: bool = False,
 ) -> CountResult:
     """Count by SAT enumeration; ``unique`` also counts on the lex-leader model.
 
     A ``model`` (from :func:`build`, possibly edited) is counted as it is, as in
     :func:`queenslab.models.cpsat.counts`: a plain model gives ``count``, a lex-leader
     model ``unique`` only (with ``unique=True``), and an edited lex-leader model needs
-    ``assume_symmetric``.
+    ``assume_symmetric``. ``force`` builds a model beyond :data:`BUILD`.
     """
     limit = validate.optional_whole_number(limit, "limit", minimum=1)
+    force = validate.flag(force, "force")
 
     def run(m):
         k = sum(1 for _ in _enumerate(m, limit, solver))
@@ -388,10 +440,10 @@ def counts(
             return CountResult(None, found, None, "sat", f"{m.encoding.value}/{solver}/lex-leader", complete)
         return CountResult(found, None, None, "sat", f"{m.encoding.value}/{solver}", complete)
     enc = validate.member(Encoding, encoding, "cardinality encoding")
-    total, complete = run(build(problem, encoding=enc))
+    total, complete = run(build(problem, encoding=enc, force=force))
     orbits = None
     if unique:
-        orbits, done = run(build(problem, encoding=enc, symmetry=LEX_LEADER))
+        orbits, done = run(build(problem, encoding=enc, symmetry=LEX_LEADER, force=force))
         complete = complete and done
     return CountResult(total, orbits, None, "sat", f"{enc.value}/{solver}", complete)
 
@@ -411,9 +463,11 @@ def count(problem: Problem, *, unique: bool = False, **opts) -> int:
     solver = opts.pop("solver", DEFAULT_SOLVER)
     limit = opts.pop("limit", None)
     assume_symmetric = opts.pop("assume_symmetric", False)
+    force = validate.flag(opts.pop("force", False), "force")
     if opts:
         raise QueensError(
-            f"unknown option(s) {', '.join(sorted(opts))}; count takes encoding, solver, limit, model, assume_symmetric"
+            f"unknown option(s) {', '.join(sorted(opts))}; count takes encoding, solver, limit, model, "
+            "assume_symmetric, force"
         )
     if model is not None:
         found = counts(
@@ -421,7 +475,7 @@ def count(problem: Problem, *, unique: bool = False, **opts) -> int:
         )
         return found.value(unique)
     limit = validate.optional_whole_number(limit, "limit", minimum=1)
-    m = _model_for(problem, model, encoding, LEX_LEADER if unique else None)
+    m = _model_for(problem, model, encoding, LEX_LEADER if unique else None, force)
     value = sum(1 for _ in _enumerate(m, limit, solver))
     return CountResult(value, backend="sat", complete=limit is None or value < limit).value()
 
@@ -437,13 +491,19 @@ def _pyganak():
 
 
 def ganak_count(
-    problem: Problem, *, unique: bool = False, encoding="pairwise", model=None, assume_symmetric: bool = False
+    problem: Problem,
+    *,
+    unique: bool = False,
+    encoding="pairwise",
+    model=None,
+    assume_symmetric: bool = False,
+    force: bool = False,
 ) -> int:
     """Exact model count with Ganak, projected on the cell variables.
 
     An unsatisfiable formula is recognised by the default SAT solver first and counted
     as 0 without Ganak (which takes seconds to prove it). A ``model`` is counted as it
-    is, with the rules of :func:`counts`.
+    is, with the rules of :func:`counts`; ``force`` builds a model beyond :data:`BUILD`.
 
     Examples
     --------
@@ -451,7 +511,7 @@ def ganak_count(
     (92, 12)
     """
     pyganak = _pyganak()
-    m = _model_for(problem, model, encoding, LEX_LEADER if unique else None)
+    m = _model_for(problem, model, encoding, LEX_LEADER if unique else None, validate.flag(force, "force"))
     if model is not None:
         check_model_count(problem, m.symmetry, validate.flag(unique, "unique"), m.edited, assume_symmetric)
     # Ganak spends a long time (about 17 s here) proving an unsatisfiable formula has
@@ -488,7 +548,7 @@ def _quiet_stdout():
         os.close(saved)
 
 
-def to_dimacs(problem: Problem, *, encoding="pairwise", symmetry=None, model=None) -> str:
+def to_dimacs(problem: Problem, *, encoding="pairwise", symmetry=None, model=None, force: bool = False) -> str:
     """DIMACS CNF text with a comment header mapping each cell variable to its cell.
 
     The header has one ``c x ROW COL VAR`` line per cell (1-based row and column) and a
@@ -497,8 +557,13 @@ def to_dimacs(problem: Problem, *, encoding="pairwise", symmetry=None, model=Non
     the formula has auxiliary variables (a cardinality encoding's, the lex-leader
     constraints'), the header says that its solutions are the models projected on the
     cell variables: a plain enumerator over every variable would overcount them.
+
+    Raises
+    ------
+    TooLarge
+        For a model beyond :data:`BUILD` (MB, estimated) without ``force``.
     """
-    m = _model_for(problem, model, encoding, symmetry)
+    m = _model_for(problem, model, encoding, symmetry, validate.flag(force, "force"))
     n = problem.n
     lines = [
         f"c queenslab CNF model: {problem.describe()}",

@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from .. import interrupt, validate
+from .. import interrupt, limits, validate
 from ..compiled import compile_problem
 from ..errors import Incomplete, MissingDependency, QueensError
 from ..problem import Problem
@@ -43,7 +43,7 @@ from ..result import CountResult
 from . import given_model, size
 from .breaking import LEX_LEADER, breaking_elements, check_symmetry, image_terms
 
-__all__ = ["DEFAULT_SOLVER", "CpmpyModel", "build", "solve", "count", "counts", "solutions"]
+__all__ = ["DEFAULT_SOLVER", "CpmpyModel", "BUILD", "SEARCH", "build", "solve", "count", "counts", "solutions"]
 
 #: The solver used when none is named (OR-Tools comes with queenslab).
 DEFAULT_SOLVER = "ortools"
@@ -60,6 +60,31 @@ _ORTOOLS_ENUMERATION = {**_ORTOOLS_PARAMETERS, "num_workers": 1, "symmetry_level
 #: Boolean CP-SAT estimate of :mod:`.size` (together about 4.5 kB a cell, measured at
 #: n = 200 with CPMpy 1.1 and OR-Tools 9.15).
 BYTES_PER_CPMPY_CELL = 4000
+
+#: The practical limit of :func:`build`, on the model's estimated size (4.8 kB a cell):
+#: CPMpy makes its expressions in Python, and a solver then takes them one by one
+#: (OR-Tools: 4 s for n = 200, 40 s for n = 700). A time limit covers both.
+BUILD = limits.declare(
+    "building a CPMpy model",
+    100,
+    "MB",
+    "CPMpy makes every expression in Python and the solver translates them, about 40 MB of model a second: "
+    "n = 200 (190 MB) takes 5 s, n = 700 over 40 s",
+)
+#: The practical limit of a search for solutions (:func:`solve`, :func:`solutions`)
+#: without a time limit.
+SEARCH = limits.declare(
+    "a CPMpy search for solutions",
+    100,
+    "n",
+    "the model, its translation and the search grow fast with n: n = 100 takes about 3 s, n = 200 ten, "
+    "n = 400 over a minute",
+)
+_SEARCH_HINT = (
+    "give a time limit (time_limit=S), or for one solution of a large board use a heuristic "
+    "(queenslab solve N --method minconflicts)"
+)
+_BUILD_HINT = "give the search a time limit (time_limit=S, --time-limit S), which then covers building the model"
 
 
 def _cpmpy() -> Any:  # the cpmpy module (untyped)
@@ -100,7 +125,7 @@ class CpmpyModel:
         return tuple(int(v) for v in self.q.value())
 
 
-def build(problem: Problem, *, symmetry: str | None = None) -> CpmpyModel:
+def build(problem: Problem, *, symmetry: str | None = None, force: bool = False) -> CpmpyModel:
     """Build the CPMpy model of ``problem``.
 
     Parameters
@@ -108,6 +133,8 @@ def build(problem: Problem, *, symmetry: str | None = None) -> CpmpyModel:
     problem : Problem
     symmetry : {None, "lex-leader"}
         Add lex-leader constraints for ``problem.symmetries()``.
+    force : bool, default False
+        Build a model larger than :data:`BUILD` (MB, estimated) all the same.
 
     Returns
     -------
@@ -117,6 +144,9 @@ def build(problem: Problem, *, symmetry: str | None = None) -> CpmpyModel:
     ------
     MissingDependency
         When CPMpy is not installed.
+    TooLarge
+        For a model beyond :data:`BUILD` without ``force``, or one that cannot fit in
+        the memory available.
 
     Examples
     --------
@@ -128,22 +158,34 @@ def build(problem: Problem, *, symmetry: str | None = None) -> CpmpyModel:
     >>> count(Problem(8), model=m)
     12
     """
+    return _build(problem, symmetry, force, size.Clock())
+
+
+def _build(problem: Problem, symmetry: str | None, force: bool, clock: size.Clock) -> CpmpyModel:
+    """:func:`build`, checking ``clock`` between its steps (:class:`size.OutOfTime` when
+    the time limit runs out)."""
     if not isinstance(problem, Problem):
         raise QueensError(f"expected a queenslab Problem, got {type(problem).__name__}")
     check_symmetry(symmetry)
     cp = _cpmpy()
     n = problem.n
-    size.check(
+    size.check_build(
+        BUILD,
         problem,
         size.cpsat_bytes(problem, "boolean") + n * n * BYTES_PER_CPMPY_CELL,
         "the CPMpy model",
+        force,
+        clock,
+        _BUILD_HINT,
     )
     s = compile_problem(problem)
     q = cp.intvar(0, n - 1, shape=(n,), name="q")
     model = cp.Model(cp.AllDifferent(q))
     for line in s.diagonals:
+        clock.check()
         model += cp.sum([q[r] == c for r, c in line]) <= 1
     for (r1, c1), (r2, c2) in s.leap_pairs:
+        clock.check()
         model += (q[r1] != c1) | (q[r2] != c2)
     model += [q[r] != c for r, c in problem.blocked]
     model += [q[r] == c for r, c in problem.fixed]
@@ -192,10 +234,47 @@ def _solver_name(solver: str | None) -> str:
     return name
 
 
-def _model_for(problem: Problem, model: Any, symmetry: str | None) -> CpmpyModel:
+def _model_for(
+    problem: Problem, model: Any, symmetry: str | None, force: bool = False, clock: size.Clock | None = None
+) -> CpmpyModel:
     if model is None:
-        return build(problem, symmetry=symmetry)
+        return _build(problem, symmetry, force, clock or size.Clock())
     return given_model(model, CpmpyModel, problem)
+
+
+def _check_search(problem: Problem, force: bool, time_limit: float | None) -> bool:
+    """Refuse a search beyond :data:`SEARCH` unless ``force`` or a time limit bounds it;
+    returns ``force`` as a bool."""
+    force = validate.flag(force, "force")
+    if isinstance(problem, Problem) and time_limit is None:
+        limits.check(SEARCH, problem.n, force, hint=_SEARCH_HINT)
+    return force
+
+
+def _post(solver: str, m: CpmpyModel, clock: size.Clock) -> Any:
+    """The CPMpy solver object with the model's constraints posted one by one, so that
+    the time limit (``clock``) also covers their translation."""
+    cp = _cpmpy()
+    from cpmpy.exceptions import NotSupportedError
+
+    try:
+        s = cp.SolverLookup.get(solver)
+        for constraint in m.model.constraints:
+            clock.check()
+            s += constraint
+        if m.model.objective_ is not None:  # an edited model may have one
+            if m.model.objective_is_min:
+                s.minimize(m.model.objective_)
+            else:
+                s.maximize(m.model.objective_)
+    except ImportError as e:  # e.g. pysat needs PBLib for linear constraints over integers
+        raise MissingDependency(
+            f"CPMpy's {solver} solver cannot take this model without another package ({e}); "
+            f"install it, or use another solver such as {DEFAULT_SOLVER!r}"
+        ) from None
+    except NotSupportedError as e:
+        raise QueensError(f"CPMpy's {solver} solver does not support this model: {e}; use another solver") from None
+    return s
 
 
 class _Deadline(Exception):
@@ -207,29 +286,22 @@ def _run(
     solver: str,
     *,
     enumerate_all: bool,
-    time_limit: float | None = None,
+    clock: size.Clock,
     limit: int | None = None,
     on_solution: Callable[[], None] | None = None,
 ) -> tuple[int, bool]:
     """Solve (``enumerate_all=False``: one solution) or enumerate ``m`` with ``solver``,
     stoppable by Ctrl-C; returns the number of solutions found and whether the search
-    ran to its end (every solution found, or none exists)."""
-    cp = _cpmpy()
-    from cpmpy.exceptions import NotSupportedError
+    ran to its end (every solution found, or none exists). The time limit (``clock``,
+    started before the model was built) covers posting the constraints and the search;
+    :class:`size.OutOfTime` when it runs out before the search."""
     from cpmpy.solvers.solver_interface import ExitStatus
 
-    try:  # the solver object posts the model's constraints when it is made
-        s = cp.SolverLookup.get(solver, m.model)
-    except ImportError as e:  # e.g. pysat needs PBLib for linear constraints over integers
-        raise MissingDependency(
-            f"CPMpy's {solver} solver cannot take this model without another package ({e}); "
-            f"install it, or use another solver such as {DEFAULT_SOLVER!r}"
-        ) from None
-    except NotSupportedError as e:
-        raise QueensError(f"CPMpy's {solver} solver does not support this model: {e}; use another solver") from None
+    s = interrupt.run(_post, solver, m, clock)  # off the main thread, so that Ctrl-C stops it
+    time_limit = clock.left()
     ort_solver = getattr(s, "ort_solver", None)  # OR-Tools: its CpSolver, which stops on request
     params = {} if ort_solver is None else _ORTOOLS_ENUMERATION if enumerate_all else _ORTOOLS_PARAMETERS
-    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    deadline = clock.end
     found = 0
     late = False
 
@@ -277,7 +349,9 @@ def _run(
     return found, status in (ExitStatus.OPTIMAL, ExitStatus.UNSATISFIABLE) and not stopped
 
 
-def solve(problem: Problem, *, solver: str | None = None, time_limit=None, model=None) -> tuple[int, ...] | None:
+def solve(
+    problem: Problem, *, solver: str | None = None, time_limit=None, model=None, force: bool = False
+) -> tuple[int, ...] | None:
     """One solution, or None when the problem has none.
 
     Parameters
@@ -286,9 +360,12 @@ def solve(problem: Problem, *, solver: str | None = None, time_limit=None, model
     solver : str, optional
         A CPMpy solver name (default ``"ortools"``).
     time_limit : float, optional
-        Seconds; if it ends the search before an answer, :class:`Incomplete` is raised.
+        Seconds, building the model and posting it to the solver included; if it ends
+        the search before an answer, :class:`Incomplete` is raised.
     model : CpmpyModel, optional
         A model from :func:`build` (possibly edited); built when not given.
+    force : bool, default False
+        Search beyond :data:`SEARCH` without a time limit, and build beyond :data:`BUILD`.
 
     Examples
     --------
@@ -300,11 +377,18 @@ def solve(problem: Problem, *, solver: str | None = None, time_limit=None, model
     """
     name = _solver_name(solver)
     time_limit = validate.positive_seconds(time_limit)
-    m = _model_for(problem, model, None)
+    force = _check_search(problem, force, time_limit)
+    clock = size.Clock(time_limit)
     placement: list[tuple[int, ...]] = []
-    found, complete = _run(
-        m, name, enumerate_all=False, time_limit=time_limit, on_solution=lambda: placement.append(m.decode())
-    )
+    try:
+        m = _model_for(problem, model, None, force, clock)
+        found, complete = _run(
+            m, name, enumerate_all=False, clock=clock, on_solution=lambda: placement.append(m.decode())
+        )
+    except size.OutOfTime:
+        raise Incomplete(
+            f"the time limit ran out while the model was being built or posted to CPMpy's {name}, before any search"
+        ) from None
     if found:
         return placement[0]
     if complete:
@@ -320,13 +404,16 @@ def counts(
     time_limit=None,
     limit: int | None = None,
     model=None,
+    force: bool = False,
 ) -> CountResult:
     """Count by enumerating every solution (``solveAll``).
 
     With ``unique=True`` the lex-leader model is enumerated as well and gives the number
     of orbits. A run stopped by ``limit`` or ``time_limit`` (each applies to each
-    enumeration) returns ``complete=False`` with the numbers found so far. A ``model``
-    (from :func:`build`) is counted as it is, ``unique`` is not available for it.
+    enumeration, building and posting its model included) returns ``complete=False``
+    with the numbers found so far. A ``model`` (from :func:`build`) is counted as it is,
+    ``unique`` is not available for it. ``force`` builds a model beyond :data:`BUILD`
+    without a time limit.
 
     Examples
     --------
@@ -340,21 +427,31 @@ def counts(
     name = _solver_name(solver)
     time_limit = validate.positive_seconds(time_limit)
     limit = validate.optional_whole_number(limit, "limit", minimum=1)
+    force = validate.flag(force, "force")
     if model is not None:
         if unique:
             raise QueensError("unique=True builds its own lex-leader model; count the edited model without it")
-        found, complete = _run(
-            _model_for(problem, model, None), name, enumerate_all=True, time_limit=time_limit, limit=limit
-        )
+        m = _model_for(problem, model, None)
+        found, complete = _count_within(lambda clock: m, name, time_limit, limit)
         return CountResult(found, None, None, "cpmpy", name, complete)
-    total, complete = _run(build(problem), name, enumerate_all=True, time_limit=time_limit, limit=limit)
+    total, complete = _count_within(lambda clock: _build(problem, None, force, clock), name, time_limit, limit)
     orbits = None
     if unique:
-        orbits, done = _run(
-            build(problem, symmetry=LEX_LEADER), name, enumerate_all=True, time_limit=time_limit, limit=limit
-        )
+        orbits, done = _count_within(lambda clock: _build(problem, LEX_LEADER, force, clock), name, time_limit, limit)
         complete = complete and done
     return CountResult(total, orbits, None, "cpmpy", name, complete)
+
+
+def _count_within(
+    make: Callable[[size.Clock], CpmpyModel], solver: str, time_limit: float | None, limit: int | None
+) -> tuple[int, bool]:
+    """Make a model and enumerate it, the time limit covering both: ``(0, False)`` when
+    it runs out before the search."""
+    clock = size.Clock(time_limit)
+    try:
+        return _run(make(clock), solver, enumerate_all=True, clock=clock, limit=limit)
+    except size.OutOfTime:
+        return 0, False
 
 
 def count(problem: Problem, *, unique: bool = False, model=None, **search: Any) -> int:
@@ -380,11 +477,15 @@ def solutions(
     time_limit=None,
     symmetry: str | None = None,
     model=None,
+    force: bool = False,
 ) -> Iterator[tuple[int, ...]]:
     """Iterate over solutions as 0-based tuples (in the solver's order, not lexicographic).
 
-    The enumeration (of at most ``limit`` solutions) runs when the first one is asked
-    for; a ``time_limit`` ends it early, with the solutions found so far.
+    The model is built when this is called, the enumeration (of at most ``limit``
+    solutions) runs when the first one is asked for; a ``time_limit`` (building the
+    model included) ends it early, with the solutions found so far. Beyond
+    :data:`SEARCH` a time limit or ``force`` is needed, beyond :data:`BUILD` ``force``
+    or a time limit.
 
     Examples
     --------
@@ -396,15 +497,21 @@ def solutions(
     limit = validate.optional_whole_number(limit, "limit")
     name = _solver_name(solver)
     time_limit = validate.positive_seconds(time_limit)
-    m = _model_for(problem, model, symmetry)
+    force = _check_search(problem, force, time_limit)
+    clock = size.Clock(time_limit)
+    try:
+        m = _model_for(problem, model, symmetry, force, clock)
+    except size.OutOfTime:
+        return iter(())
     if limit == 0:
         return iter(())
-    return _enumerate(m, name, time_limit, limit)
+    return _enumerate(m, name, clock, limit)
 
 
-def _enumerate(m: CpmpyModel, solver: str, time_limit: float | None, limit: int | None) -> Iterator[tuple[int, ...]]:
+def _enumerate(m: CpmpyModel, solver: str, clock: size.Clock, limit: int | None) -> Iterator[tuple[int, ...]]:
     found: list[tuple[int, ...]] = []
-    _run(
-        m, solver, enumerate_all=True, time_limit=time_limit, limit=limit, on_solution=lambda: found.append(m.decode())
-    )
+    try:
+        _run(m, solver, enumerate_all=True, clock=clock, limit=limit, on_solution=lambda: found.append(m.decode()))
+    except size.OutOfTime:
+        return
     yield from found

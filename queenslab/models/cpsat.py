@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .. import interrupt, validate
+from .. import interrupt, limits, validate
 from ..compiled import compile_problem
 from ..errors import Incomplete, MissingDependency, QueensError, UnknownOption
 from ..problem import Problem
@@ -41,7 +41,18 @@ from ..result import CountResult
 from . import given_model, size
 from .breaking import LEX_LEADER, breaking_elements, check_model_count, check_symmetry, image_terms
 
-__all__ = ["Formulation", "CpsatModel", "build", "solve", "count", "counts", "solutions", "export_text"]
+__all__ = [
+    "Formulation",
+    "CpsatModel",
+    "BUILD",
+    "SEARCH",
+    "build",
+    "solve",
+    "count",
+    "counts",
+    "solutions",
+    "export_text",
+]
 
 
 class Formulation(enum.Enum):
@@ -129,13 +140,15 @@ class CpsatModel:
         """The number :meth:`counts` finds (raises :class:`Incomplete` if a limit stopped it)."""
         return self.counts(assume_symmetric=assume_symmetric, **search).value(self.symmetry == LEX_LEADER)
 
-    def solutions(self, *, limit: int | None = None, time_limit=None, seed: int = 0) -> Iterator[tuple[int, ...]]:
+    def solutions(
+        self, *, limit: int | None = None, time_limit=None, seed: int = 0, force: bool = False
+    ) -> Iterator[tuple[int, ...]]:
         """Iterate over this model's solutions (see :func:`solutions`)."""
-        return solutions(self.problem, limit=limit, time_limit=time_limit, seed=seed, model=self)
+        return solutions(self.problem, limit=limit, time_limit=time_limit, seed=seed, model=self, force=force)
 
-    def solve(self, *, time_limit=None, seed: int = 0, workers=None) -> tuple[int, ...] | None:
+    def solve(self, *, time_limit=None, seed: int = 0, workers=None, force: bool = False) -> tuple[int, ...] | None:
         """One solution of this model, or None (see :func:`solve`)."""
-        return solve(self.problem, time_limit=time_limit, seed=seed, workers=workers, model=self)
+        return solve(self.problem, time_limit=time_limit, seed=seed, workers=workers, model=self, force=force)
 
     def decision_variables(self) -> list:
         """The variables that determine a placement (``q``, or every ``x``)."""
@@ -226,7 +239,35 @@ def _lex_leq(model, a: list, b: list, trivial: list[bool], n: int) -> None:
             eq = nxt
 
 
-def build(problem: Problem, *, formulation="integer", symmetry: str | None = None) -> CpsatModel:
+#: The practical limit of :func:`build`, on the model's estimated size
+#: (:func:`~queenslab.models.size.cpsat_bytes`): Python makes the variables and constraints
+#: one at a time. Measured: the Boolean model of n = 500 (200 MB) in 2 s, of n = 1000
+#: (800 MB) in 8 s; the integer model is small (4 kB a row).
+BUILD = limits.declare(
+    "building a CP-SAT model",
+    250,
+    "MB",
+    "Python makes every variable and constraint one at a time, about 100 MB of model a second: the Boolean "
+    "model of n = 1000 takes 8 s, of n = 3000 over a minute",
+)
+#: The practical limit of a search for solutions (:func:`solve`, :func:`solutions`)
+#: without a time limit. Measured on 2 cores: n = 100 in about a second; n = 200 in 4 s
+#: (Boolean model) and 24 s (integer model); n = 1000 ran for over a minute.
+SEARCH = limits.declare(
+    "a CP-SAT search for solutions",
+    100,
+    "n",
+    "CP-SAT's time to a first solution grows fast and erratically with n: n = 100 takes about a second, "
+    "n = 200 from 4 to 24 s, n = 1000 minutes",
+)
+_SEARCH_HINT = (
+    "give a time limit (time_limit=S), or for one solution of a large board use a heuristic "
+    "(queenslab solve N --method minconflicts)"
+)
+_BUILD_HINT = "give the search a time limit (time_limit=S, --time-limit S), which then covers building the model"
+
+
+def build(problem: Problem, *, formulation="integer", symmetry: str | None = None, force: bool = False) -> CpsatModel:
     """Build the CP-SAT model of ``problem``.
 
     Parameters
@@ -235,10 +276,18 @@ def build(problem: Problem, *, formulation="integer", symmetry: str | None = Non
     formulation : {"integer", "boolean"} or Formulation
     symmetry : {None, "lex-leader"}
         Add lex-leader constraints for ``problem.symmetries()``.
+    force : bool, default False
+        Build a model larger than :data:`BUILD` (MB, estimated) all the same.
 
     Returns
     -------
     CpsatModel
+
+    Raises
+    ------
+    TooLarge
+        For a model beyond :data:`BUILD` without ``force``, or one that cannot fit in
+        the memory available.
 
     Examples
     --------
@@ -251,11 +300,25 @@ def build(problem: Problem, *, formulation="integer", symmetry: str | None = Non
     >>> count(Problem(8), model=m)
     12
     """
+    return _build(problem, formulation, symmetry, force, size.Clock())
+
+
+def _build(problem: Problem, formulation, symmetry: str | None, force: bool, clock: size.Clock) -> CpsatModel:
+    """:func:`build`, checking ``clock`` between its steps (:class:`size.OutOfTime` when
+    the time limit runs out)."""
     if not isinstance(problem, Problem):
         raise QueensError(f"expected a queenslab Problem, got {type(problem).__name__}")
     form = validate.member(Formulation, formulation, "CP-SAT formulation")
     check_symmetry(symmetry)
-    size.check(problem, size.cpsat_bytes(problem, form.value), f"the {form.value} CP-SAT model")
+    size.check_build(
+        BUILD,
+        problem,
+        size.cpsat_bytes(problem, form.value),
+        f"the {form.value} CP-SAT model",
+        force,
+        clock,
+        _BUILD_HINT,
+    )
     cp_model = _cp_model()
     n = problem.n
     model = cp_model.CpModel()
@@ -276,19 +339,26 @@ def build(problem: Problem, *, formulation="integer", symmetry: str | None = Non
             model.AddAllDifferent([q[r] - r for r in range(n)])
         for (r1, c1), (r2, c2) in s.leap_pairs:
             # a forbidden pair of cells, as "not both": q[r1] == c1 -> q[r2] != c2
+            clock.check()
             model.Add(q[r2] != c2).OnlyEnforceIf(m.cell(r1, c1))
         for r, c in problem.blocked:
             model.Add(q[r] != c)
         for r, c in problem.fixed:
             model.Add(q[r] == c)
     else:
-        x = [[model.NewBoolVar(f"x[{r},{c}]") for c in range(n)] for r in range(n)]
+        x = []
+        for r in range(n):
+            clock.check()
+            x.append([model.NewBoolVar(f"x[{r},{c}]") for c in range(n)])
         m.x = x
         for line in s.rows() + s.columns():
+            clock.check()
             model.AddExactlyOne(x[r][c] for r, c in line)
         for diagonal in s.diagonals:
+            clock.check()
             model.AddAtMostOne(x[r][c] for r, c in diagonal)
         for (r1, c1), (r2, c2) in s.leap_pairs:
+            clock.check()
             model.AddBoolOr([x[r1][c1].Not(), x[r2][c2].Not()])
         for r, c in problem.blocked:
             model.Add(x[r][c] == 0)
@@ -296,6 +366,7 @@ def build(problem: Problem, *, formulation="integer", symmetry: str | None = Non
             model.Add(x[r][c] == 1)
     for region in s.regions:
         # the number of queens on the region's cells, between its bounds
+        clock.check()
         on = sum(m.cell(r, c) for r, c in region.cells)
         model.Add(on >= region.at_least)
         model.Add(on <= region.upper)
@@ -307,12 +378,12 @@ def build(problem: Problem, *, formulation="integer", symmetry: str | None = Non
     else:
         model.AddDecisionStrategy(m.decision_variables(), cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
     if symmetry == LEX_LEADER:
-        _add_lex_leader(m)
+        _add_lex_leader(m, clock)
     m._seal()
     return m
 
 
-def _add_lex_leader(m: CpsatModel) -> None:
+def _add_lex_leader(m: CpsatModel, clock: size.Clock) -> None:
     n = m.problem.n
     model = m.model
     elements = breaking_elements(m.problem)
@@ -329,15 +400,18 @@ def _add_lex_leader(m: CpsatModel) -> None:
         x = m._x()
         q = [model.NewIntVar(0, n - 1, f"q[{r}]") for r in range(n)]
         for r in range(n):
+            clock.check()
             model.Add(q[r] == sum(c * x[r][c] for c in range(n)))
         m.q = q
         inv = None
         if any(g.inv for g in elements):
             inv = [model.NewIntVar(0, n - 1, f"inv[{c}]") for c in range(n)]
             for c in range(n):
+                clock.check()
                 model.Add(inv[c] == sum(r * x[r][c] for r in range(n)))
             m.inverse = inv
     for g in elements:
+        clock.check()
         image, trivial = [], []
         for i, (use_inv, src, cmpl) in enumerate(image_terms(n, g)):
             if use_inv:
@@ -391,13 +465,35 @@ def _run_solver(solver, model, callback=None):
     return status
 
 
-def _model_for(problem, model, formulation, symmetry) -> CpsatModel:
+def _model_for(problem, model, formulation, symmetry, force=False, clock=None) -> CpsatModel:
     if model is None:
-        return build(problem, formulation=formulation, symmetry=symmetry)
+        return _build(problem, formulation, symmetry, force, clock or size.Clock())
     return given_model(model, CpsatModel, problem)
 
 
-def solve(problem: Problem, *, formulation="integer", time_limit=None, seed: int = 0, workers=None, model=None):
+def _check_search(problem: Problem, force: bool, time_limit: float | None) -> bool:
+    """Refuse a search beyond :data:`SEARCH` unless ``force`` or a time limit bounds it;
+    returns ``force`` as a bool."""
+    force = validate.flag(force, "force")
+    if isinstance(problem, Problem) and time_limit is None:
+        limits.check(SEARCH, problem.n, force, hint=_SEARCH_HINT)
+    return force
+
+
+def _out_of_time(what: str) -> Incomplete:
+    return Incomplete(f"CP-SAT's time limit ran out while the model was being built, before {what}")
+
+
+def solve(
+    problem: Problem,
+    *,
+    formulation="integer",
+    time_limit=None,
+    seed: int = 0,
+    workers=None,
+    model=None,
+    force: bool = False,
+):
     """One solution, or None when the problem has none.
 
     Parameters
@@ -405,13 +501,22 @@ def solve(problem: Problem, *, formulation="integer", time_limit=None, seed: int
     problem : Problem
     formulation : {"integer", "boolean"}
     time_limit : float, optional
-        Seconds; if it ends the search before an answer, :class:`Incomplete` is raised.
+        Seconds, building the model included; if it ends the search before an answer,
+        :class:`Incomplete` is raised.
     seed : int
         CP-SAT's random seed.
     workers : int, optional
         Parallel workers (default: OR-Tools' choice).
     model : CpsatModel, optional
         A model from :func:`build` (possibly edited); built when not given.
+    force : bool, default False
+        Search beyond :data:`SEARCH` without a time limit, and build beyond :data:`BUILD`.
+
+    Raises
+    ------
+    TooLarge
+        For n beyond :data:`SEARCH` without a time limit and without ``force``, or a
+        model beyond :data:`BUILD`.
 
     Examples
     --------
@@ -422,8 +527,14 @@ def solve(problem: Problem, *, formulation="integer", time_limit=None, seed: int
     True
     """
     cp_model = _cp_model()
-    m = _model_for(problem, model, formulation, None)
-    solver = _solver(time_limit=time_limit, seed=seed, workers=workers)
+    time_limit = validate.positive_seconds(time_limit)
+    force = _check_search(problem, force, time_limit)
+    clock = size.Clock(time_limit)
+    try:
+        m = _model_for(problem, model, formulation, None, force, clock)
+    except size.OutOfTime:
+        raise _out_of_time("a solution was searched for") from None
+    solver = _solver(time_limit=clock.left(), seed=seed, workers=workers)
     status = _run_solver(solver, m.model)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return m.decode(solver.Value)
@@ -445,12 +556,15 @@ def counts(
     limit: int | None = None,
     model=None,
     assume_symmetric: bool = False,
+    force: bool = False,
 ) -> CountResult:
     """Count by enumerating every solution with a callback (one worker).
 
     With ``unique=True`` the count runs on the lex-leader model and gives the number of
     orbits; ``total`` is then counted on the plain model as well. A run stopped by
-    ``limit`` or ``time_limit`` returns ``complete=False`` with the numbers found so far.
+    ``limit`` or ``time_limit`` returns ``complete=False`` with the numbers found so far;
+    the time limit of each enumeration covers building its model. ``force`` builds a
+    model beyond :data:`BUILD` without a time limit.
 
     A ``model`` (from :func:`build`, possibly edited) is counted as it is: a plain model
     gives ``count`` (``unique`` is refused), a lex-leader model gives ``unique`` only
@@ -459,6 +573,7 @@ def counts(
     (see :func:`~queenslab.models.breaking.check_model_count`).
     """
     search = _search({"time_limit": time_limit, "seed": seed, "workers": workers, "limit": limit})
+    force = validate.flag(force, "force")
     if model is not None:
         m = _model_for(problem, model, formulation, None)
         unique = validate.flag(unique, "unique")
@@ -468,12 +583,24 @@ def counts(
             return CountResult(None, found, None, "cpsat", m.formulation.value + "/lex-leader", complete)
         return CountResult(found, None, None, "cpsat", m.formulation.value, complete)
     form = validate.member(Formulation, formulation, "CP-SAT formulation")
-    total, complete = _enumerate_count(build(problem, formulation=form), **search)
+    unique = validate.flag(unique, "unique")
+    total, complete = _build_and_count(problem, form, None, force, search)
     orbits = None
     if unique:
-        orbits, done = _enumerate_count(build(problem, formulation=form, symmetry=LEX_LEADER), **search)
+        orbits, done = _build_and_count(problem, form, LEX_LEADER, force, search)
         complete = complete and done
     return CountResult(total, orbits, None, "cpsat", form.value, complete)
+
+
+def _build_and_count(problem, form, symmetry, force, search) -> tuple[int, bool]:
+    """Build a model and enumerate it, the time limit covering both: ``(0, False)``
+    when it runs out while the model is built."""
+    clock = size.Clock(search["time_limit"])
+    try:
+        m = _build(problem, form, symmetry, force, clock)
+    except size.OutOfTime:
+        return 0, False
+    return _enumerate_count(m, **{**search, "time_limit": clock.left()})
 
 
 def _search(options: dict[str, Any]) -> dict[str, Any]:
@@ -532,8 +659,10 @@ def count(problem: Problem, *, unique: bool = False, formulation="integer", mode
     """
     if model is not None:
         return counts(problem, unique=unique, model=model, **search).value(unique)
-    m = build(problem, formulation=formulation, symmetry=LEX_LEADER if unique else None)
-    found, complete = _enumerate_count(m, **_search(search))
+    force = validate.flag(search.pop("force", False), "force")
+    form = validate.member(Formulation, formulation, "CP-SAT formulation")
+    symmetry = LEX_LEADER if validate.flag(unique, "unique") else None
+    found, complete = _build_and_count(problem, form, symmetry, force, _search(search))
     return CountResult(found, backend="cpsat", complete=complete).value()
 
 
@@ -546,17 +675,27 @@ def solutions(
     time_limit=None,
     seed: int = 0,
     model=None,
+    force: bool = False,
 ) -> Iterator[tuple[int, ...]]:
     """Iterate over solutions as CP-SAT finds them (not in lexicographic order).
 
     The solver runs on a background thread and hands over each solution; it pauses
     while the consumer does not ask for more, and stops when the iterator is closed.
+    The model is built when this is called; a ``time_limit`` covers building it (none
+    come when it runs out before the search). Beyond :data:`SEARCH` a time limit or
+    ``force`` is needed, beyond :data:`BUILD` ``force`` or a time limit.
     """
     limit = validate.optional_whole_number(limit, "limit")
-    m = _model_for(problem, model, formulation, symmetry)
+    time_limit = validate.positive_seconds(time_limit)
+    force = _check_search(problem, force, time_limit)
+    clock = size.Clock(time_limit)
+    try:
+        m = _model_for(problem, model, formulation, symmetry, force, clock)
+    except size.OutOfTime:
+        return iter(())
     if limit == 0:
         return iter(())
-    return _stream(m, limit, time_limit, seed)
+    return _stream(m, limit, clock.left(), seed)
 
 
 _DONE = object()
@@ -615,7 +754,13 @@ def _stream(m: CpsatModel, limit, time_limit, seed):
         raise QueensError(f"CP-SAT rejected the model: {m.model.Validate()}")
 
 
-def export_text(problem: Problem, *, formulation="integer", symmetry=None, model=None) -> str:
-    """The model as CP-SAT's text protocol buffer (``CpModelProto`` text format)."""
-    m = _model_for(problem, model, formulation, symmetry)
+def export_text(problem: Problem, *, formulation="integer", symmetry=None, model=None, force: bool = False) -> str:
+    """The model as CP-SAT's text protocol buffer (``CpModelProto`` text format).
+
+    Raises
+    ------
+    TooLarge
+        For a model beyond :data:`BUILD` (MB, estimated) without ``force``.
+    """
+    m = _model_for(problem, model, formulation, symmetry, validate.flag(force, "force"))
     return str(m.model.Proto())

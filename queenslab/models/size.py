@@ -1,20 +1,31 @@
-"""Memory estimates of the CNF and CP-SAT models, checked before a model is built.
+"""Memory estimates of the CNF and CP-SAT models, checked before a model is built, and
+the clock that lets a search's time limit cover building its model.
 
 A pairwise CNF model has about ``n**3`` clauses and a Boolean CP-SAT model ``n**2``
 variables, each a Python object: a board of a few thousand rows needs more memory than a
 machine has, and building it would end in ``MemoryError`` after minutes. The estimates
 here are upper-side figures measured on this package's own models (pysat 1.9, OR-Tools
 9.15); :func:`check` refuses a model whose estimate exceeds the available memory.
+
+Long before memory runs out, building takes time: Python makes every variable and
+constraint one at a time. Each model module declares a practical limit on the size of
+the models it builds (``cnf.BUILD``, ``cpsat.BUILD``, ``cpmpy.BUILD``, in MB of the
+estimate) and checks it with :func:`check_build`: beyond it a model is built only with
+``force``, or under a time limit, which then covers building (:class:`Clock`).
 """
 
 from __future__ import annotations
 
 import math
+import time
 
-from .. import validate
+from .. import interrupt, limits, validate
 from ..problem import Problem, leap_offsets
 
-__all__ = ["cnf_bytes", "cpsat_bytes", "check"]
+__all__ = ["cnf_bytes", "cpsat_bytes", "check", "check_build", "Clock", "OutOfTime", "MB"]
+
+#: The unit of the model-building limits.
+MB = 1_000_000
 
 #: A clause of a few literals as a Python list inside pysat's CNF (98 B measured, pairwise, n = 200).
 BYTES_PER_CLAUSE = 110
@@ -87,3 +98,59 @@ def check(problem: Problem, nbytes: int, what: str) -> None:
     queenslab.errors.TooLarge: the pairwise CNF model of n = 1000000 needs about ...
     """
     validate.memory(nbytes, f"{what} of n = {problem.n}", _HINT)
+
+
+def check_build(
+    limit: limits.Limit, problem: Problem, nbytes: int, what: str, force: bool, clock: Clock, hint: str = _HINT
+) -> None:
+    """Refuse a model that cannot fit in memory in any case (:func:`check`), and building
+    one of about ``nbytes`` beyond ``limit`` (in MB) unless ``force`` or a time limit
+    (``clock``) bounds the building.
+
+    Raises
+    ------
+    TooLarge
+        Naming the model, its estimated size, the limit and the ways to go ahead.
+    """
+    force = validate.flag(force, "force")
+    check(problem, nbytes, what)
+    if clock.end is None:
+        mb = -(-nbytes // MB)
+        limits.check(
+            limit,
+            mb,
+            force,
+            hint=hint,
+            request=f"building {what} of n = {problem.n} (about {mb:,} MB)",
+        )
+
+
+class OutOfTime(Exception):
+    """The time limit ran out while a model was being built; the model module's search
+    functions catch it and report what a search stopped by its time limit reports."""
+
+
+class Clock:
+    """The time limit of one search, started before its model is built: building calls
+    :meth:`check` between its steps, and the solver gets the time :meth:`left`.
+
+    Examples
+    --------
+    >>> Clock(None).left() is None, Clock(10).left() > 9
+    (True, True)
+    """
+
+    def __init__(self, time_limit: float | None = None):
+        self.end = None if time_limit is None else time.perf_counter() + time_limit
+
+    def check(self) -> None:
+        """Raise :class:`OutOfTime` past the time limit (and stop on Ctrl-C)."""
+        interrupt.check()
+        if self.end is not None and time.perf_counter() > self.end:
+            raise OutOfTime
+
+    def left(self) -> float | None:
+        """Seconds left for the solver (at least a millisecond), or None without a limit."""
+        if self.end is None:
+            return None
+        return max(self.end - time.perf_counter(), 0.001)

@@ -61,6 +61,7 @@ __all__ = [
     "fundamental_batches",
     "fixed_point_counts",
     "solve",
+    "FIRST_SOLUTION",
 ]
 
 #: Largest board the bitboard kernels represent (one row in a 64-bit integer).
@@ -866,6 +867,34 @@ def prefix_batches(
     yield from Walker(problem).stream(depth, batch, None, p)
 
 
+#: The practical limit of a search for the first solution in lexicographic order from the
+#: first row (:func:`solve`, and the first solution or orbit that the streams of every
+#: solution or orbit from the start give): before it, the search must rule out every
+#: lexicographically smaller placement, and that work grows erratically with n. Measured
+#: on 2 cores: n <= 33 within 1.5 s, n = 34 20 s, n = 36 over a minute.
+FIRST_SOLUTION = limits.declare(
+    "the lexicographic search for the first solution",
+    33,
+    "n",
+    "the backtracking before the first solution grows erratically with n: n = 33 takes about a second, "
+    "n = 34 twenty seconds, n = 36 over a minute",
+)
+#: What to do instead, for :func:`limits.check`'s ``hint``.
+FIRST_SOLUTION_HINT = "for one solution of a large board use a heuristic (queenslab solve N, any n)"
+
+
+def check_first_solution(problem: Problem, force: bool = False) -> None:
+    """Refuse a lexicographic search from the first row beyond :data:`FIRST_SOLUTION`
+    unless ``force``.
+
+    Raises
+    ------
+    TooLarge
+        Saying what it costs and how to go ahead anyway.
+    """
+    limits.check(FIRST_SOLUTION, problem.n, validate.flag(force, "force"), hint=FIRST_SOLUTION_HINT)
+
+
 def solution_batches(
     problem: Problem, *, batch: int = 4096, limit: int | None = None, prefix: Sequence[int] = ()
 ) -> Iterator[np.ndarray]:
@@ -963,8 +992,13 @@ def solutions(problem: Problem, *, limit: int | None = None, batch: int = 4096) 
             yield tuple(row)
 
 
-def solve(problem: Problem) -> tuple[int, ...] | None:
+def solve(problem: Problem, *, force: bool = False) -> tuple[int, ...] | None:
     """The lexicographically first solution, or None when there is none.
+
+    Raises
+    ------
+    TooLarge
+        For n beyond :data:`FIRST_SOLUTION` without ``force``.
 
     Examples
     --------
@@ -973,6 +1007,8 @@ def solve(problem: Problem) -> tuple[int, ...] | None:
     >>> solve(Problem(3)) is None
     True
     """
+    check_problem(problem)
+    check_first_solution(problem, force)
     return next(solutions(problem, limit=1, batch=1), None)
 
 

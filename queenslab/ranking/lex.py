@@ -32,8 +32,9 @@ import numpy as np
 from .. import interrupt, validate
 from ..native import engine
 from ..problem import Problem
+from . import walk
 from .index import PrefixIndex, find_index
-from .walk import as_solution, check_problem, check_rank, check_size, rank_walk, total, unrank_walk
+from .walk import as_solution, check_problem, check_rank, check_size, rank_walk, unrank_walk
 
 __all__ = ["rank", "unrank", "total", "batches_from", "solution_batches"]
 
@@ -136,9 +137,39 @@ def unrank(
     if idx is not None:
         return idx.unrank(check_rank(problem, r, idx.total), threads=threads)
     check_size(problem, force)
-    size = total(problem, threads=threads)
+    size = walk.total(problem, threads=threads)
     r = check_rank(problem, r, size)
     return interrupt.run(unrank_walk, problem, r, size, [], threads)
+
+
+def total(problem: Problem, *, threads: int | None = None, force: bool = False) -> int:
+    """The number of solutions: the known value for the standard problem (OEIS A000170),
+    else counted by the native engine.
+
+    Parameters
+    ----------
+    problem : Problem
+    threads : int, optional
+        Threads for the count (default: all cores).
+    force : bool, default False
+        Count even for ``n > engine.PRACTICAL_LIMIT`` when the value is not known.
+
+    Raises
+    ------
+    TooLarge
+        For ``n > engine.MAX_N``, or a count beyond ``engine.PRACTICAL_LIMIT`` without
+        ``force`` (as :func:`queenslab.native.engine.count` refuses it).
+
+    Examples
+    --------
+    >>> total(Problem(8))
+    92
+    """
+    check_problem(problem)
+    force = validate.flag(force, "force")
+    if walk.known(problem) is None:
+        engine.check_size(problem, force)
+    return walk.total(problem, threads=threads)
 
 
 def _open_index(problem: Problem, index) -> PrefixIndex | None:
@@ -202,7 +233,9 @@ def solution_batches(
         At most this many solutions (default all).
     batch, index, threads, force
         As for :func:`batches_from`; an ``offset`` is found by unranking, which for
-        ``n > PRACTICAL_LIMIT`` needs an index or ``force``.
+        ``n > PRACTICAL_LIMIT`` needs an index or ``force``. Without an offset the
+        stream starts with the first solution, whose search from the first row is
+        refused beyond ``engine.FIRST_SOLUTION`` (n <= 33) unless ``force``.
 
     Yields
     ------
@@ -223,11 +256,13 @@ def solution_batches(
         idx = _open_index(problem, index)
         if idx is None:
             check_size(problem, force)
-        if offset >= (idx.total if idx is not None else total(problem, threads=threads)):
+        if offset >= (idx.total if idx is not None else walk.total(problem, threads=threads)):
             return
         source = batches_from(problem, offset, batch=batch, index=idx, threads=threads, force=True)
     else:
-        source = engine.solution_batches(problem, batch=batch)
+        engine.check_first_solution(problem, force)
+        # the limit goes to the engine: a batch is filled before it is handed over
+        source = engine.solution_batches(problem, batch=batch, limit=left)
     for arr in source:
         if left is not None:
             arr = arr[:left]

@@ -29,6 +29,7 @@ from ..solution import conflicts, parse_placement
 
 __all__ = [
     "total",
+    "known",
     "rank_walk",
     "unrank_walk",
     "check_problem",
@@ -168,12 +169,21 @@ def check_rank(problem: Problem, r: object, size: int) -> int:
     return v
 
 
+def known(problem: Problem) -> int | None:
+    """The known number of solutions of the standard problem (OEIS A000170), else None."""
+    return known_total(problem.n) if problem.is_standard else None
+
+
 def total(problem: Problem, *, threads: int | None = None) -> int:
-    """Number of solutions: the known value for the standard problem, else counted."""
+    """Number of solutions: the known value for the standard problem, else counted.
+
+    The count is not size-checked here: callers check first (:func:`check_size`), and
+    :func:`queenslab.ranking.lex.total` is the checked public form.
+    """
     check_problem(problem)
-    known = known_total(problem.n) if problem.is_standard else None
-    if known is not None:
-        return known
+    value = known(problem)
+    if value is not None:
+        return value
     return engine.count(problem, threads=threads, force=True)
 
 

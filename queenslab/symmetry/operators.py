@@ -665,7 +665,7 @@ def search_orbits(
     if n > engine.MAX_N:
         raise TooLarge(f"n = {n} is too large for the native engine (n <= {engine.MAX_N})")
     t0 = time.perf_counter()
-    fundamentals = tuple(f.solution for f in fundamental_solutions(Problem(n)))
+    fundamentals = tuple(f.solution for f in fundamental_solutions(Problem(n), force=force))
     keyfn = signature if key == "signature" else canonical
 
     known: dict = {}  # key -> discovery index

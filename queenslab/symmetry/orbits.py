@@ -180,7 +180,9 @@ class Fundamental(NamedTuple):
 MAX_BATCH = 2**20
 
 
-def fundamental_solutions(problem: Problem, *, limit: int | None = None, batch: int = 4096) -> Iterator[Fundamental]:
+def fundamental_solutions(
+    problem: Problem, *, limit: int | None = None, batch: int = 4096, force: bool = False
+) -> Iterator[Fundamental]:
     """Stream one representative per orbit of solutions, with the orbit's size.
 
     The orbits are those of ``problem.symmetries()``; the representative is the
@@ -195,6 +197,10 @@ def fundamental_solutions(problem: Problem, *, limit: int | None = None, batch: 
         Stop after this many orbits.
     batch : int, default 4096
         Orbits per batch fetched from the engine, ``1 .. MAX_BATCH``.
+    force : bool, default False
+        Search even for n beyond the practical limit of the search for the first
+        solution in lexicographic order (``engine.FIRST_SOLUTION``, n <= 33): the first
+        orbit's representative is the first solution.
 
     Yields
     ------
@@ -207,7 +213,8 @@ def fundamental_solutions(problem: Problem, *, limit: int | None = None, batch: 
         For something that is not a Problem, or a bad ``limit``/``batch`` (raised by the
         call, before any iteration).
     TooLarge
-        For ``n`` beyond the bitboard engine.
+        For ``n`` beyond the bitboard engine, or beyond ``engine.FIRST_SOLUTION``
+        without ``force``.
 
     Examples
     --------
@@ -220,6 +227,7 @@ def fundamental_solutions(problem: Problem, *, limit: int | None = None, batch: 
     engine.check_problem(problem)
     limit = validate.optional_whole_number(limit, "limit")
     batch = validate.whole_number(batch, "batch", maximum=MAX_BATCH)
+    engine.check_first_solution(problem, force)
     return _fundamentals(problem, limit, batch)
 
 
