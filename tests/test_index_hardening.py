@@ -688,3 +688,11 @@ def test_names_too_long_for_the_file_system_are_errors(tmp_path, capsys, monkeyp
     code, _, err = run_cli(capsys, monkeypatch, "index", "build", "8", "--index", near)
     assert code == 2 and f"at most {name_max - len('.partial.new-journal')} bytes" in err, err
     assert _tree(tmp_path) == []  # nothing created
+
+
+@pytest.mark.parametrize("command", [["index", "verify", "8"], ["index", "build", "8"]])
+def test_index_commands_refuse_a_name_too_long_without_a_traceback(capsys, monkeypatch, tmp_path, command):
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run_cli(capsys, monkeypatch, *command, "--index", "x" * 300)
+    assert code == 2 and err.startswith("error: ") and "300 bytes" in err and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []

@@ -8,6 +8,7 @@ second (exit 130); an interrupted ``index build`` keeps its finished tasks.
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 
@@ -203,7 +204,7 @@ def _build_target(index_path: str | None) -> dict:
     if index_path is None:
         return {}
     p = Path(index_path)
-    return {"path": p} if p.suffix == ".sqlite" or p.is_file() else {"directory": p}
+    return {"path": p} if p.suffix == ".sqlite" or os.path.isfile(p) else {"directory": p}
 
 
 @index_group.command("build")
@@ -321,7 +322,7 @@ def index_verify_cmd(problem: Problem, depth, index_path, recount, seed, threads
 
     t0 = time.perf_counter()
     p = Path(index_path) if index_path is not None else None
-    if p is not None and p.is_file():
+    if p is not None and os.path.isfile(p):
         idx = PrefixIndex.open(p, problem)
     elif depth is not None:
         idx = PrefixIndex.open(path_of(problem, depth, p), problem)
