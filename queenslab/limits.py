@@ -71,7 +71,7 @@ def declare(name: str, largest: int, unit: str, cost: str, *, forceable: bool = 
     return limit
 
 
-def check(limit: Limit, size: int, force: bool = False, *, hint: str = "", request: str = "") -> int:
+def check(limit: Limit, size: int, force: bool = False, *, hint: str = "", request: str = "", cost: str = "") -> int:
     """Return ``size`` if it is within ``limit`` (or ``force`` lifts it); else raise.
 
     Parameters
@@ -85,6 +85,9 @@ def check(limit: Limit, size: int, force: bool = False, *, hint: str = "", reque
         Another way to get what was wanted, put before the ``force`` advice.
     request : str, optional
         The request as the message names it, instead of ``"<name> for <unit> = <size>"``.
+    cost : str, optional
+        What this request would cost (an estimate for its size), instead of the limit's
+        general ``cost``.
 
     Raises
     ------
@@ -99,4 +102,6 @@ def check(limit: Limit, size: int, force: bool = False, *, hint: str = "", reque
         ways.append("pass force=True (--force) to run it anyway")
     tail = "; " + ", or ".join(ways) if ways else ""
     request = request or f"{limit.name} for {limit.unit} = {shown}"
-    raise TooLarge(f"{request} is beyond its practical limit {limit.unit} <= {limit.largest:,} ({limit.cost}){tail}")
+    raise TooLarge(
+        f"{request} is beyond its practical limit {limit.unit} <= {limit.largest:,} ({cost or limit.cost}){tail}"
+    )

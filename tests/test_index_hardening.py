@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import naive
@@ -427,7 +428,7 @@ def test_sizes_no_machine_can_do_are_refused_up_front(args, capsys):
 
 
 def test_a_complete_index_lifts_the_size_limit(tmp_path, monkeypatch):
-    monkeypatch.setattr(engine, "PRACTICAL_LIMIT", 9)
+    monkeypatch.setattr(engine, "COUNT", replace(engine.COUNT, largest=9))
     p = Problem(10)
     with pytest.raises(TooLarge, match="force"):
         unrank(p, 3, index=None)

@@ -32,8 +32,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from .. import interrupt, validate
-from ..errors import QueensError, TooLarge, UnknownOption
+from .. import interrupt, limits, validate
+from ..errors import QueensError, UnknownOption
 from ..problem import Problem
 from ..result import CountResult
 
@@ -168,9 +168,8 @@ PROGRESS = Option(
 FORCE = Option(
     "force",
     "flag",
-    "allow requests beyond the practical limits: n above the backend's limit of an exact count (native 18, "
-    "cpsat and sat 14, ganak 13, cpmpy 12), models beyond their size limit, searches for solutions beyond "
-    "their n limit",
+    "allow requests beyond the practical limits (of an exact count, of building a model, of a search for "
+    "solutions); the error of a refused request names its limit and what it costs",
     default=False,
 )
 
@@ -245,16 +244,29 @@ class Backend(ABC):
         """Refuse an exact count beyond :attr:`practical_limit` (it would run for hours,
         or days) unless ``force``, ``limit`` or ``time_limit`` says to go ahead; ``force``
         stays in ``opts`` for the backend's model (its own limits)."""
-        if self.practical_limit is None:
+        reach = self.reach()
+        if reach is None or opts.get("limit") or opts.get("time_limit"):
             return
-        force = opts.get("force", False)
-        if force or problem.n <= self.practical_limit or opts.get("limit") or opts.get("time_limit"):
-            return
-        raise TooLarge(
-            f"counting n = {problem.n} with the {self.name} backend is beyond its practical limit "
-            f"n <= {self.practical_limit} ({self.practical_note}); use the native backend, give a limit or "
-            "a time limit for a lower bound, or pass force=True (--force) to run it anyway"
+        limits.check(
+            reach,
+            problem.n,
+            bool(opts.get("force", False)),
+            hint="use the native backend, or give a limit or a time limit for a lower bound",
         )
+
+    @classmethod
+    def reach(cls) -> limits.Limit | None:
+        """The practical limit of an exact count with this backend, from
+        :attr:`practical_limit` and :attr:`practical_note` (None: no limit checked here)."""
+        if cls.practical_limit is None:
+            return None
+        return limits.Limit(f"counting with the {cls.name} backend", cls.practical_limit, "n", cls.practical_note)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        reach = cls.reach() if cls.name else None
+        if reach is not None:  # listed with every other practical limit (limits.DECLARED)
+            limits.declare(reach.name, reach.largest, reach.unit, reach.cost)
 
     def count(self, problem: Problem, *, unique: bool = False, **opts: Any) -> int:
         """The number of solutions (``unique=True``: of orbits).

@@ -22,7 +22,7 @@ from collections.abc import Callable
 import click
 
 from .. import limits
-from ..errors import QueensError, TooLarge
+from ..errors import QueensError
 from ..provenance import environment
 from .app import cli, emit_json, experiment
 from .options import (
@@ -103,15 +103,9 @@ def orbits_cmd(problem, limit, burnside, force, as_json):
       queenslab orbits 7 --fix 1,1
     """
     from ..data import known_total, known_unique
-    from ..native import engine
     from ..symmetry.orbits import burnside as burnside_count, fundamental_solutions
 
     n = problem.n
-    if n > engine.PRACTICAL_LIMIT and limit is None and not force:
-        raise TooLarge(
-            f"listing every orbit for n = {n} is beyond the practical limit n <= {engine.PRACTICAL_LIMIT}; "
-            "give --limit K for the first K orbits, or --force"
-        )
     if burnside and limit is not None:
         raise QueensError("--burnside counts every orbit; it cannot be combined with --limit")
     orbits = []

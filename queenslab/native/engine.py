@@ -118,9 +118,17 @@ def _choose_sym_kernel() -> str:
 SYM_KERNEL = _choose_sym_kernel()
 #: The kernel of :data:`SYM_KERNEL`: ``(n, corner, bound1, split, halt) -> (c2, c4, c8, nodes)``.
 sym_count = sym_count_lanes if SYM_KERNEL == "lanes" else sym_count_scalar
-#: Largest n :func:`count` accepts without ``force=True``. n = 18 takes about a
-#: minute on 2 cores; every further unit of n multiplies the time by about seven.
-PRACTICAL_LIMIT = 18
+#: The practical limit of an exact count (:func:`count`, and every count that may need the
+#: whole tree): n = 18 takes about a minute on 2 cores; every further unit of n multiplies
+#: the time by about seven.
+COUNT = limits.declare(
+    "counting every solution",
+    18,
+    "n",
+    "n = 18 takes about a minute on 2 cores and each further n about seven times longer",
+)
+#: ``COUNT.largest``.
+PRACTICAL_LIMIT = COUNT.largest
 
 Progress = Callable[[int, int], None]
 
@@ -310,12 +318,7 @@ def check_size(problem: Problem, force: bool) -> None:
 
 
 def _check_size(problem: Problem, force: bool) -> None:
-    if problem.n > PRACTICAL_LIMIT and not validate.flag(force, "force"):
-        raise TooLarge(
-            f"counting every solution for n = {problem.n} is beyond the practical limit "
-            f"n <= {PRACTICAL_LIMIT} (n = 18 takes about a minute on 2 cores and each further "
-            "step about seven times longer); pass force=True (--force) to run it anyway"
-        )
+    limits.check(COUNT, problem.n, validate.flag(force, "force"))
 
 
 def _sym_tasks(n: int) -> list[tuple[int, int, int]]:
@@ -716,13 +719,14 @@ def _check_subtree(problem: Problem, prefix: tuple[int, ...], force: bool) -> No
     a short prefix of a large board lies most of the whole count) or the prefix itself
     breaks a constraint."""
     free = problem.n - len(prefix)
-    if free > PRACTICAL_LIMIT and not validate.flag(force, "force"):
+    if free > COUNT.largest and not validate.flag(force, "force"):
         if not Walker(problem).run(prefix, K.COUNT, stop=len(prefix))[0]:
             return  # the prefix itself breaks a constraint: nothing below it to count
-        raise TooLarge(
-            f"counting below a prefix of {len(prefix)} rows on n = {problem.n} leaves {free} free rows, beyond the "
-            f"practical limit of {PRACTICAL_LIMIT} (counting n = 18 takes about a minute on 2 cores and each further "
-            "row about seven times longer); give a longer prefix, or pass force=True to run it anyway"
+        limits.check(
+            COUNT,
+            free,
+            request=f"counting below a prefix of {len(prefix)} rows on n = {problem.n} ({free} free rows)",
+            hint="give a longer prefix",
         )
 
 

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .. import interrupt, validate
+from .. import interrupt, limits, validate
 from ..d4 import D4Element
 from ..data import known_total
-from ..errors import InvalidPlacement, QueensError, TooLarge
+from ..errors import InvalidPlacement, QueensError
 from ..native import engine
 from ..problem import Problem
 from ..solution import conflicts, parse_placement
@@ -89,7 +89,7 @@ def _duration(seconds: float) -> str:
 def _count_seconds(n: int) -> float:
     """A rough time to count every solution of n-queens on 2 cores: about a minute for
     n = 18 and seven times longer per further unit (the engine's benchmark)."""
-    return 60.0 * 7.0 ** (n - engine.PRACTICAL_LIMIT)
+    return 60.0 * 7.0 ** (n - engine.COUNT.largest)
 
 
 def check_size(problem: Problem, force: bool, what: str = "exact ranking without an index") -> None:
@@ -106,7 +106,7 @@ def check_size(problem: Problem, force: bool, what: str = "exact ranking without
     """
     force = validate.flag(force, "force")
     n = problem.n
-    if force or n <= engine.PRACTICAL_LIMIT:
+    if force or n <= engine.COUNT.largest:
         return
     size = known_total(n) if problem.is_standard else None
     index = what.startswith("building")
@@ -122,12 +122,13 @@ def check_size(problem: Problem, force: bool, what: str = "exact ranking without
             else "it counts subtrees of between about 1/n and a quarter of all solutions"
         )
         secs = _count_seconds(n) / n
-    raise TooLarge(
-        f"{what} for n = {n} is beyond the practical limit n <= {engine.PRACTICAL_LIMIT}: {work}, "
-        f"roughly {_duration(secs)} or more on 2 cores (counting n = {engine.PRACTICAL_LIMIT} takes about "
-        "a minute and each further step about seven times longer)"
-        + ("" if index else "; a complete index for this problem (queenslab index build) lifts the limit")
-        + "; pass force=True (--force) to run it anyway"
+    limits.check(
+        engine.COUNT,
+        n,
+        request=f"{what} for n = {n}",
+        cost=f"{work}, roughly {_duration(secs)} or more on 2 cores; counting n = {engine.COUNT.largest} takes about "
+        "a minute and each further n about seven times longer",
+        hint="" if index else "a complete index for this problem (queenslab index build) lifts the limit",
     )
 
 

@@ -36,7 +36,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, Union
 
-from .. import validate
+from .. import limits, validate
 from ..d4 import IDENTITY, PO, D4Element, as_permutation
 from ..errors import QueensError
 from ..native import engine
@@ -228,6 +228,14 @@ def fundamental_solutions(
     limit = validate.optional_whole_number(limit, "limit")
     batch = validate.whole_number(batch, "batch", maximum=MAX_BATCH)
     engine.check_first_solution(problem, force)
+    if limit is None:  # every orbit: the whole tree
+        limits.check(
+            engine.COUNT,
+            problem.n,
+            force,
+            request=f"listing every orbit for n = {problem.n}",
+            hint="give a limit (--limit K) for the first orbits",
+        )
     return _fundamentals(problem, limit, batch)
 
 
