@@ -24,11 +24,14 @@ queenslab.errors.TooLarge: example search for n = 31 is beyond its practical lim
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import importlib
+import pkgutil
+from contextlib import suppress
+from dataclasses import asdict, dataclass
 
 from .errors import TooLarge
 
-__all__ = ["Limit", "DECLARED", "declare", "check"]
+__all__ = ["Limit", "DECLARED", "declare", "check", "every_limit"]
 
 
 @dataclass(frozen=True)
@@ -96,12 +99,40 @@ def check(limit: Limit, size: int, force: bool = False, *, hint: str = "", reque
     """
     if size <= limit.largest or (force and limit.forceable):
         return size
-    shown = f"{size:,}" if size < 10**30 else f"about 10**{len(str(size)) - 1}"
+    sep = "" if limit.unit == "n" else ","  # board sizes are written plainly, counts with separators
+    shown = f"{size:{sep}}" if size < 10**30 else f"about 10**{len(str(size)) - 1}"
     ways = [hint] if hint else []
     if limit.forceable:
         ways.append("pass force=True (--force) to run it anyway")
     tail = "; " + ", or ".join(ways) if ways else ""
     request = request or f"{limit.name} for {limit.unit} = {shown}"
-    raise TooLarge(
-        f"{request} is beyond its practical limit {limit.unit} <= {limit.largest:,} ({cost or limit.cost}){tail}"
-    )
+    kind = "practical limit" if limit.forceable else "limit"
+    raise TooLarge(f"{request} is beyond its {kind} {limit.unit} <= {limit.largest:{sep}} ({cost or limit.cost}){tail}")
+
+
+def every_limit() -> list[Limit]:
+    """Every practical limit of the package, in declaration order.
+
+    The limits are declared by the modules that own them, so every module of the package
+    (the command line aside) is imported first; this loads numba and takes a second or two.
+    A module whose optional dependency is missing is skipped.
+
+    Examples
+    --------
+    >>> names = [lim.name for lim in every_limit()]
+    >>> "counting every solution" in names and "counting with the cpsat backend" in names
+    True
+    """
+    import queenslab
+
+    for info in pkgutil.walk_packages(queenslab.__path__, "queenslab."):
+        if info.name.startswith(("queenslab.cli", "queenslab.__main__")) or info.name.endswith(".TEMPLATE"):
+            continue
+        with suppress(ImportError):
+            importlib.import_module(info.name)
+    return list(DECLARED.values())
+
+
+def as_dict(limit: Limit) -> dict[str, object]:
+    """A limit's fields as a dict (the JSON keys of ``queenslab limits --json``)."""
+    return asdict(limit)

@@ -11,7 +11,7 @@ variant flags, ``--json``, the backends' options derived from the registry):
 * :mod:`.heuristics` -- ``solve``.
 """
 
-from . import counting, heuristics, placements, ranking, symmetry  # noqa: F401  (they declare the commands)
+from . import counting, heuristics, limits, placements, ranking, symmetry  # noqa: F401  (they declare the commands)
 from .app import cli, main, run
 
 __all__ = ["cli", "main", "run"]

@@ -30,6 +30,7 @@ from .options import (
     Variant,
     backend_option,
     choice_option,
+    force_option,
     json_option,
     number_option,
     out_option,
@@ -525,12 +526,7 @@ def crosscheck_cmd(problem: Problem, backends: str | None, no_unique: bool, time
     help="cpsat only: model formulation (default integer).",
 )
 @choice_option("--symmetry", ["none", "lex-leader"], "none", "Add lex-leader symmetry-breaking constraints.")
-@click.option(
-    "--force",
-    is_flag=True,
-    help="Build a model beyond the practical limit of its estimated size (cnf 200 MB: the pairwise model of "
-    "n = 102; cpsat 250 MB: the boolean model of n = 559).",
-)
+@force_option("building a model (its estimated size)")
 @out_option()
 @json_option
 def export_cmd(

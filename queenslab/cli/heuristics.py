@@ -13,7 +13,7 @@ import click
 from ..errors import Incomplete
 from ..placement_file import write_placement
 from .app import cli, emit_json
-from .options import Progress, json_option, number_option, out_option
+from .options import Progress, force_option, json_option, number_option, out_option
 
 __all__ = ["solve_cmd", "PRINT_MAX_N", "METHODS"]
 
@@ -45,12 +45,7 @@ _SEEDED = ("minconflicts", "selfcorrect", "ga", "aco", "cpsat")
 )
 @number_option("--restarts", 0, "R", "minconflicts, selfcorrect: further tries after a try runs out of steps.")
 @click.option("--improve", is_flag=True, help="ga: apply the minimal-conflict operator to every child.")
-@click.option(
-    "--force",
-    is_flag=True,
-    help="backtrack, cpsat, sat: go ahead beyond the practical limit of the search (backtrack n <= 33, "
-    "cpsat n <= 100, sat n <= 80).",
-)
+@force_option("the searches of backtrack, cpsat and sat")
 @out_option("Write the placement (1-based) to F: F.npy (int64 array) or text '2, 4, 1, 3'.")
 @json_option
 def solve_cmd(n, method, seed, max_steps, restarts, improve, force, out, as_json):

@@ -422,3 +422,15 @@ def placement_arg(words: tuple[str, ...]) -> str:
     if any(len(t.lstrip("0")) > _MAX_DIGITS for t in re.findall(r"[0-9]+", text)):
         raise InvalidPlacement(f"a column number of more than {_MAX_DIGITS} digits is off any board: {how}")
     return text
+
+
+def force_option(what: str) -> Callable:
+    """``--force``: go ahead beyond the practical limits of ``what``. The help names no
+    number: each limit is declared once in the library, and a refused request's error
+    names it (``queenslab limits`` lists them all)."""
+    return click.option(
+        "--force",
+        is_flag=True,
+        help=f"Go ahead beyond the practical limits of {what}; a refused request's error names the limit and "
+        "its cost (queenslab limits lists them all).",
+    )

@@ -20,7 +20,7 @@ from ..problem import Problem, leaper_name
 from ..solution import board_text, conflicts, format_placement, parse_placement
 from ..viz.bits import MAX_PNG_SIDE
 from .app import cli, emit_json
-from .options import json_option, number_option, out_option, placement_arg, problem_options
+from .options import force_option, json_option, number_option, out_option, placement_arg, problem_options
 
 
 @cli.command("solutions")
@@ -36,12 +36,8 @@ from .options import json_option, number_option, out_option, placement_arg, prob
     "as a text board (n <= 100), after a line 'solution K:'; npy: a numpy file, streamed (needs --out).",
 )
 @out_option("Write to file F instead of standard output, whole or not at all (an interrupted run leaves F as it was).")
-@click.option(
-    "--force",
-    is_flag=True,
-    help="Go ahead beyond the practical limits: for n above 18 where the command must count (an --offset "
-    "without an index, or an .npy file of every solution), and for n above 33 without an --offset (the "
-    "search for the first solution in lexicographic order).",
+@force_option(
+    "counting (an --offset without an index, an .npy file of every solution) and of the search for the first solution"
 )
 @json_option
 def solutions_cmd(problem, limit, offset, fmt, out, force, as_json):

@@ -22,6 +22,7 @@ from .app import cli, emit_json
 from .options import (
     INT64_MAX,
     Progress,
+    force_option,
     index_options,
     json_option,
     number_option,
@@ -30,11 +31,7 @@ from .options import (
 )
 
 _THREADS = number_option("--threads", 1, "T", "Threads (default: every core).")
-_FORCE = click.option(
-    "--force",
-    is_flag=True,
-    help="Go ahead for n above the practical limit (18) without an index: days to years of counting.",
-)
+_FORCE = force_option("ranking without an index (days to years of counting)")
 
 
 def _index_path(index) -> str | None:
@@ -136,12 +133,7 @@ def unrank_cmd(problem: Problem, r: int, index, threads, force, as_json) -> int:
 )
 @index_options
 @_THREADS
-@click.option(
-    "--force",
-    is_flag=True,
-    help="Go ahead beyond the practical limits: n above 18 without an index (days to years of counting), "
-    "more than 10,000 samples.",
-)
+@force_option("sampling: without an index, and the number of samples")
 @json_option
 def sample_cmd(problem: Problem, k: int, seed: int, distinct: bool, index, threads, force, as_json) -> int:
     """Print K uniformly random solutions (exactly uniform: random ranks, unranked).
@@ -219,9 +211,7 @@ def _build_target(index_path: str | None) -> dict:
 )
 @_THREADS
 @click.option("--rebuild", is_flag=True, help="Discard an existing (partial or corrupt) file and start afresh.")
-@click.option(
-    "--force", is_flag=True, help="Build for n above the practical limit (18): it counts every solution (days+)."
-)
+@force_option("a build, which counts every solution")
 @click.option(
     "--dask",
     metavar="local:K|tcp://H:P",

@@ -28,6 +28,7 @@ from .app import cli, emit_json, experiment
 from .options import (
     Progress,
     choice_option,
+    force_option,
     json_option,
     number_option,
     out_option,
@@ -76,12 +77,7 @@ def _check_plot(path: str | None) -> None:
     is_flag=True,
     help="Also count the orbits by Burnside's lemma (fixed points of each element) and cross-check.",
 )
-@click.option(
-    "--force",
-    is_flag=True,
-    help="Go ahead beyond the practical limits: every orbit for n above 18, or any orbit for n above 33 "
-    "(the search for the first solution in lexicographic order).",
-)
+@force_option("listing every orbit and of the search for the first solution")
 @json_option
 def orbits_cmd(problem, limit, burnside, force, as_json):
     """List the fundamental solutions (one per orbit) with their orbit sizes.
@@ -320,7 +316,7 @@ def _certify(n: int, force: bool) -> dict:
     help="Then check n = max-n+1 .. P through the ambiguous solutions only.",
 )
 @_plot_option("the orbits and distinct signatures by n (log scale, collisions marked)")
-@click.option("--force", is_flag=True, help="Allow --max-n and --certify-to beyond their practical limits.")
+@force_option("--max-n and --certify-to")
 @json_option
 def signature_cmd(max_n, min_n, criterion, certify_to, plot, force, as_json):
     """Are orbit signatures unique? Zhang and Zhang claim no two orbits share one.
@@ -430,7 +426,7 @@ def signature_cmd(max_n, min_n, criterion, certify_to, plot, force, as_json):
 @click.argument("n", type=int)
 @choice_option("--strategy", ["bfs", "dfs"], "bfs", "Order in which step 2 extends the orbits.")
 @choice_option("--key", ["signature", "canonical"], "signature", "How a new orbit is recognised.")
-@click.option("--force", is_flag=True, help="Allow n above the search's practical limit.")
+@force_option("the search")
 @_plot_option("the orbits found at each generation of moves against the true number")
 @json_option
 def orbit_search_cmd(n, strategy, key, force, plot, as_json):

@@ -26,18 +26,29 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .. import validate
-from ..errors import Incomplete, QueensError, TooLarge
+from .. import limits, validate
+from ..errors import Incomplete, QueensError
 from . import kernels as K
 from .construct import check_memory, check_n
 from .minconflicts import positive_int, rng_state
 
 __all__ = ["genetic", "ant_colony", "GA_MAX_N", "ACO_MAX_N"]
 
-#: Largest board of :func:`genetic` (each generation costs population x n, or x n**2 with improve).
-GA_MAX_N = 1000
-#: Largest board of :func:`ant_colony` (its pheromone has (n-1) * n**4 edges: 61 MB at n = 24).
-ACO_MAX_N = 24
+#: The board sizes of :func:`genetic`, a method kept for comparisons at small n (each
+#: generation costs population x n, or x n**2 with improve). A hard limit: no force.
+GENETIC = limits.declare(
+    "the genetic algorithm",
+    1000,
+    "n",
+    "a method for comparisons at small n: each generation costs population x n (x n**2 with improve)",
+    forceable=False,
+)
+GA_MAX_N = GENETIC.largest
+#: The board sizes of :func:`ant_colony` (its pheromone has (n-1) * n**4 edges: 61 MB at n = 24).
+ANT_COLONY = limits.declare(
+    "ant colony optimisation", 24, "n", "its pheromone has (n-1) * n**4 edges: 61 MB at n = 24", forceable=False
+)
+ACO_MAX_N = ANT_COLONY.largest
 
 _CHUNK = 50  # generations / iterations per kernel call (progress, Ctrl-C)
 
@@ -116,11 +127,7 @@ def genetic(
     True
     """
     n = check_n(n, "the genetic algorithm")
-    if n > GA_MAX_N:
-        raise TooLarge(
-            f"the genetic algorithm is for comparisons at small n: n <= {GA_MAX_N} is allowed, got {n} "
-            "(use construct or minconflicts for large boards)"
-        )
+    limits.check(GENETIC, n, hint="use construct or minconflicts for large boards")
     rng = rng_state(seed)
     population = positive_int(population, "population")
     if population < 2:
@@ -229,10 +236,7 @@ def ant_colony(
     True
     """
     n = check_n(n, "ant colony optimisation")
-    if n > ACO_MAX_N:
-        raise TooLarge(
-            f"ant colony optimisation keeps pheromone on (n-1)*n**4 edges: n <= {ACO_MAX_N} is allowed, got {n}"
-        )
+    limits.check(ANT_COLONY, n, hint="use construct or minconflicts for large boards")
     rng = rng_state(seed)
     ants = positive_int(ants, "ants")
     iterations = positive_int(iterations, "iterations", zero=True)

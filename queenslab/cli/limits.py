@@ -1,0 +1,39 @@
+"""``queenslab limits``: every practical limit of the package, read from its declarations."""
+
+from __future__ import annotations
+
+import click
+
+from .app import cli, emit_json
+from .options import json_option
+
+
+@cli.command("limits")
+@json_option
+def limits_cmd(as_json: bool) -> int:
+    """List every practical limit: what it bounds, the largest size allowed without --force,
+    and what a request beyond it costs.
+
+    Each limit is declared once, beside the function it guards; a request beyond one is
+    refused with this text unless --force (force=True in Python). Listing them loads every
+    module of the package (numba included): about a second.
+
+    \b
+    JSON keys: limits (each: name, largest, unit, cost, forceable).
+
+    \b
+    Examples:
+      queenslab limits
+      queenslab limits --json
+    """
+    from ..limits import as_dict, every_limit
+
+    found = every_limit()
+    if as_json:
+        emit_json({"limits": [as_dict(lim) for lim in found]})
+        return 0
+    width = max(len(lim.name) for lim in found)
+    for lim in found:
+        bound = f"{lim.unit} <= {lim.largest:,}" + ("" if lim.forceable else " (no --force)")
+        click.echo(f"{lim.name:<{width}}  {bound:<22} {lim.cost}")
+    return 0
