@@ -355,3 +355,22 @@ def test_site_has_the_api_reference_and_the_tutorial(site):
     assert 'id="queenslab.plot"' in (site / "api" / "viz.html").read_text(encoding="utf-8")
     tutorial = (site / "tutorial.html").read_text(encoding="utf-8")
     assert "board_svg" in tutorial and "jupyter:" not in tutorial  # the jupytext header is metadata, not text
+
+
+def test_the_reliability_page_lists_every_declared_limit_with_its_number():
+    """The practical-limits table of docs/reliability.md has one row per limit the package
+    declares (queenslab.limits.every_limit): its name, and the number the code uses."""
+    from queenslab.limits import every_limit
+
+    page = (DOCS / "reliability.md").read_text()
+    table = page[page.index("| limit | largest |") : page.index("The practical limits are declared once")]
+    cells = {}
+    for line in table.splitlines()[2:]:
+        if line.startswith("| "):
+            name, bound = (c.strip() for c in line.strip("|").split("|")[:2])
+            cells[name.removesuffix(" (no force)")] = bound
+    declared = every_limit()
+    assert set(cells) == {lim.name for lim in declared}
+    for lim in declared:
+        sep = "" if lim.unit == "n" else ","
+        assert cells[lim.name] == f"{lim.unit} <= {lim.largest:{sep}}", lim.name

@@ -132,6 +132,7 @@ CONTRACT = {
             ["symmetry", "orbit", "1234"],
         ],
     ),
+    "limits": ({"limits"}, [["limits"]]),
     "solve": (
         {"n", "method", "seed", "seconds", "verified", "solution", "out", "error"},
         [
