@@ -45,10 +45,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import validate
 from .d4 import D4Element
 from .errors import TooLarge
-from .problem import Cell, Problem, Region, leap_offsets
+from .problem import Cell, Problem, Region, as_problem, leap_offsets
 
 __all__ = ["BITBOARD_MAX_N", "Compiled", "Conflict", "compile_problem", "region_conflicts"]
 
@@ -323,7 +322,7 @@ def compile_problem(problem: Problem) -> Compiled:
     QueensError
         If ``problem`` is not a :class:`~queenslab.problem.Problem`.
     """
-    return _compile(validate.problem(problem))
+    return _compile(as_problem(problem))
 
 
 @functools.lru_cache(maxsize=32)

@@ -944,3 +944,27 @@ class Problem:
         if self.regions:
             parts.append(f"{len(self.regions)} region{'s' if len(self.regions) > 1 else ''}")
         return ", ".join(parts)
+
+
+def as_problem(value: object, what: str = "problem") -> Problem:
+    """``value`` if it is a :class:`Problem`, else an error saying how to make one.
+
+    The rule of the Python API: a parameter called ``problem`` takes a Problem, never a
+    bare board size (which variant would it be?).
+
+    Examples
+    --------
+    >>> as_problem(Problem(4)).n
+    4
+    >>> as_problem(8)
+    Traceback (most recent call last):
+    ...
+    queenslab.errors.QueensError: expected a queenslab Problem, got int 8 (for the standard problem write Problem(8))
+    """
+    if isinstance(value, Problem):
+        return value
+    hint = ""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        hint = f" (for the standard problem write Problem({value}))"
+    role = "" if what == "problem" else f" as {what}"
+    raise QueensError(f"expected a queenslab Problem{role}, got {type(value).__name__} {validate.brief(value)}{hint}")

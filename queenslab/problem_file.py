@@ -37,7 +37,7 @@ from typing import Any
 from . import validate
 from .errors import InvalidProblem, QueensError
 from .outfile import atomic_output
-from .problem import Problem, Region
+from .problem import Problem, Region, as_problem
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -338,7 +338,7 @@ def problem_text(problem: Problem, description: str | None = None) -> str:
     >>> problem_from_toml(problem_text(Problem(5, blocked=[(0, 0)]))) == Problem(5, blocked=[(0, 0)])
     True
     """
-    validate.problem(problem)
+    as_problem(problem)
     if description is not None and not isinstance(description, str):
         raise QueensError(f"a description is a string, got {validate.brief(description)}")
     d = problem.to_dict(one_based=True)

@@ -22,7 +22,7 @@ import numpy as np
 from . import validate
 from .compiled import Conflict, region_conflicts
 from .errors import InvalidPlacement, TooLarge
-from .problem import MAX_N, Problem, leap_offsets
+from .problem import MAX_N, Problem, as_problem, leap_offsets
 
 __all__ = [
     "parse_placement",
@@ -321,7 +321,7 @@ def conflicts(problem: Problem, placement: Any) -> list[Conflict]:
     >>> [c.message() for c in conflicts(Problem(4), "1 2 3 4")][:1]
     ['the queens at (1,1) and (2,2) attack each other (diagonal)']
     """
-    problem = validate.problem(problem)
+    problem = as_problem(problem)
     p = _as_placement(problem, placement)
     out = _cell_conflicts(problem, p)
     rows = np.arange(p.size, dtype=np.int64)
@@ -364,7 +364,7 @@ def why_not_solution(problem: Problem, placement: Any) -> str | None:
     >>> why_not_solution(Problem(4), "1 3 1 4")
     'the queens at (1,1) and (3,1) attack each other (column)'
     """
-    problem = validate.problem(problem)
+    problem = as_problem(problem)
     found = _first_conflict(problem, _as_placement(problem, placement))
     return None if found is None else found.message()
 
@@ -385,7 +385,7 @@ def is_solution(problem: Problem, placement: Any) -> bool:
     >>> is_solution(Problem(8), "15863724")
     True
     """
-    problem = validate.problem(problem)
+    problem = as_problem(problem)
     return _first_conflict(problem, _as_placement(problem, placement)) is None
 
 
@@ -408,7 +408,7 @@ def board_text(problem: Problem, placement: Any = None) -> str:
     Q . . .
     . . Q .
     """
-    problem = validate.problem(problem)
+    problem = as_problem(problem)
     n = problem.n
     if n > BOARD_TEXT_MAX_N:
         raise TooLarge(f"a {n} x {n} board is too large to draw as text; board_text draws n <= {BOARD_TEXT_MAX_N}")

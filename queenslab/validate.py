@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, SupportsIndex, TypeVar, cast
 import numpy as np
 
 from .errors import QueensError, TooLarge
+from .progress import ProgressBar
 
 if TYPE_CHECKING:
     from .problem import Problem
@@ -341,8 +342,6 @@ def callback(value: Callable[..., Any] | bool | None, what: str = "progress") ->
     queenslab.errors.QueensError: progress must be a callable such as progress(done, total), True (a progress bar) or None; got 5
     """
     if value is True and what == "progress":
-        from .progress import ProgressBar
-
         return ProgressBar()
     if value is False and what == "progress":
         return None

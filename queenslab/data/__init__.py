@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import validate
+from ..problem import as_problem
 
 __all__ = ["A000170", "A002562", "known_total", "known_unique", "MAX_KNOWN", "Known", "compare"]
 
@@ -152,7 +153,7 @@ def compare(problem, count: int, unique: int | None = None, *, complete: bool = 
     QueensError
         If ``problem`` is not a Problem or a count is not a non-negative integer.
     """
-    problem = validate.problem(problem)
+    problem = as_problem(problem)
     count = validate.whole_number(count, "count", minimum=0)
     unique = validate.optional_whole_number(unique, "unique")
     complete = validate.flag(complete, "complete")

@@ -29,7 +29,7 @@ from typing import Any
 from .. import interrupt, validate
 from ..errors import MissingDependency, QueensError
 from ..native import engine
-from ..problem import Problem
+from ..problem import Problem, as_problem
 from ..result import CountResult
 from . import noise
 from .tasks import run_batch, run_task
@@ -591,7 +591,7 @@ def count(
     """
     from .ledger import Ledger, Split, TaskResult
 
-    engine.check_problem(validate.problem(problem))
+    engine.check_problem(as_problem(problem))
     unique = validate.flag(unique, "unique")
     force = validate.flag(force, "force")
     engine.check_size(problem, force)

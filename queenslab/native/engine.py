@@ -29,7 +29,7 @@ import numpy as np
 from .. import interrupt, limits, validate
 from ..compiled import compile_problem
 from ..errors import InvalidPlacement, QueensError, TooLarge, UnsupportedProblem
-from ..problem import Problem
+from ..problem import Problem, as_problem
 from ..result import CountResult
 from . import kernels as K
 from .symmetric import MAX_N as _SYM_LIMIT, sym_count as sym_count_lanes
@@ -314,7 +314,7 @@ def check_size(problem: Problem, force: bool) -> None:
     TooLarge
         With what n = 18 takes and how to go ahead anyway.
     """
-    _check_size(validate.problem(problem), force)
+    _check_size(as_problem(problem), force)
 
 
 def _check_size(problem: Problem, force: bool) -> None:

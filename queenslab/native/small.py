@@ -14,7 +14,7 @@ import time
 
 from .. import validate
 from ..errors import QueensError
-from ..problem import Problem
+from ..problem import Problem, as_problem
 from ..result import CountResult
 
 __all__ = ["SMALL_N", "is_small", "count_small", "solutions_small"]
@@ -84,7 +84,7 @@ def count_small(problem: Problem, unique: bool = False, threads: int | None = No
     >>> r.count, r.unique
     (92, 12)
     """
-    problem = validate.problem(problem)
+    problem = as_problem(problem)
     if not is_small(problem):
         raise QueensError(f"count_small counts the standard problem with n <= {SMALL_N}")
     threads = validate.threads(threads)

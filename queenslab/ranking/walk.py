@@ -24,7 +24,7 @@ from ..d4 import D4Element
 from ..data import known_total
 from ..errors import InvalidPlacement, QueensError
 from ..native import engine
-from ..problem import Problem
+from ..problem import Problem, as_problem
 from ..solution import conflicts, parse_placement
 
 __all__ = [
@@ -64,7 +64,7 @@ def check_problem(problem: object) -> Problem:
     ...
     queenslab.errors.QueensError: expected a queenslab Problem, got int 8 (for the standard problem write Problem(8))
     """
-    checked = validate.problem(problem)
+    checked = as_problem(problem)
     engine.check_problem(checked)
     return checked
 

@@ -40,7 +40,7 @@ from .. import limits, validate
 from ..d4 import IDENTITY, PO, D4Element, as_permutation
 from ..errors import QueensError
 from ..native import engine
-from ..problem import Problem
+from ..problem import Problem, as_problem
 
 __all__ = [
     "orbit",
@@ -223,7 +223,7 @@ def fundamental_solutions(
     >>> next(fundamental_solutions(Problem(8)))
     Fundamental(solution=(0, 4, 7, 5, 2, 6, 1, 3), size=8)
     """
-    problem = validate.problem(problem)
+    problem = as_problem(problem)
     engine.check_problem(problem)
     limit = validate.optional_whole_number(limit, "limit")
     batch = validate.whole_number(batch, "batch", maximum=MAX_BATCH)
@@ -320,7 +320,7 @@ def burnside(problem: Problem, *, check: bool = True, threads: int | None = None
     >>> b.orbits, b.native_unique, b.agrees
     (12, 12, True)
     """
-    problem = validate.problem(problem)
+    problem = as_problem(problem)
     check = validate.flag(check, "check")
     force = validate.flag(force, "force")
     counts = engine.fixed_point_counts(problem, threads=threads, force=force)

@@ -7,9 +7,8 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from .. import validate
 from ..errors import QueensError
-from ..problem import Problem
+from ..problem import Problem, as_problem
 from ..solution import as_columns, board_text, why_not_solution
 from .png import write_board_png
 from .scene import MAX_N, scene
@@ -62,7 +61,7 @@ class Board:
         if problem is None:
             assert cols is not None
             problem = Problem(len(cols))
-        problem = validate.problem(problem)
+        problem = as_problem(problem)
         if problem.n <= MAX_N:  # drawable: check every argument now, not when first shown
             scene(problem, cols, attacks_of=attacks_of)
         object.__setattr__(self, "problem", problem)

@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import validate
 from ..errors import InvalidPlacement, QueensError, TooLarge
-from ..problem import Problem, leap_offsets
+from ..problem import Problem, as_problem, leap_offsets
 from ..solution import as_columns, why_not_solution
 
 __all__ = ["MAX_N", "Scene", "scene"]
@@ -82,7 +82,7 @@ def scene(problem: Problem | None = None, placement: Any = None, *, attacks_of: 
     if problem is None:
         assert p is not None
         problem = Problem(int(p.size))
-    problem = validate.problem(problem)
+    problem = as_problem(problem)
     n = problem.n
     if n > MAX_N:
         raise TooLarge(f"a {n} x {n} board is drawn cell by cell up to n = {MAX_N}; write a 1-bit PNG instead")
