@@ -374,3 +374,22 @@ def test_the_reliability_page_lists_every_declared_limit_with_its_number():
     for lim in declared:
         sep = "" if lim.unit == "n" else ","
         assert cells[lim.name] == f"{lim.unit} <= {lim.largest:{sep}}", lim.name
+
+
+def test_the_architecture_page_names_every_module_that_reads_the_constraint_fields():
+    """docs/architecture.md lists the modules a new constraint kind touches: exactly the
+    modules whose code reads a problem's constraint fields (problem.regions, .leaps, ...)."""
+    import re
+
+    page = (DOCS / "architecture.md").read_text()
+    block = page[page.index("<!-- constraint-readers -->") : page.index("<!-- /constraint-readers -->")]
+    listed = set(re.findall(r"`(queenslab/[\w/]+\.py)`", block))
+    field = re.compile(r"\b(?:self\.)?problem\.(?:regions|leapers|leaps|blocked|fixed|toroidal|knight)\b")
+    readers = set()
+    for path in sorted((ROOT / "queenslab").rglob("*.py")):
+        code = [line for line in path.read_text().splitlines() if not line.lstrip().startswith(">>>")]
+        if path.name != "problem.py" and any(field.search(line) for line in code):
+            readers.add(path.relative_to(ROOT).as_posix())
+    readers.add("queenslab/problem.py")  # the fields' own module
+    assert readers <= listed, f"read the constraint fields but not listed: {sorted(readers - listed)}"
+    assert all((ROOT / f).is_file() for f in listed), "the page lists a module that does not exist"
