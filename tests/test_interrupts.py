@@ -183,6 +183,7 @@ def test_sigint_to_a_real_process(args, tmp_path):
     assert code == 130, err
     assert after < STOP_WITHIN, f"stopped {after:.2f} s after SIGINT"
     assert "Traceback" not in err and "interrupted" in err
+    assert not err.startswith("\n") and "\n\ninterrupted" not in err  # no empty line before it
     assert not (tmp_path / "s.npy").exists()
 
 

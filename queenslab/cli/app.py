@@ -51,13 +51,21 @@ def _wants_json(args: list[str]) -> bool:
     return "--json" in args[: args.index("--")] if "--" in args else "--json" in args
 
 
+def _invoke(args: list[str]) -> object:
+    """Parse ``args`` and run the command, as ``cli.main(standalone_mode=False)`` does, but
+    without click's handling of an interrupt (it prints an empty line before our
+    ``interrupted``): the exceptions reach :func:`main` as they are."""
+    with cli.make_context("queenslab", args) as ctx:
+        return cli.invoke(ctx)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 1 negative answer, 2 bad input)."""
     args = list(sys.argv[1:] if argv is None else argv)
     as_json = _wants_json(args)
     try:
         # the command runs off the main thread, so that Ctrl-C stops kernels and solvers
-        rv: object = interrupt.run(cli.main, args=args, prog_name="queenslab", standalone_mode=False)
+        rv: object = interrupt.run(_invoke, args)
     except click.exceptions.UsageError as e:
         name = e.ctx.command_path if e.ctx is not None and e.ctx.parent is not None else None
         hint = f" (see '{name} --help')" if name else ""
