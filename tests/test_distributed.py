@@ -575,3 +575,25 @@ def test_batches_hold_every_task_once_and_end_with_single_tasks():
     slow = _Batcher(list(range(50)), 2)
     slow.learn([1.0])  # tasks of a second: one task per batch
     assert {len(slow.next()) for _ in range(10)} == {1}
+
+
+def test_a_cluster_without_workers_is_an_error_not_a_hang(monkeypatch, tmp_path):
+    """Dask keeps tasks waiting for a worker for ever; a run gives up after
+    WORKERLESS_SECONDS with a QueensError, and the ledger keeps what finished."""
+    from distributed import Client, LocalCluster
+
+    monkeypatch.setattr(runner, "WORKERLESS_SECONDS", 2.0)
+    with (
+        LocalCluster(
+            n_workers=0,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+        ) as lc,
+        Client(lc) as c,
+    ):
+        t0 = time.monotonic()
+        with pytest.raises(QueensError, match="no worker"):
+            distributed.count(Problem(9), client=c, ledger=tmp_path / "l.sqlite")
+        assert time.monotonic() - t0 < 60

@@ -319,6 +319,43 @@ def _on_threads(
                 f.cancel()
 
 
+#: Seconds a run waits on a cluster with no worker at all before it gives up.
+WORKERLESS_SECONDS = 60.0
+
+
+class _Workerless:
+    """Gives up on a cluster left without a worker: Dask keeps the tasks waiting for one to
+    join, for ever, so a run whose workers all died (or never came) would hang."""
+
+    def __init__(self, client: Any):
+        self.client = client
+        self.seconds = WORKERLESS_SECONDS
+        self.since: float | None = None
+        self.next = 0.0
+
+    def check(self) -> None:
+        """Ask the scheduler at most once a second; raise once it has had no worker for
+        :data:`WORKERLESS_SECONDS`."""
+        now = time.monotonic()
+        if now < self.next:
+            return
+        self.next = now + 1.0
+        try:
+            workers = len(self.client.scheduler_info().get("workers", {}))
+        except Exception:  # no answer: the lost-scheduler case is Dask's own to report
+            return
+        if workers:
+            self.since = None
+            return
+        self.since = now if self.since is None else self.since
+        if now - self.since >= self.seconds:
+            raise QueensError(
+                f"the Dask cluster has had no worker for {self.seconds:.0f} s and the tasks wait for one; "
+                "start workers (dask worker ADDRESS) or use --dask local:K; the finished tasks are in the "
+                "ledger, if one was given"
+            )
+
+
 class _Losses:
     """The workers the scheduler removes while a run waits for its futures, from Dask's
     events (topic ``"all"``), each reported in one line with the tasks sent again."""
@@ -405,12 +442,14 @@ def finished(
     ended = d.as_completed([f for f, _ in pending.values()])
     del futures
     losses = _Losses(client)
+    watch = _Workerless(client)
     try:
         while not ended.is_empty():
             losses.report(pending, weight)
             batch = ended.next_batch(block=False)
             if not batch:
                 interrupt.check()
+                watch.check()
                 time.sleep(0.05)
                 continue
             while batch:
