@@ -24,14 +24,16 @@ too. Every read (:meth:`~Ledger.done`, :meth:`~Ledger.missing`, :meth:`~Ledger.t
 summed silently, the error names the task. Opening an existing file checks that it is a
 queenslab ledger (the SQLite header against the file size, the tables, the meta keys and
 the meta digest), of the same problem (fingerprint) and the same split (digest), before
-anything is written to it; a file that is not a ledger is refused and never modified, and
-the message says what it is (a queenslab index, an SQLite database of another application
-with some of its tables, not SQLite at all). An empty file, or an SQLite database without
-any table, is taken as a new ledger (nothing in it can be lost). The path follows the one
-policy of :func:`~queenslab.outfile.output_target`: a symbolic link is followed only to an
-existing file (a dangling one is refused, so nothing is created elsewhere), a read-only
-file is refused, and the name must leave room for SQLite's ``-journal`` and ``-wal``
-files next to it.
+anything is written to it; a file that is not a ledger is refused and never modified,
+and the message says what it is (a queenslab index, an SQLite database of another
+application with some of its tables, not SQLite at all). An empty file, or an SQLite
+database without any table, is taken as a new ledger (nothing in it can be lost). What a
+ledger shares with the ranking index -- the header check, the sealed meta table, the
+keyed checks, telling what a file is, the error wrapper -- is :mod:`queenslab.store`.
+The path follows the one policy of :func:`~queenslab.outfile.output_target`: a symbolic
+link is followed only to an existing file (a dangling one is refused, so nothing is
+created elsewhere), a read-only file is refused, and the name must leave room for
+SQLite's ``-journal`` and ``-wal`` files next to it.
 
 **Concurrency.** Several processes or threads may record into one ledger at once: the
 file is in WAL journal mode with a busy timeout of 30 seconds, a new ledger is created
@@ -66,7 +68,7 @@ from pathlib import Path
 from random import Random
 from typing import Any, SupportsIndex, cast
 
-from .. import validate
+from .. import store, validate
 from ..errors import QueensError
 from ..outfile import output_target
 from ..problem import Problem
@@ -74,30 +76,22 @@ from ..problem import Problem
 __all__ = ["FORMAT", "FORMAT_VERSION", "METHODS", "InvalidLedger", "Split", "TaskResult", "Ledger"]
 
 #: The ``format`` entry of a ledger's meta table.
-FORMAT = "queenslab-ledger"
+FORMAT = store.LEDGER_FORMAT
 #: Version of the file layout this module writes and reads.
 FORMAT_VERSION = 1
 #: The split methods a ledger knows.
 METHODS = ("symmetric", "general")
 
-_BUSY_SECONDS = 30.0
-_SQLITE_MAGIC = b"SQLite format 3\x00"
 _INT64_MIN = -(2**63)
 
 # The schema, one statement per table, as SQLite stores it: a file whose tables differ
 # (changed by hand or by damage) is refused.
 _SCHEMA = (
-    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    store.META_TABLE,
     "CREATE TABLE tasks (id INTEGER PRIMARY KEY, count INTEGER NOT NULL, uniq INTEGER, nodes INTEGER NOT NULL, "
     "worker TEXT NOT NULL, seconds REAL NOT NULL, version TEXT NOT NULL, chk INTEGER NOT NULL)",
 )
 _COLUMNS = "id, count, uniq, nodes, worker, seconds, version, chk"
-#: The start of the statements that create the tables only a queenslab index has
-#: (:mod:`queenslab.ranking.index`: ``lex`` when complete, ``prefixes`` while it is built).
-_INDEX_MARKS = {
-    "lex": "CREATE TABLE lex (code INTEGER PRIMARY KEY, cum INTEGER NOT NULL, cnt INTEGER NOT NULL",
-    "prefixes": "CREATE TABLE prefixes (code INTEGER PRIMARY KEY, cnt INTEGER NOT NULL",
-}
 #: SQLite's files next to a database (``-journal``, ``-wal``, ``-shm``): the longest suffix.
 _SIDE_SUFFIX = "-journal"
 _META_KEYS = (
@@ -289,13 +283,12 @@ class TaskResult:
 # ------------------------------------------------------------------------- checks
 
 
-class _Checks:
+class _Checks(store.Checks):
     """The row checks of a ledger, keyed by the problem's fingerprint and the split's
     digest, so a row copied from another ledger fails too."""
 
     def __init__(self, fingerprint: str, split_digest: str):
-        key = hashlib.sha256(f"queenslab-ledger\0{fingerprint}\0{split_digest}".encode()).digest()
-        self._h = hashlib.blake2b(digest_size=8, key=key)
+        super().__init__("queenslab-ledger", fingerprint, split_digest)
 
     def row(
         self,
@@ -309,19 +302,14 @@ class _Checks:
         version: str,
     ) -> int:
         """Check of a ``tasks`` row (63 bits: a non-negative SQLite integer)."""
-        h = self._h.copy()
-        text = json.dumps([task_id, list(key), count, unique, nodes, worker, seconds, version], separators=(",", ":"))
-        h.update(text.encode())
-        return int.from_bytes(h.digest(), "big") >> 1
-
-
-def _meta_digest(meta: dict[str, str]) -> str:
-    body = json.dumps(sorted((k, v) for k, v in meta.items() if k != "meta_digest"))
-    return hashlib.sha256(body.encode()).hexdigest()
+        return self.of(
+            json.dumps([task_id, list(key), count, unique, nodes, worker, seconds, version], separators=(",", ":"))
+        )
 
 
 def _new_meta(problem: Problem, split: Split) -> dict[str, str]:
-    meta = {
+    """The meta table of a new ledger, before it is sealed (:func:`queenslab.store.seal`)."""
+    return {
         "format": FORMAT,
         "version": str(FORMAT_VERSION),
         "fingerprint": problem.fingerprint(),
@@ -334,8 +322,6 @@ def _new_meta(problem: Problem, split: Split) -> dict[str, str]:
         "package": _package_version(),
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
-    meta["meta_digest"] = _meta_digest(meta)
-    return meta
 
 
 # -------------------------------------------------------------------- the file
@@ -359,18 +345,16 @@ def _elsewhere(path: Path, maybe: bool = False) -> str:
 @contextmanager
 def _sql(path: Path, what: str) -> Iterator[None]:
     """Turn sqlite3 errors and OSErrors into InvalidLedger naming the file and the reason."""
-    try:
-        yield
-    except (sqlite3.Error, UnicodeDecodeError) as e:  # a damaged text cell may not decode
+
+    def hint(e: Exception) -> str:
         if isinstance(e, sqlite3.OperationalError) and "locked" in str(e):
-            hint = f"another process held it locked for over {_BUSY_SECONDS:.0f} seconds; try again"
-        elif isinstance(e, sqlite3.DatabaseError) and not isinstance(e, sqlite3.OperationalError):
-            hint = f"the file is damaged or not a ledger: {_elsewhere(path, maybe=True)}"
-        else:
-            hint = "check that the file and its directory are readable and writable"
-        raise InvalidLedger(f"ledger {path}: {what} failed ({e}); {hint}") from None
-    except OSError as e:
-        raise InvalidLedger(f"ledger {path}: {what} failed ({e.strerror or e})") from None
+            return f"another process held it locked for over {store.BUSY_SECONDS:.0f} seconds; try again"
+        if isinstance(e, sqlite3.DatabaseError) and not isinstance(e, sqlite3.OperationalError):
+            return f"the file is damaged or not a ledger: {_elsewhere(path, maybe=True)}"
+        return "check that the file and its directory are readable and writable"
+
+    with store.sql_errors(f"ledger {path}", what, InvalidLedger, hint, InvalidLedger):
+        yield
 
 
 def _check_file(path: Path) -> None:
@@ -395,64 +379,31 @@ def _check_file(path: Path) -> None:
     if st.st_size == 0:
         return  # a new file (perhaps being created by another process right now)
     try:
-        with open(path, "rb") as fh:
-            head = fh.read(100)
-            size = os.fstat(fh.fileno()).st_size
+        # a write-ahead log in use: the main file may lag behind its header (SQLite reads both)
+        bad = store.header_problem(path, log_may_lag=True)
     except OSError as e:
         raise InvalidLedger(f"cannot read the ledger {path}: {e.strerror or e}") from None
-    if len(head) < 100 or not head.startswith(_SQLITE_MAGIC):
+    if bad == store.NOT_SQLITE:
         raise InvalidLedger(
             f"{path} is not a queenslab ledger (not an SQLite database); it was left unchanged: {_elsewhere(path)}"
         )
-    if path.with_name(path.name + "-wal").exists():
-        return  # a write-ahead log in use: the main file may lag behind its header (SQLite reads both)
-    page = int.from_bytes(head[16:18], "big")
-    page = 65536 if page == 1 else page
-    pages = int.from_bytes(head[28:32], "big")
-    if head[24:28] == head[92:96] and pages and size != pages * page:
-        raise InvalidLedger(
-            f"ledger {path} has {size} bytes, but its SQLite header says {pages} pages of {page} bytes "
-            f"({pages * page} bytes): it was truncated or extended (damaged); {_afresh(path)}"
-        )
+    if bad:
+        raise InvalidLedger(f"ledger {path} {bad} (damaged); {_afresh(path)}")
 
 
-def _name_max(directory: Path) -> int:
-    """The longest file name the file system of ``directory`` allows."""
-    try:
-        return os.pathconf(directory, "PC_NAME_MAX")
-    except (OSError, ValueError, AttributeError):  # no pathconf (Windows)
-        return 255
-
-
-def _short(path: Path) -> str:
-    """A path for a message: a long one by its start and end."""
-    text = str(path)
-    return repr(text if len(text) <= 80 else f"{text[:40]}...{text[-30:]}")
-
-
-def _schema(con: sqlite3.Connection) -> set[str]:
-    return {str(sql) for (sql,) in con.execute("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL")}
-
-
-def _not_a_ledger(con: sqlite3.Connection, path: Path) -> InvalidLedger:
-    with _sql(path, "reading its tables"):
-        tables = {str(n): str(q) for n, q in con.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'")}
-    names = sorted(tables)
-    if set(names) == {"meta", "tasks"}:
+def _not_a_ledger(path: Path) -> InvalidLedger:
+    """The error for an SQLite file whose tables are not a ledger's, saying what it is."""
+    found = store.identify(path)
+    if found.kind == "ledger" and set(found.names) == {"meta", "tasks"}:
         return InvalidLedger(f"ledger {path}: its tables were changed (by hand or by damage); {_afresh(path)}")
-    marked = [t for t, mark in _INDEX_MARKS.items() if tables.get(t, "").startswith(mark)]
-    if marked and set(names) <= {"meta", "lex", "prefixes", "tasks"}:
-        what = (
-            "a queenslab index (prefix counts for ranking, made by `queenslab index build`)"
-            if "lex" in marked
-            else "the working file of a queenslab index build"
+    if found.kind == "ledger" and not found.names:  # its tables could not be read this time
+        return InvalidLedger(f"{path} {found.what}; {_afresh(path)}")
+    if found.kind == "ledger":  # a table dropped or added
+        return InvalidLedger(
+            f"ledger {path}: its tables were changed (by hand or by damage; {found.tables}), so it is not a "
+            f"queenslab ledger any more; {_afresh(path)}"
         )
-        return InvalidLedger(f"{path} is {what}, not a queenslab ledger; it was left unchanged: {_elsewhere(path)}")
-    shown = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
-    return InvalidLedger(
-        f"{path} is an SQLite database of another application, not a queenslab ledger (its tables: "
-        f"{shown or 'none'}); it was left unchanged: {_elsewhere(path)}"
-    )
+    return InvalidLedger(f"{found.is_not(path, 'a queenslab ledger')}; it was left unchanged: {_elsewhere(path)}")
 
 
 def _ensure_tables(con: sqlite3.Connection, path: Path, problem: Problem, split: Split) -> None:
@@ -463,26 +414,17 @@ def _ensure_tables(con: sqlite3.Connection, path: Path, problem: Problem, split:
     compares) the meta the first wrote.
     """
     with _sql(path, "reading its tables"):
-        schema = _schema(con)
+        schema = store.schema(con)
     if schema == set(_SCHEMA):
         return
     if schema:
-        raise _not_a_ledger(con, path)
-    with _sql(path, "creating it"):
-        con.execute("BEGIN IMMEDIATE")
-        try:
-            schema = _schema(con)
-            if not schema:
-                for statement in _SCHEMA:
-                    con.execute(statement)
-                con.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", _new_meta(problem, split).items())
-            con.execute("COMMIT")
-        except BaseException:
-            with suppress(sqlite3.Error):
-                con.execute("ROLLBACK")
-            raise
+        raise _not_a_ledger(path)
+    with _sql(path, "creating it"), store.transaction(con):
+        schema = store.schema(con)
+        if not schema:
+            store.create(con, _SCHEMA, _new_meta(problem, split))
     if schema and schema != set(_SCHEMA):
-        raise _not_a_ledger(con, path)
+        raise _not_a_ledger(path)
 
 
 def _check_meta(path: Path, meta: dict[str, str], problem: Problem, split: Split) -> Problem:
@@ -498,7 +440,7 @@ def _check_meta(path: Path, meta: dict[str, str], problem: Problem, split: Split
             f"ledger {path} has format version {validate.brief(meta['version'])}; this queenslab reads version "
             f"{FORMAT_VERSION}: {_afresh(path)}"
         )
-    if meta["meta_digest"] != _meta_digest(meta):
+    if meta["meta_digest"] != store.meta_digest(meta):
         raise InvalidLedger(f"ledger {path}: its meta table was modified (digest mismatch); {_afresh(path)}")
     try:
         stored = Problem.from_dict(json.loads(meta["problem"]))
@@ -622,21 +564,17 @@ class Ledger:
         # the one path policy: a link only to an existing file, never a read-only one, a
         # name the file system allows -- with room for SQLite's files next to it
         path = output_target(validate.path(path, "the ledger file"), "the ledger")
-        name_max = _name_max(path.parent)
-        if len(os.fsencode(path.name)) + len(_SIDE_SUFFIX) > name_max:
-            raise QueensError(
-                f"the ledger {_short(path)}: the file name has {len(os.fsencode(path.name))} bytes; SQLite keeps "
-                f"files named NAME{_SIDE_SUFFIX} and NAME-wal next to it ({len(_SIDE_SUFFIX)} bytes more), and "
-                f"this file system allows {name_max}: give a name of at most {name_max - len(_SIDE_SUFFIX)} bytes"
-            )
+        long = store.too_long(path, _SIDE_SUFFIX, "SQLite keeps")
+        if long:
+            raise QueensError(f"the ledger {store.short(path)}: {long[0]}; {long[1]}")
         _check_file(path)
         with _sql(path, "opening it"):
-            con = sqlite3.connect(str(path), timeout=_BUSY_SECONDS, isolation_level=None, check_same_thread=False)
+            con = store.connect(path, autocommit=True)
         try:
             _ensure_tables(con, path, problem, split)
             # the meta is checked before anything else is written (WAL mode changes the header)
             with _sql(path, "reading its meta table"):
-                meta = {str(k): str(v) for k, v in con.execute("SELECT key, value FROM meta")}
+                meta = store.read_meta(con)
             _check_meta(path, meta, problem, split)
             with _sql(path, "switching it to WAL mode"):
                 (mode,) = con.execute("PRAGMA journal_mode").fetchone()
