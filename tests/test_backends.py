@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from strategies import problems
 
-from queenslab import Problem, crosscheck, get_backend
+from queenslab import Problem, Region, crosscheck, get_backend
 from queenslab.backends import BACKENDS, backend_options
 from queenslab.backends.interface import COUNTS, SOLUTIONS, SOLVE, Backend
 from queenslab.data import known_total
@@ -156,3 +156,105 @@ def test_a_model_picks_its_own_backend():
     assert count(p, model=lex, unique=True) == 12
     with pytest.raises(QueensError, match="must come from"):
         count(p, model=object())
+
+
+# ------------------------------------------------------------- an edited model, one path
+#: The models a backend takes as an edited ``model`` (the CP-SAT model in both formulations).
+MODEL_KINDS = ["cpsat-integer", "cpsat-boolean", "sat", "cpmpy"]
+
+
+def _build(kind, p, symmetry=None):
+    from queenslab.models import cnf, cpmpy, cpsat
+
+    if kind.startswith("cpsat"):
+        return cpsat.build(p, formulation=kind.split("-")[1], symmetry=symmetry)
+    return (cnf if kind == "sat" else cpmpy).build(p, symmetry=symmetry)
+
+
+def _forbid_cells(m, cells):
+    """Add "no queen on these cells" to the model ``m`` in its own language."""
+    if hasattr(m, "cnf"):
+        m.cnf.extend([[-m.var(r, c)] for r, c in cells])
+    elif hasattr(m, "formulation"):
+        q = m.column_expressions()
+        for r, c in cells:
+            m.model.Add(q[r] != c)
+    else:  # CPMpy: a list of expressions, kept nested in the model's constraints
+        m.model += [m.q[r] != c for r, c in cells]
+
+
+def _entry_points(p, m, unique=False, **opts):
+    """What every remaining way of counting the model ``m`` says: the backend's methods, the
+    registry's facade with and without the backend's name, the model's shorthand, and the
+    number of solutions enumerated."""
+    from queenslab import count, counts, solutions
+
+    name = type(m).backend
+    be = get_backend(name)
+    found = {
+        "Backend.counts": be.counts(p, unique=unique, model=m, **opts).value(unique),
+        "Backend.count": be.count(p, unique=unique, model=m, **opts),
+        "counts(model=)": counts(p, unique=unique, model=m, **opts).value(unique),
+        "count(model=)": count(p, unique=unique, model=m, **opts),
+        "counts(backend=, model=)": counts(p, unique=unique, backend=name, model=m, **opts).value(unique),
+        "count(backend=, model=)": count(p, unique=unique, backend=name, model=m, **opts),
+        "Backend.solutions": len(set(be.solutions(p, model=m))),
+        "solutions(model=)": len(set(solutions(p, model=m))),
+    }
+    if hasattr(m, "count"):  # the CP-SAT and CNF models' shorthand for their backend's count
+        found["m.count()"] = m.count(**opts)
+        found["m.counts()"] = m.counts(**opts).value(unique)
+    if name == "sat":  # Ganak counts a CNF model too
+        found["ganak"] = count(p, unique=unique, backend="ganak", model=m, **opts)
+    return found
+
+
+@pytest.mark.parametrize("kind", MODEL_KINDS)
+@pytest.mark.parametrize("p", [Problem(8), Problem(7, toroidal=True)], ids=["8", "7-toroidal"])
+def test_an_edited_model_counts_the_same_through_every_entry_point(kind, p):
+    from queenslab import solve
+
+    # the edit: the first row's queen in an odd column (0-based): an asymmetric constraint
+    edited = [(0, c) for c in range(0, p.n, 2)]
+    want = [s for s in naive.all_solutions(p) if s[0] % 2 == 1]
+    assert 0 < len(want) < len(naive.all_solutions(p))
+    m = _build(kind, p)
+    _forbid_cells(m, edited)
+    found = _entry_points(p, m)
+    assert found == dict.fromkeys(found, len(want)), kind
+    assert sorted(get_backend(type(m).backend).solutions(p, model=m)) == want
+    assert solve(p, model=m) in want
+
+
+@pytest.mark.parametrize("kind", MODEL_KINDS)
+def test_an_edited_lex_leader_model_counts_orbits_through_every_entry_point_when_declared_symmetric(kind):
+    n = 8
+    p = Problem(n)
+    diagonals = [(i, i) for i in range(n)] + [(i, n - 1 - i) for i in range(n)]
+    declared = Problem(n, regions=[Region(diagonals, at_most=0)])  # the same edit, said declaratively
+    want = naive.orbit_count(declared)
+    m = _build(kind, p, symmetry="lex-leader")
+    _forbid_cells(m, diagonals)
+    assert m.edited
+    with pytest.raises(QueensError, match="added to this lex-leader model"):
+        get_backend(type(m).backend).counts(p, unique=True, model=m)
+    found = _entry_points(p, m, unique=True, assume_symmetric=True)
+    assert found == dict.fromkeys(found, want), kind
+
+
+def test_model_options_are_checked_by_the_backend():
+    from queenslab import count
+    from queenslab.models import cnf, cpsat
+
+    p = Problem(6)
+    with pytest.raises(QueensError, match="does not match the given model"):
+        count(p, model=cpsat.build(p), formulation="boolean")
+    with pytest.raises(QueensError, match="does not match the given model"):
+        count(p, model=cnf.build(p), encoding="ladder")
+    with pytest.raises(QueensError, match="assume_symmetric is about"):
+        count(p, backend="cpsat", assume_symmetric=True)
+    with pytest.raises(QueensError, match="assume_symmetric must be True or False"):
+        count(p, model=cpsat.build(p), assume_symmetric="yes")
+    with pytest.raises(UnknownOption, match="assume_symmetric"):  # counting only
+        get_backend("cpsat").solve(p, model=cpsat.build(p), assume_symmetric=True)
+    assert "assume_symmetric" not in backend_options(COUNTS)  # a model exists in Python only

@@ -70,4 +70,57 @@ def test_an_unknown_solver_is_refused_with_the_installed_ones():
     with pytest.raises(QueensError, match=r"unknown CPMpy solver 'nosuch'.*ortools"):
         get_backend("cpmpy").counts(Problem(6), cpmpy_solver="nosuch")
     with pytest.raises(QueensError, match="unknown CPMpy solver"):
-        cpmpy_model.solve(Problem(6), solver="nosuch")
+        get_backend("cpmpy").solve(Problem(6), cpmpy_solver="nosuch")
+
+
+def test_a_lex_leader_model_edited_after_build_is_refused_unless_declared_symmetric():
+    """The edit guard of the CP-SAT and CNF models, for CPMpy: lex-leader constraints for
+    D4 plus an asymmetric constraint count neither the solutions nor the orbits."""
+    be = get_backend("cpmpy")
+    p = Problem(8)
+    lex = cpmpy_model.build(p, symmetry="lex-leader")
+    assert not lex.edited and be.count(p, unique=True, model=lex) == naive.orbit_count(p) == 12
+    with pytest.raises(QueensError, match="count it with unique=True"):
+        be.counts(p, model=lex)  # a lex-leader model counts orbits, not solutions
+
+    # asymmetric: the first row's queen in an even column (1-based)
+    m = cpmpy_model.build(p, symmetry="lex-leader")
+    m.model += [m.q[0] != c for c in range(0, 8, 2)]
+    assert m.edited
+    with pytest.raises(QueensError, match="added to this lex-leader model"):
+        be.counts(p, unique=True, model=m)
+    # what the refused count would have been: the lex-leaders of D4 that meet the edit
+    leaders = [q for q in naive.all_solutions(p) if q[0] % 2 == 1 and q == min(naive.images(q))]
+    assert be.count(p, unique=True, model=m, assume_symmetric=True) == len(leaders) == 7
+
+    # symmetric: no queen on either long diagonal, the count is the edited problem's orbits
+    diagonals = [(r, r) for r in range(8)] + [(r, 7 - r) for r in range(8)]
+    m = cpmpy_model.build(p, symmetry="lex-leader")
+    m.model += [m.q[r] != c for r, c in diagonals]
+    with pytest.raises(QueensError, match="assume_symmetric=True"):
+        counts(p, unique=True, model=m)
+    r = counts(p, unique=True, model=m, assume_symmetric=True)
+    assert (r.count, r.unique, r.backend, r.method) == (None, 2, "cpmpy", "ortools/lex-leader")
+    assert r.unique == naive.orbit_count(Problem(8, regions=[Region(diagonals, at_most=0)]))
+
+
+def test_a_cpmpy_model_notices_every_kind_of_edit():
+    p = Problem(6, blocked=[(0, 1), (2, 3)])  # build keeps the two blocked cells as one nested list
+
+    def nested(m):
+        return next(c for c in m.model.constraints if isinstance(c, list))
+
+    for edit in (
+        lambda m: m.model.add(m.q[0] != 0),  # a constraint added (m.model += ...)
+        lambda m: nested(m).append(m.q[0] != 0),  # one added inside a nested list
+        lambda m: m.model.constraints.pop(),  # one removed
+        lambda m: m.model.constraints.__setitem__(0, m.q[0] != 0),  # one replaced
+        lambda m: m.model.minimize(m.q[0]),  # an objective
+    ):
+        m = cpmpy_model.build(p, symmetry="lex-leader")
+        assert not m.edited
+        edit(m)
+        assert m.edited
+    m = cpmpy_model.build(p)
+    m.model += m.q[0] != 0
+    assert m.edited and get_backend("cpmpy").count(p, model=m) == sum(1 for s in naive.all_solutions(p) if s[0] != 0)

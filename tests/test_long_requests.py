@@ -131,11 +131,11 @@ def test_models_beyond_their_practical_limits_are_refused(argv, words):
     "code",
     [
         "from queenslab.models import cpsat; cpsat.export_text(Problem(600), formulation='boolean')",
-        "from queenslab.models import cpsat; cpsat.solve(Problem(5000))",
+        "from queenslab import get_backend; get_backend('cpsat').solve(Problem(5000))",
         "from queenslab.models import cnf; cnf.to_dimacs(Problem(400), encoding='ladder')",
-        "from queenslab.models import cnf; cnf.solve(Problem(90))",
+        "from queenslab import get_backend; get_backend('sat').solve(Problem(90))",
         "from queenslab.models import cpmpy; cpmpy.build(Problem(300))",
-        "from queenslab.models import cpmpy; cpmpy.solve(Problem(150))",
+        "from queenslab import get_backend; get_backend('cpmpy').solve(Problem(150))",
     ],
 )
 def test_the_model_modules_refuse_large_models_and_searches(code):
@@ -197,9 +197,10 @@ def test_a_time_limit_covers_building_the_model(argv):
 
 
 def test_a_time_limit_covers_building_in_python():
+    from queenslab import get_backend
     from queenslab.errors import Incomplete
-    from queenslab.models import cpmpy, cpsat
 
+    cpmpy, cpsat = get_backend("cpmpy"), get_backend("cpsat")
     r = bounded(lambda: cpmpy.counts(Problem(600), time_limit=1, force=True), 20)
     assert (r.count, r.complete) == (0, False)
     with pytest.raises(Incomplete):
@@ -210,9 +211,9 @@ def test_a_time_limit_covers_building_in_python():
 
 
 def test_models_within_the_limits_still_solve():
-    from queenslab.models import cnf, cpmpy, cpsat
+    from queenslab import get_backend
 
-    for solve in (cpsat.solve, cnf.solve, cpmpy.solve):
+    for solve in (get_backend("cpsat").solve, get_backend("sat").solve, get_backend("cpmpy").solve):
         p = bounded(lambda solve=solve: solve(Problem(30)), 60)
         assert naive.is_solution(Problem(30), p)
 

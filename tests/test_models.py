@@ -38,33 +38,33 @@ def test_every_backend_on_each_flag_combination(n, toroidal, knight):
     ref = engine.count_both(p)
     for name in SOLVER_BACKENDS:
         assert backends.count(p, backend=name) == ref.count, name
-    assert cpsat.count(p, formulation="boolean") == ref.count
+    assert backends.count(p, backend="cpsat", formulation="boolean") == ref.count
 
 
 @settings(max_examples=15)
 @given(symmetric_problems(min_n=5, max_n=7))
 def test_lex_leader_counts_orbits_under_subgroups(p):
     want = naive.orbit_count(p)
-    assert cpsat.count(p, unique=True) == want
-    assert cpsat.count(p, unique=True, formulation="boolean") == want
-    assert cnf.count(p, unique=True) == want
-    assert cnf.ganak_count(p, unique=True) == want
+    assert backends.count(p, unique=True, backend="cpsat") == want
+    assert backends.count(p, unique=True, backend="cpsat", formulation="boolean") == want
+    assert backends.count(p, unique=True, backend="sat") == want
+    assert backends.count(p, unique=True, backend="ganak") == want
 
 
 @pytest.mark.parametrize("n", range(1, 11))
 def test_cpsat_lex_leader_gives_fundamental_counts(n):
-    assert cpsat.count(Problem(n), unique=True) == known_unique(n)
+    assert backends.count(Problem(n), unique=True, backend="cpsat") == known_unique(n)
 
 
 @pytest.mark.parametrize("n", [1, 4, 6, 8, 9])
 def test_cpsat_boolean_lex_leader_gives_fundamental_counts(n):
-    assert cpsat.count(Problem(n), unique=True, formulation="boolean") == known_unique(n)
+    assert backends.count(Problem(n), unique=True, backend="cpsat", formulation="boolean") == known_unique(n)
 
 
 @pytest.mark.parametrize("n", range(1, 10))
 def test_sat_lex_leader_gives_fundamental_counts(n):
-    assert cnf.count(Problem(n), unique=True) == known_unique(n)
-    assert cnf.ganak_count(Problem(n), unique=True) == known_unique(n)
+    assert backends.count(Problem(n), unique=True, backend="sat") == known_unique(n)
+    assert backends.count(Problem(n), unique=True, backend="ganak") == known_unique(n)
 
 
 @pytest.mark.parametrize("encoding", [e.value for e in cnf.Encoding])
@@ -79,26 +79,30 @@ def test_every_cardinality_encoding_counts_right(encoding):
         Problem(7, regions=[quadrant, row0]),
         Problem(7, regions=[some], leapers=[(1, 3)]),
     ):
-        assert cnf.count(p, encoding=encoding) == engine.count(p) == len(naive.all_solutions(p))
-    assert cnf.ganak_count(Problem(8), encoding=encoding) == known_total(8)
+        assert backends.count(p, backend="sat", encoding=encoding) == engine.count(p) == len(naive.all_solutions(p))
+    assert backends.count(Problem(8), backend="ganak", encoding=encoding) == known_total(8)
 
 
 @pytest.mark.parametrize("solver", ["cadical195", "glucose4", "minisat22"])
 def test_sat_solvers(solver):
-    assert cnf.count(Problem(8), solver=solver) == 92
+    assert backends.count(Problem(8), backend="sat", solver=solver) == 92
 
 
 def test_enumerated_solutions_are_distinct_valid_and_complete():
     p = Problem(8, fixed=[(0, 2)])
     ref = set(engine.solutions(p))
-    for sols in (list(cpsat.solutions(p)), list(cpsat.solutions(p, formulation="boolean")), list(cnf.solutions(p))):
+    for sols in (
+        list(backends.solutions(p, backend="cpsat")),
+        list(backends.solutions(p, backend="cpsat", formulation="boolean")),
+        list(backends.solutions(p, backend="sat")),
+    ):
         assert len(sols) == len(set(sols)) and set(sols) == ref
-    assert len(list(cpsat.solutions(Problem(10), limit=5))) == 5
-    assert list(cnf.solutions(Problem(10), limit=0)) == []
+    assert len(list(backends.solutions(Problem(10), limit=5, backend="cpsat"))) == 5
+    assert list(backends.solutions(Problem(10), limit=0, backend="sat")) == []
 
 
 def test_cpsat_stream_can_be_abandoned():
-    it = cpsat.solutions(Problem(12))
+    it = backends.solutions(Problem(12), backend="cpsat")
     first = [next(it) for _ in range(3)]
     it.close()  # stops the solver thread
     assert all(naive.is_solution(Problem(12), s) for s in first)
@@ -107,23 +111,24 @@ def test_cpsat_stream_can_be_abandoned():
 def test_solve_returns_solutions_or_none():
     for n in (1, 4, 9, 20):
         p = Problem(n)
-        assert naive.is_solution(p, cpsat.solve(p)) if n < 12 else engine.count_prefix(p, cpsat.solve(p)) == 1
-        assert engine.count_prefix(p, cnf.solve(p)) == 1
+        found = backends.solve(p, backend="cpsat")
+        assert naive.is_solution(p, found) if n < 12 else engine.count_prefix(p, found) == 1
+        assert engine.count_prefix(p, backends.solve(p, backend="sat")) == 1
     for n in (2, 3):
-        assert cpsat.solve(Problem(n)) is None and cnf.solve(Problem(n)) is None
+        assert backends.solve(Problem(n), backend="cpsat") is None and backends.solve(Problem(n), backend="sat") is None
     assert backends.solve(Problem(8, knight=True), backend="sat") is None
 
 
 def test_limits_report_incomplete_never_final():
-    r = cpsat.counts(Problem(9), limit=7)
+    r = backends.counts(Problem(9), limit=7, backend="cpsat")
     assert (r.count, r.complete) == (7, False)
     with pytest.raises(Incomplete) as e:
-        cpsat.count(Problem(9), limit=7)
+        backends.count(Problem(9), limit=7, backend="cpsat")
     assert e.value.found == 7
-    assert cnf.counts(Problem(9), limit=7).complete is False
-    assert cnf.counts(Problem(6), limit=7).complete is True  # 4 < 7: finished
+    assert backends.counts(Problem(9), limit=7, backend="sat").complete is False
+    assert backends.counts(Problem(6), limit=7, backend="sat").complete is True  # 4 < 7: finished
     with pytest.raises(Incomplete):
-        cnf.count(Problem(9), limit=3)
+        backends.count(Problem(9), limit=3, backend="sat")
 
 
 def test_edited_cpsat_model_changes_the_count_as_brute_force_says():
@@ -135,7 +140,7 @@ def test_edited_cpsat_model_changes_the_count_as_brute_force_says():
             m.model.Add(q[r] != r)
             m.model.Add(q[r] != n - 1 - r)
         want = sum(1 for s in naive.all_solutions(Problem(n)) if all(s[r] not in (r, n - 1 - r) for r in range(n)))
-        assert cpsat.count(Problem(n), model=m) == want
+        assert backends.count(Problem(n), model=m) == want
         assert want < known_total(n)
 
 
@@ -144,8 +149,8 @@ def test_edited_cnf_model_changes_the_count():
     m = cnf.build(Problem(n))
     m.cnf.append([m.var(0, 0), m.var(0, 1)])  # the first queen in column 1 or 2
     want = sum(1 for s in naive.all_solutions(Problem(n)) if s[0] in (0, 1))
-    assert cnf.count(Problem(n), model=m) == want
-    assert cnf.ganak_count(Problem(n), model=m) == want
+    assert backends.count(Problem(n), model=m) == want
+    assert backends.count(Problem(n), model=m, backend="ganak") == want
 
 
 def test_dimacs_export_round_trip(tmp_path):
@@ -197,13 +202,13 @@ def test_bad_options_and_inputs():
     with pytest.raises(QueensError, match="symmetry"):
         cnf.build(Problem(8), symmetry="full")
     with pytest.raises(QueensError, match="SAT solver"):
-        cnf.count(Problem(6), solver="chaff")
+        backends.count(Problem(6), backend="sat", solver="chaff")
     with pytest.raises(QueensError, match="one worker"):
-        cpsat.count(Problem(6), workers=4)
+        backends.count(Problem(6), backend="cpsat", workers=4)
     with pytest.raises(QueensError, match="time_limit"):
-        cpsat.solve(Problem(6), time_limit=-1)
+        backends.solve(Problem(6), backend="cpsat", time_limit=-1)
     with pytest.raises(QueensError, match="different problem"):
-        cpsat.count(Problem(6), model=cpsat.build(Problem(7)))
+        backends.count(Problem(6), model=cpsat.build(Problem(7)))
     with pytest.raises(QueensError, match="unknown backend"):
         backends.get_backend("gurobi")
 
@@ -211,7 +216,7 @@ def test_bad_options_and_inputs():
 def test_missing_pyganak_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "pyganak", None)  # import now raises ImportError
     with pytest.raises(MissingDependency, match=r"queenslab\[count\]"):
-        cnf.ganak_count(Problem(6))
+        backends.count(Problem(6), backend="ganak")
     r = backends.crosscheck(Problem(6), ["native", "ganak"], time_limit=None)  # in this process, as patched
     assert r.rows[1].error and "queenslab[count]" in r.rows[1].error
     # one complete answer is no agreement
@@ -251,10 +256,10 @@ def test_chain_lex_encoding_used_above_the_weighted_limit(monkeypatch):
     # the reified-chain encoding (used for large n) must count orbits too
     monkeypatch.setattr(cpsat, "WEIGHTED_LEX_MAX_N", 0)
     for n in (5, 6, 8):
-        assert cpsat.count(Problem(n), unique=True) == known_unique(n)
-        assert cpsat.count(Problem(n), unique=True, formulation="boolean") == known_unique(n)
+        assert backends.count(Problem(n), unique=True, backend="cpsat") == known_unique(n)
+        assert backends.count(Problem(n), unique=True, backend="cpsat", formulation="boolean") == known_unique(n)
     p = Problem(7, fixed=[(0, 0)])
-    assert cpsat.count(p, unique=True) == naive.orbit_count(p)
+    assert backends.count(p, unique=True, backend="cpsat") == naive.orbit_count(p)
 
 
 def _even_first_row(n=8):
@@ -280,12 +285,16 @@ def test_an_edited_lex_leader_model_is_refused_not_miscounted():
     for call in (
         m.count,
         s.count,
-        lambda: cpsat.counts(Problem(8), unique=True, model=m),
-        lambda: cnf.count(Problem(8), unique=True, model=s),
+        lambda: backends.counts(Problem(8), unique=True, model=m),
+        lambda: backends.count(Problem(8), unique=True, model=s),
     ):
         with pytest.raises(QueensError, match="added to this lex-leader model"):
             call()
-    assert backends.counts(declared, unique=True, backend="cpsat").unique == cnf.count(declared, unique=True) == 46
+    assert (
+        backends.counts(declared, unique=True, backend="cpsat").unique
+        == backends.count(declared, unique=True, backend="sat")
+        == 46
+    )
 
     # what the refused count would have been: the lex-leaders of D4 that meet the edit
     def images(q):
@@ -306,27 +315,30 @@ def test_a_symmetric_edit_counts_orbits_when_declared_symmetric():
     s = cnf.build(Problem(8), symmetry="lex-leader")
     s.cnf.extend([[-s.var(i, i)] for i in range(8)] + [[-s.var(i, 7 - i)] for i in range(8)])
     assert m.count(assume_symmetric=True) == s.count(assume_symmetric=True) == want
-    assert s.ganak_count(assume_symmetric=True) == want
+    assert backends.count(Problem(8), unique=True, model=s, backend="ganak", assume_symmetric=True) == want
     r = m.counts(assume_symmetric=True)
     assert (r.count, r.unique) == (None, want)
 
 
-def test_models_count_enumerate_and_solve_themselves():
+def test_edited_models_count_enumerate_and_solve_through_their_backend():
     declared = Problem(8, regions=[_even_first_row()])
     want = sorted(naive.all_solutions(declared))
-    for m in (cpsat.build(Problem(8)), cpsat.build(Problem(8), formulation="boolean")):
+    p = Problem(8)
+    for m in (cpsat.build(p), cpsat.build(p, formulation="boolean")):
         m.model.AddBoolOr([m.cell(0, c) for c in range(1, 8, 2)])
-        assert m.edited and m.count() == len(want) and sorted(m.solutions()) == want and m.solve() in want
-    s = cnf.build(Problem(8))
+        assert m.edited and m.count() == len(want)
+        assert sorted(backends.solutions(p, model=m)) == want and backends.solve(p, model=m) in want
+    s = cnf.build(p)
     s.cnf.append([s.var(0, c) for c in range(1, 8, 2)])
-    assert s.count() == s.ganak_count() == len(want) and sorted(s.solutions()) == want and s.solve() in want
+    assert s.count() == backends.count(p, model=s, backend="ganak") == len(want)
+    assert sorted(backends.solutions(p, model=s)) == want and backends.solve(p, model=s) in want
     lex = cpsat.build(Problem(8), symmetry="lex-leader")
     lex.cell(3, 3)  # the model's own helper literal is no edit
     assert not lex.edited and lex.count() == known_unique(8)
     with pytest.raises(QueensError, match="count it with unique=True"):
-        cpsat.counts(Problem(8), model=lex)
+        backends.counts(Problem(8), model=lex)
     with pytest.raises(QueensError, match="no symmetry breaking"):
-        cnf.counts(Problem(8), unique=True, model=cnf.build(Problem(8)))
+        backends.counts(Problem(8), unique=True, model=cnf.build(Problem(8)))
 
 
 def test_dimacs_with_auxiliary_variables_says_the_count_is_projected():

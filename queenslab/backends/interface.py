@@ -20,8 +20,14 @@ the answer.
 Each backend declares its options as a tuple of :class:`Option`, with their types,
 defaults and help; the command line builds its flags and help from these declarations
 (``queenslab count --help``). Options shared by several backends (``limit``,
-``time_limit``, ``threads``, ``seed``) are the module-level constants below, so they
-mean the same thing everywhere.
+``time_limit``, ``threads``, ``seed``, ``assume_symmetric``) are the module-level
+constants below, so they mean the same thing everywhere.
+
+The solver backends also take a ``model`` (Python only): a model from the ``build``
+function of :mod:`queenslab.models.cpsat`, :mod:`~queenslab.models.cnf` or
+:mod:`~queenslab.models.cpmpy`, possibly edited, which the backend counts, enumerates or
+solves as it is. The model modules build; counting and solving a model goes through its
+backend, with the backend's option checks, like any other request.
 """
 
 from __future__ import annotations
@@ -47,6 +53,7 @@ __all__ = [
     "SEED",
     "PROGRESS",
     "FORCE",
+    "ASSUME_SYMMETRIC",
     "COUNTS",
     "SOLUTIONS",
     "SOLVE",
@@ -79,6 +86,9 @@ class Option:
         Which of ``counts``, ``solutions``, ``solve`` take it.
     metavar : str, optional
         The value's name in command-line help.
+    command_line : bool, default True
+        False for an option that means something only in Python (one about a given
+        ``model``): it gets no command-line flag, whatever its kind.
     """
 
     name: str
@@ -91,6 +101,7 @@ class Option:
     choices: tuple[str, ...] = ()
     applies_to: frozenset[str] = _ALL
     metavar: str | None = None
+    command_line: bool = True
 
     @property
     def flag(self) -> str:
@@ -99,7 +110,8 @@ class Option:
 
     @property
     def on_command_line(self) -> bool:
-        return self.kind != "object"
+        """Whether the command line offers this option as a flag."""
+        return self.command_line and self.kind != "object"
 
     def check(self, value: Any) -> Any:
         """``value`` validated (and normalised) for this option, or a :class:`QueensError`."""
@@ -174,6 +186,19 @@ FORCE = Option(
 )
 
 
+#: Count an edited lex-leader ``model`` (Python only): the added constraints are declared
+#: symmetric under the problem's group, so the model's count is still a number of orbits
+#: (:func:`queenslab.models.breaking.check_model_count`).
+ASSUME_SYMMETRIC = Option(
+    "assume_symmetric",
+    "flag",
+    "with an edited lex-leader model: the constraints added to it are symmetric, so its count is a number of orbits",
+    default=False,
+    applies_to=frozenset({COUNTS}),
+    command_line=False,
+)
+
+
 class Backend(ABC):
     """Abstract base class of a queenslab backend (see the module docstring).
 
@@ -215,9 +240,15 @@ class Backend(ABC):
         unknown = sorted(set(opts) - set(takes))
         if unknown:
             allowed = ", ".join(sorted(takes)) or "none"
+            # an option this backend takes for another question: say which, and why
+            elsewhere = [
+                f"{o.name} is for {' and '.join(sorted(o.applies_to))} only ({o.help})"
+                for o in self.options
+                if o.name in unknown
+            ]
             raise UnknownOption(
                 f"backend {self.name!r} does not take option(s) {', '.join(unknown)} for "
-                f"{question}; it accepts: {allowed}"
+                f"{question}; it accepts: {allowed}" + "".join(f"; {text}" for text in elsewhere)
             )
         out = {k: takes[k].check(v) for k, v in opts.items()}
         return {k: v for k, v in out.items() if v is not None}

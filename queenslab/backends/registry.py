@@ -1,5 +1,12 @@
 """The backend registry and the facade: ``solve``, ``count``, ``counts``, ``solutions``.
 
+The facade is the backends' own methods with a backend chosen by name: ``count(problem,
+backend="cpsat", **opts)`` is ``get_backend("cpsat").count(problem, **opts)``. A model
+built (and perhaps edited) with :mod:`queenslab.models` is counted, enumerated or solved
+the same way, given as the ``model`` option; without ``backend`` the model's own backend
+is chosen, so ``count(problem, model=m)`` is ``get_backend(m.backend).count(problem,
+model=m)``.
+
 The registry is the single place that names backends: one entry per backend class, the
 first entry the default. The command line derives its ``--backend`` choices and the
 backends' option flags from it. Backend modules are light (they import their solver
@@ -12,6 +19,11 @@ Examples
 92
 >>> count(Problem(8), unique=True, backend="native")
 12
+>>> from queenslab.models import cpsat
+>>> m = cpsat.build(Problem(8))
+>>> _ = m.model.Add(m.q[0] == 0)            # an edit: the first queen in the corner
+>>> count(Problem(8), model=m), count(Problem(8), model=m, backend="cpsat")
+(4, 4)
 """
 
 from __future__ import annotations
@@ -98,8 +110,10 @@ def solve(problem: Problem, *, backend: str | None = None, **opts: Any) -> tuple
 def count(problem: Problem, *, unique: bool = False, backend: str | None = None, **opts: Any) -> int:
     """Number of solutions (``unique=True``: orbits under ``problem.symmetries()``).
 
-    With an edited ``model`` (from a model's ``build``) and no ``backend``, the model's own
-    backend counts it: ``count(problem, model=m)`` is ``m.count()``.
+    With a ``model`` (from a model module's ``build``, possibly edited) and no
+    ``backend``, the model's own backend counts it as it is: ``count(problem, model=m)``
+    is ``get_backend(m.backend).count(problem, model=m)`` (a lex-leader model counts
+    orbits: pass ``unique=True``).
     """
     return _chosen(backend, opts).count(problem, unique=unique, **opts)
 

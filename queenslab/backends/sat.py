@@ -1,15 +1,42 @@
 """CNF models as backends: SAT enumeration with pysat (``sat``) and exact #SAT with
-Ganak (``ganak``); the model is :mod:`queenslab.models.cnf`."""
+Ganak (``ganak``). They count, enumerate and solve the models that
+:mod:`queenslab.models.cnf` builds, or a model you built and edited (``model=m``).
+
+Enumeration runs on a fresh SAT solver per call and blocks each found placement by a
+clause over the cell variables only: blocking auxiliary variables (of a cardinality
+encoding, of the lex-leader constraints) too would count one placement several times.
+Ganak counts the models projected on the cell variables, for the same reason.
+
+Examples
+--------
+Count a model edited with a clause (the first row's queen in the first or second column):
+
+>>> from queenslab import Problem
+>>> from queenslab.models import cnf
+>>> m = cnf.build(Problem(8))
+>>> m.cnf.append([m.var(0, 0), m.var(0, 1)])
+>>> SatBackend().count(Problem(8), model=m)
+12
+"""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
 from collections.abc import Iterator
 from typing import Any
 
-from ..models import cnf
-from ..models.cnf import DEFAULT_SOLVER, Encoding
+from .. import interrupt, limits
+from ..errors import MissingDependency, QueensError
+from ..models import given_model
+from ..models.breaking import LEX_LEADER, check_model_count
+from ..models.cnf import SEARCH, CnfModel, Encoding, build
 from ..problem import Problem
-from .interface import FORCE, LIMIT, Backend, CountResult, Option
+from .interface import ASSUME_SYMMETRIC, FORCE, LIMIT, Backend, CountResult, Option
+
+#: The pysat solver used unless another is named.
+DEFAULT_SOLVER = "cadical195"
 
 #: The cardinality encoding of both CNF backends.
 ENCODING = Option(
@@ -23,6 +50,8 @@ ENCODING = Option(
 #: An edited CNF model (Python only).
 MODEL = Option("model", "object", "an edited model from queenslab.models.cnf.build")
 
+_SEARCH_HINT = "for one solution of a large board use a heuristic (queenslab solve N --method minconflicts)"
+
 
 class SatBackend(Backend):
     name = "sat"
@@ -33,16 +62,39 @@ class SatBackend(Backend):
         LIMIT,
         FORCE,
         MODEL,
+        ASSUME_SYMMETRIC,
     )
     # SAT enumeration blocks one solution at a time, about ten thousand a second
     practical_limit = 14
     practical_note = "it enumerates every solution at about ten thousand a second; n = 16 takes hours"
 
     def _counts(self, problem: Problem, unique: bool, **opts: Any) -> CountResult:
-        return cnf.counts(problem, unique=unique, **opts)
+        limit = opts.get("limit")
+        solver = opts.get("solver", DEFAULT_SOLVER)
+
+        def run(m: CnfModel) -> tuple[int, bool]:
+            k = sum(1 for _ in _enumerate(m, limit, solver))
+            return k, limit is None or k < limit
+
+        m = _given(problem, opts)
+        if m is not None:
+            # counted as it is: a plain model gives the total, a lex-leader one the orbits
+            check_model_count(problem, m.symmetry, unique, m.edited, opts.get("assume_symmetric", False))
+            found, complete = run(m)
+            method = f"{m.encoding.value}/{solver}"
+            if m.symmetry == LEX_LEADER:
+                return CountResult(None, found, None, self.name, method + "/lex-leader", complete)
+            return CountResult(found, None, None, self.name, method, complete)
+        encoding, force = opts.get("encoding", ENCODING.default), opts.get("force", False)
+        total, complete = run(build(problem, encoding=encoding, force=force))
+        orbits = None
+        if unique:
+            orbits, done = run(build(problem, encoding=encoding, symmetry=LEX_LEADER, force=force))
+            complete = complete and done
+        return CountResult(total, orbits, None, self.name, f"{encoding}/{solver}", complete)
 
     def _solutions(self, problem: Problem, limit: int | None, **opts: Any) -> Iterator[tuple[int, ...]]:
-        return cnf.solutions(problem, limit=limit, **opts)
+        return _solutions(problem, limit, opts)
 
 
 class GanakBackend(Backend):
@@ -52,6 +104,7 @@ class GanakBackend(Backend):
         ENCODING,
         FORCE,
         MODEL,
+        ASSUME_SYMMETRIC,
     )
     # #SAT by component caching: 17 s at n = 12, 24 s at n = 13 (the standard problem; a
     # toroidal 13 takes minutes), growing steeply beyond
@@ -59,10 +112,138 @@ class GanakBackend(Backend):
     practical_note = "exact #SAT of the CNF model grows steeply with n; n = 13 takes half a minute, on a torus minutes"
 
     def _counts(self, problem: Problem, unique: bool, **opts: Any) -> CountResult:
-        count = cnf.ganak_count(problem, **opts)
-        orbits = cnf.ganak_count(problem, unique=True, **opts) if unique else None
-        return CountResult(count, orbits, None, self.name, opts.get("encoding", ENCODING.default))
+        pyganak = _pyganak()
+        m = _given(problem, opts)
+        if m is not None:
+            check_model_count(problem, m.symmetry, unique, m.edited, opts.get("assume_symmetric", False))
+            found = _ganak_count(pyganak, m)
+            if m.symmetry == LEX_LEADER:
+                return CountResult(None, found, None, self.name, m.encoding.value + "/lex-leader")
+            return CountResult(found, None, None, self.name, m.encoding.value)
+        encoding, force = opts.get("encoding", ENCODING.default), opts.get("force", False)
+        count = _ganak_count(pyganak, build(problem, encoding=encoding, force=force))
+        orbits = None
+        if unique:
+            orbits = _ganak_count(pyganak, build(problem, encoding=encoding, symmetry=LEX_LEADER, force=force))
+        return CountResult(count, orbits, None, self.name, encoding)
 
     def _solutions(self, problem: Problem, limit: int | None, **opts: Any) -> Iterator[tuple[int, ...]]:
         # Ganak counts; the solutions of the same CNF model come from the SAT solver.
-        return cnf.solutions(problem, limit=limit, **opts)
+        return _solutions(problem, limit, opts)
+
+
+def _given(problem: Problem, opts: dict[str, Any]) -> CnfModel | None:
+    """The ``model`` option checked against the problem and the other options, or None."""
+    if opts.get("model") is None:
+        if opts.get("assume_symmetric"):
+            raise QueensError(
+                "assume_symmetric is about the clauses added to a given model (model=...); "
+                "without one the backend builds its own, unedited models"
+            )
+        return None
+    m = given_model(opts["model"], CnfModel, problem)
+    encoding = opts.get("encoding")
+    if encoding is not None and encoding != m.encoding.value:
+        raise QueensError(
+            f"encoding {encoding!r} does not match the given model's ({m.encoding.value}): a model is used as it "
+            "was built; leave encoding out"
+        )
+    return m
+
+
+def _solutions(problem: Problem, limit: int | None, opts: dict[str, Any]) -> Iterator[tuple[int, ...]]:
+    """The solutions of the given or the plain model, the model built now (not when the
+    first solution is asked for), beyond :data:`~queenslab.models.cnf.SEARCH` only with
+    ``force``."""
+    force = opts.get("force", False)
+    limits.check(SEARCH, problem.n, force, hint=_SEARCH_HINT)
+    m = _given(problem, opts)
+    if m is None:
+        m = build(problem, encoding=opts.get("encoding", ENCODING.default), force=force)
+    return _enumerate(m, limit, opts.get("solver", DEFAULT_SOLVER))
+
+
+def _solver(name: str, clauses):
+    from pysat.solvers import Solver, SolverNames
+
+    known = sorted(k for k in vars(SolverNames) if not k.startswith("_"))
+    if name not in known:
+        raise QueensError(f"unknown SAT solver {name!r}; pysat offers: {', '.join(known)}")
+    try:
+        return Solver(name=name, bootstrap_with=clauses)
+    except (NotImplementedError, ImportError) as e:
+        raise MissingDependency(f"SAT solver {name!r} is not available in this pysat build: {e}") from None
+
+
+def _solve(s) -> bool:
+    found = s.solve()
+    interrupt.check()
+    return bool(found)
+
+
+def _enumerate(m: CnfModel, limit: int | None, solver: str) -> Iterator[tuple[int, ...]]:
+    """At most ``limit`` solutions of ``m``, on a solver made for this enumeration (the
+    model itself is left unchanged)."""
+    if limit == 0:
+        return
+    with _solver(solver, m.cnf.clauses) as s:
+        found = 0
+        # One solve() per solution, each short; Ctrl-C is honoured between them (CaDiCaL
+        # in pysat has no interrupt), and never read as the end of the solutions.
+        while _solve(s):
+            p = m.decode(s.get_model())
+            yield p
+            found += 1
+            if limit is not None and found >= limit:
+                return
+            s.add_clause([-m.var(r, c) for r, c in enumerate(p)])
+
+
+def _pyganak():
+    try:
+        import pyganak
+    except ImportError:
+        raise MissingDependency(
+            "exact model counting needs pyganak, the optional extra 'count': pip install \"queenslab[count]\""
+        ) from None
+    return pyganak
+
+
+def _ganak_count(pyganak: Any, m: CnfModel) -> int:
+    """The exact number of models of ``m`` projected on the cell variables.
+
+    An unsatisfiable formula is recognised by the default SAT solver first and counted
+    as 0 without Ganak.
+    """
+    # Ganak spends a long time (about 17 s here) proving an unsatisfiable formula has
+    # no model, while a SAT solver settles it at once; 0 models needs no counting.
+    with _solver(DEFAULT_SOLVER, m.cnf.clauses) as s:
+        if not _solve(s):
+            return 0
+    counter = pyganak.Counter()
+    counter.new_vars(m.pool.top)
+    counter.add_clauses(m.cnf.clauses)
+    counter.set_sampling_set(m.cell_variables())
+    with _quiet_stdout():
+        found = int(interrupt.run(counter.count))  # Ganak has no stop API: run() bounds the wait
+    interrupt.check()
+    return found
+
+
+@contextlib.contextmanager
+def _quiet_stdout():
+    """Silence what the counter's C++ code prints on file descriptor 1 (it would end up
+    inside the command line's output, even its JSON)."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        fd = 1
+    sys.stdout.flush()
+    saved = os.dup(fd)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), fd)
+            yield
+    finally:
+        os.dup2(saved, fd)
+        os.close(saved)

@@ -5,7 +5,8 @@ constraint keeps a placement ``q`` only if ``q <=lex g(q)``: exactly one member 
 orbit survives (the lexicographically least one, the same canonical form the native
 engine uses), so counting the models of the constrained formulation counts orbits.
 
-The models translate this description:
+The models translate this description (:func:`check_model_count` is the one rule, used by
+every backend, for counting a model given as it was built or edited):
 
 * CP-SAT compares the vector ``q`` with the vector of expressions ``g(q)``
   (:func:`image_terms`); an element with ``inv`` needs the inverse permutation, which the
@@ -65,8 +66,8 @@ def check_model_count(
     if symmetry != LEX_LEADER:
         if unique:
             raise QueensError(
-                "this model has no symmetry breaking, so it counts solutions, not orbits: build it with "
-                "symmetry='lex-leader' to count orbits"
+                "unique=True asks for orbits, but this model has no symmetry breaking, so it counts solutions, not "
+                "orbits: count it without unique, or build it with symmetry='lex-leader' to count orbits"
             )
         return
     if not unique:

@@ -1,4 +1,5 @@
-"""CNF (python-sat) models of a Problem; SAT enumeration and exact #SAT with Ganak.
+"""CNF (python-sat) models of a Problem, to edit, export as DIMACS, and count or solve with
+the ``sat`` (SAT enumeration) and ``ganak`` (exact #SAT) backends.
 
 Variables are cell variables ``x[r][c]``, numbered by a pysat ``IDPool`` under the keys
 ``("x", r, c)``; auxiliary variables of the cardinality encodings and of symmetry
@@ -11,28 +12,26 @@ breaking come from the same pool, and decoding goes through it. Clauses:
 * with ``symmetry="lex-leader"``, ``X >=lex g(X)`` on the row-major cell vector for every
   non-identity ``g`` of ``problem.symmetries()`` (:mod:`queenslab.models.breaking`).
 
-Counting: :func:`solutions` blocks the cell variables only (never auxiliary ones, or the
-count would be wrong) on a fresh solver per call; ``backend="ganak"`` counts models
-projected on the cell variables with pyganak (the optional extra ``queenslab[count]``).
+This module builds (:func:`build`, :func:`to_dimacs`); :mod:`queenslab.backends.sat`
+counts, enumerates and solves, a model given as ``model=m`` included
+(``get_backend("sat").counts(problem, model=m)``): the ``sat`` backend blocks the cell
+variables only (never auxiliary ones, or the count would be wrong) on a fresh solver per
+call; ``ganak`` counts models projected on the cell variables with pyganak (the optional
+extra ``queenslab[count]``).
 """
 
 from __future__ import annotations
 
-import contextlib
 import enum
-import os
-import sys
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from .. import interrupt, limits, validate
+from .. import limits, validate
 from ..compiled import compile_problem
 from ..errors import MissingDependency, QueensError
 from ..problem import Problem
-from ..result import CountResult
-from . import given_model, size
-from .breaking import LEX_LEADER, breaking_elements, cell_sources, check_model_count, check_symmetry
+from . import CountedByBackend, given_model, size
+from .breaking import LEX_LEADER, breaking_elements, cell_sources, check_symmetry
 
 __all__ = [
     "Encoding",
@@ -40,17 +39,8 @@ __all__ = [
     "SEARCH",
     "CnfModel",
     "build",
-    "solve",
-    "solutions",
-    "count",
-    "counts",
-    "ganak_count",
     "to_dimacs",
-    "DEFAULT_SOLVER",
 ]
-
-#: pysat solver used unless another is named.
-DEFAULT_SOLVER = "cadical195"
 
 
 class Encoding(enum.Enum):
@@ -83,14 +73,16 @@ def _pysat() -> Any:  # the package pysat
 
 
 @dataclass
-class CnfModel:
+class CnfModel(CountedByBackend):
     """A CNF model: the formula, its variable pool and how to read a solution.
 
-    Count, enumerate or solve it as it is with :meth:`count`, :meth:`counts`,
-    :meth:`ganak_count`, :meth:`solutions` and :meth:`solve`. A model built with
-    ``symmetry="lex-leader"`` counts orbits; clauses added to it after :func:`build` make
-    that count refused unless they are declared symmetric (``assume_symmetric=True``):
-    the model notices the edit from its own clause and variable counts.
+    The ``sat`` and ``ganak`` backends count it as it is
+    (``get_backend("ganak").counts(problem, model=m)``), ``sat`` also enumerates and
+    solves it; :meth:`count` and :meth:`counts` are shorthands for the ``sat`` count. A
+    model built with ``symmetry="lex-leader"`` counts orbits; clauses added to it after
+    :func:`build` make that count refused unless they are declared symmetric
+    (``assume_symmetric=True``): the model notices the edit from its own clause and
+    variable counts (:attr:`edited`).
 
     Attributes
     ----------
@@ -108,7 +100,8 @@ class CnfModel:
     symmetry: str | None
     cnf: Any
     pool: Any
-    #: The backend that counts this model (``count(problem, model=m)`` picks it).
+    #: The backend that counts, enumerates and solves this model (``count(problem,
+    #: model=m)`` picks it; ``ganak`` counts it too).
     backend: ClassVar[str] = "sat"
     #: (variables, clauses) at the end of :func:`build`.
     built: tuple[int, int] = (0, 0)
@@ -117,39 +110,6 @@ class CnfModel:
     def edited(self) -> bool:
         """Whether clauses or variables were added since :func:`build`."""
         return (self.pool.top, len(self.cnf.clauses)) != self.built
-
-    def counts(self, *, assume_symmetric: bool = False, solver: str = DEFAULT_SOLVER, limit=None) -> CountResult:
-        """Count this model as it is by SAT enumeration: its solutions, or with lex-leader
-        constraints its orbits (``unique``)."""
-        return counts(
-            self.problem,
-            unique=self.symmetry == LEX_LEADER,
-            model=self,
-            solver=solver,
-            limit=limit,
-            assume_symmetric=assume_symmetric,
-        )
-
-    def count(self, *, assume_symmetric: bool = False, solver: str = DEFAULT_SOLVER, limit=None) -> int:
-        """The number :meth:`counts` finds (raises :class:`Incomplete` if the limit stopped it)."""
-        result = self.counts(assume_symmetric=assume_symmetric, solver=solver, limit=limit)
-        return result.value(self.symmetry == LEX_LEADER)
-
-    def ganak_count(self, *, assume_symmetric: bool = False) -> int:
-        """This model's exact projected count with Ganak (orbits for a lex-leader model)."""
-        return ganak_count(
-            self.problem, unique=self.symmetry == LEX_LEADER, model=self, assume_symmetric=assume_symmetric
-        )
-
-    def solutions(
-        self, *, limit: int | None = None, solver: str = DEFAULT_SOLVER, force: bool = False
-    ) -> Iterator[tuple[int, ...]]:
-        """Iterate over this model's solutions (see :func:`solutions`)."""
-        return solutions(self.problem, limit=limit, solver=solver, model=self, force=force)
-
-    def solve(self, *, solver: str = DEFAULT_SOLVER, force: bool = False) -> tuple[int, ...] | None:
-        """One solution of this model, or None (see :func:`solve`)."""
-        return solve(self.problem, solver=solver, model=self, force=force)
 
     def var(self, r: int, c: int) -> int:
         """The variable of cell ``(r, c)`` (0-based)."""
@@ -177,7 +137,8 @@ BUILD = limits.declare(
     "every clause is a Python list: the pairwise model (n**3 clauses) of n = 100 (180 MB) takes 2 s, 3 s as "
     "DIMACS text, of n = 150 (600 MB) 11 s",
 )
-#: The practical limit of a SAT search for solutions (:func:`solve`, :func:`solutions`).
+#: The practical limit of a SAT search for solutions (the ``sat`` backend's ``solve`` and
+#: ``solutions``, which check it).
 SEARCH = limits.declare(
     "a SAT search for solutions",
     80,
@@ -185,10 +146,16 @@ SEARCH = limits.declare(
     "building and solving grow fast with n and depend on the encoding: n = 80 takes 1.5 s (pairwise) to 5 s "
     "(sortnetwrk), n = 100 3 to 8 s, larger boards minutes",
 )
-_HINT = "for one solution of a large board use a heuristic (queenslab solve N --method minconflicts)"
 
 
-def build(problem: Problem, *, encoding="pairwise", symmetry: str | None = None, force: bool = False) -> CnfModel:
+def build(
+    problem: Problem,
+    *,
+    encoding="pairwise",
+    symmetry: str | None = None,
+    force: bool = False,
+    clock: size.Clock | None = None,
+) -> CnfModel:
     """Build the CNF model of ``problem``.
 
     Parameters
@@ -199,6 +166,9 @@ def build(problem: Problem, *, encoding="pairwise", symmetry: str | None = None,
     symmetry : {None, "lex-leader"}
     force : bool, default False
         Build a model larger than :data:`BUILD` (MB, estimated) all the same.
+    clock : size.Clock, optional
+        The time limit of the search this model is built for, checked between the steps
+        (:class:`~queenslab.models.size.OutOfTime` when it runs out).
 
     Raises
     ------
@@ -216,7 +186,8 @@ def build(problem: Problem, *, encoding="pairwise", symmetry: str | None = None,
         raise QueensError(f"expected a queenslab Problem, got {type(problem).__name__}")
     enc = validate.member(Encoding, encoding, "cardinality encoding")
     check_symmetry(symmetry)
-    clock = size.Clock()  # no time limit: Ctrl-C between the steps
+    if clock is None:
+        clock = size.Clock()  # no time limit: Ctrl-C between the steps
     size.check_build(BUILD, problem, size.cnf_bytes(problem, enc.value), f"the {enc.value} CNF model", force, clock)
     _pysat()
     from pysat.card import CardEnc
@@ -321,231 +292,6 @@ def _model_for(problem, model, encoding, symmetry, force=False) -> CnfModel:
     if model is None:
         return build(problem, encoding=encoding, symmetry=symmetry, force=force)
     return given_model(model, CnfModel, problem)
-
-
-def _solver(name: str, clauses):
-    from pysat.solvers import Solver, SolverNames
-
-    known = sorted(k for k in vars(SolverNames) if not k.startswith("_"))
-    if name not in known:
-        raise QueensError(f"unknown SAT solver {name!r}; pysat offers: {', '.join(known)}")
-    try:
-        return Solver(name=name, bootstrap_with=clauses)
-    except (NotImplementedError, ImportError) as e:
-        raise MissingDependency(f"SAT solver {name!r} is not available in this pysat build: {e}") from None
-
-
-def _solve(s) -> bool:
-    found = s.solve()
-    interrupt.check()
-    return bool(found)
-
-
-def solutions(
-    problem: Problem,
-    *,
-    limit: int | None = None,
-    encoding="pairwise",
-    symmetry=None,
-    solver: str = DEFAULT_SOLVER,
-    model=None,
-    force: bool = False,
-) -> Iterator[tuple[int, ...]]:
-    """Iterate over solutions found by a SAT solver (not in lexicographic order).
-
-    Each found placement is blocked by a clause over the cell variables only, on a
-    solver created for this enumeration (the model itself is left unchanged).
-
-    Raises
-    ------
-    TooLarge
-        For n beyond :data:`SEARCH`, or a model beyond :data:`BUILD`, without ``force``.
-
-    Examples
-    --------
-    >>> sorted(solutions(Problem(4)))
-    [(1, 3, 0, 2), (2, 0, 3, 1)]
-    """
-    limit = validate.optional_whole_number(limit, "limit")
-    force = validate.flag(force, "force")
-    if isinstance(problem, Problem):
-        limits.check(SEARCH, problem.n, force, hint=_HINT)
-    m = _model_for(problem, model, encoding, symmetry, force)
-    return _enumerate(m, limit, solver)
-
-
-def _enumerate(m: CnfModel, limit, solver):
-    if limit == 0:
-        return
-    with _solver(solver, m.cnf.clauses) as s:
-        found = 0
-        # One solve() per solution, each short; Ctrl-C is honoured between them (CaDiCaL
-        # in pysat has no interrupt), and never read as the end of the solutions.
-        while _solve(s):
-            p = m.decode(s.get_model())
-            yield p
-            found += 1
-            if limit is not None and found >= limit:
-                return
-            s.add_clause([-m.var(r, c) for r, c in enumerate(p)])
-
-
-def solve(problem: Problem, *, encoding="pairwise", solver: str = DEFAULT_SOLVER, model=None, force: bool = False):
-    """One solution, or None when there is none.
-
-    Raises
-    ------
-    TooLarge
-        For n beyond :data:`SEARCH`, or a model beyond :data:`BUILD`, without ``force``.
-
-    Examples
-    --------
-    >>> solve(Problem(3)) is None
-    True
-    """
-    return next(solutions(problem, limit=1, encoding=encoding, solver=solver, model=model, force=force), None)
-
-
-def counts(
-    problem: Problem,
-    *,
-    unique: bool = False,
-    encoding="pairwise",
-    solver: str = DEFAULT_SOLVER,
-    limit: int | None = None,
-    model=None,
-    assume_symmetric: bool = False,
-    force: bool = False,
-) -> CountResult:
-    """Count by SAT enumeration; ``unique`` also counts on the lex-leader model.
-
-    A ``model`` (from :func:`build`, possibly edited) is counted as it is, as in
-    :func:`queenslab.models.cpsat.counts`: a plain model gives ``count``, a lex-leader
-    model ``unique`` only (with ``unique=True``), and an edited lex-leader model needs
-    ``assume_symmetric``. ``force`` builds a model beyond :data:`BUILD`.
-    """
-    limit = validate.optional_whole_number(limit, "limit", minimum=1)
-    force = validate.flag(force, "force")
-
-    def run(m):
-        k = sum(1 for _ in _enumerate(m, limit, solver))
-        return k, limit is None or k < limit
-
-    if model is not None:
-        m = _model_for(problem, model, encoding, None)
-        unique = validate.flag(unique, "unique")
-        check_model_count(problem, m.symmetry, unique, m.edited, validate.flag(assume_symmetric, "assume_symmetric"))
-        found, complete = run(m)
-        if m.symmetry == LEX_LEADER:
-            return CountResult(None, found, None, "sat", f"{m.encoding.value}/{solver}/lex-leader", complete)
-        return CountResult(found, None, None, "sat", f"{m.encoding.value}/{solver}", complete)
-    enc = validate.member(Encoding, encoding, "cardinality encoding")
-    total, complete = run(build(problem, encoding=enc, force=force))
-    orbits = None
-    if unique:
-        orbits, done = run(build(problem, encoding=enc, symmetry=LEX_LEADER, force=force))
-        complete = complete and done
-    return CountResult(total, orbits, None, "sat", f"{enc.value}/{solver}", complete)
-
-
-def count(problem: Problem, *, unique: bool = False, **opts) -> int:
-    """Number of solutions (``unique``: orbits) by SAT enumeration.
-
-    Raises :class:`Incomplete` when ``limit`` stopped the enumeration.
-
-    Examples
-    --------
-    >>> count(Problem(6)), count(Problem(8), unique=True, encoding="seqcounter")
-    (4, 12)
-    """
-    model = opts.pop("model", None)
-    encoding = opts.pop("encoding", "pairwise")
-    solver = opts.pop("solver", DEFAULT_SOLVER)
-    limit = opts.pop("limit", None)
-    assume_symmetric = opts.pop("assume_symmetric", False)
-    force = validate.flag(opts.pop("force", False), "force")
-    if opts:
-        raise QueensError(
-            f"unknown option(s) {', '.join(sorted(opts))}; count takes encoding, solver, limit, model, "
-            "assume_symmetric, force"
-        )
-    if model is not None:
-        found = counts(
-            problem, unique=unique, solver=solver, limit=limit, model=model, assume_symmetric=assume_symmetric
-        )
-        return found.value(unique)
-    limit = validate.optional_whole_number(limit, "limit", minimum=1)
-    m = _model_for(problem, model, encoding, LEX_LEADER if unique else None, force)
-    value = sum(1 for _ in _enumerate(m, limit, solver))
-    return CountResult(value, backend="sat", complete=limit is None or value < limit).value()
-
-
-def _pyganak():
-    try:
-        import pyganak
-    except ImportError:
-        raise MissingDependency(
-            "exact model counting needs pyganak, the optional extra 'count': pip install \"queenslab[count]\""
-        ) from None
-    return pyganak
-
-
-def ganak_count(
-    problem: Problem,
-    *,
-    unique: bool = False,
-    encoding="pairwise",
-    model=None,
-    assume_symmetric: bool = False,
-    force: bool = False,
-) -> int:
-    """Exact model count with Ganak, projected on the cell variables.
-
-    An unsatisfiable formula is recognised by the default SAT solver first and counted
-    as 0 without Ganak (which takes seconds to prove it). A ``model`` is counted as it
-    is, with the rules of :func:`counts`; ``force`` builds a model beyond :data:`BUILD`.
-
-    Examples
-    --------
-    >>> ganak_count(Problem(8)), ganak_count(Problem(8), unique=True)  # doctest: +SKIP
-    (92, 12)
-    """
-    pyganak = _pyganak()
-    m = _model_for(problem, model, encoding, LEX_LEADER if unique else None, validate.flag(force, "force"))
-    if model is not None:
-        check_model_count(problem, m.symmetry, validate.flag(unique, "unique"), m.edited, assume_symmetric)
-    # Ganak spends a long time (about 17 s here) proving an unsatisfiable formula has
-    # no model, while a SAT solver settles it at once; 0 models needs no counting.
-    with _solver(DEFAULT_SOLVER, m.cnf.clauses) as s:
-        if not _solve(s):
-            return 0
-    counter = pyganak.Counter()
-    counter.new_vars(m.pool.top)
-    counter.add_clauses(m.cnf.clauses)
-    counter.set_sampling_set(m.cell_variables())
-    with _quiet_stdout():
-        found = int(interrupt.run(counter.count))  # Ganak has no stop API: run() bounds the wait
-    interrupt.check()
-    return found
-
-
-@contextlib.contextmanager
-def _quiet_stdout():
-    """Silence what the counter's C++ code prints on file descriptor 1 (it would end up
-    inside the command line's output, even its JSON)."""
-    try:
-        fd = sys.stdout.fileno()
-    except (AttributeError, OSError, ValueError):
-        fd = 1
-    sys.stdout.flush()
-    saved = os.dup(fd)
-    try:
-        with open(os.devnull, "w") as null:
-            os.dup2(null.fileno(), fd)
-            yield
-    finally:
-        os.dup2(saved, fd)
-        os.close(saved)
 
 
 def to_dimacs(problem: Problem, *, encoding="pairwise", symmetry=None, model=None, force: bool = False) -> str:

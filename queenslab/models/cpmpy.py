@@ -1,4 +1,5 @@
-"""CPMpy models of a Problem, editable with CPMpy expressions before solving.
+"""CPMpy models of a Problem, to edit with CPMpy expressions and then count or solve with
+the ``cpmpy`` backend.
 
 `CPMpy <https://cpmpy.readthedocs.io>`_ is a modelling layer in Python over many
 solvers (OR-Tools CP-SAT, pysat, Exact, Choco, ...): the same model runs on any solver
@@ -14,47 +15,30 @@ installed (``cpmpy.SolverLookup.solvernames()``). The model here is the integer 
 ``symmetry="lex-leader"`` adds ``q <=lex g(q)`` for every non-identity ``g`` of
 ``problem.symmetries()`` (see :mod:`queenslab.models.breaking`), as CPMpy's
 ``LexLessEq``; an element that maps through the inverse permutation gets it from the
-``Inverse`` global constraint. Counting that model counts orbits.
+``Inverse`` global constraint. Counting that model counts orbits; constraints added to
+it after :func:`build` make that count refused unless they are declared symmetric
+(``assume_symmetric=True``), as for the CP-SAT and CNF models: the model notices the
+edit by comparing its constraints with those :func:`build` left
+(:attr:`CpmpyModel.edited`).
 
-Counting enumerates every solution with ``solveAll``. CPMpy reports how it ended in the
-solver status (the docstring of ``cpmpy.Model.solveAll``): ``Optimal`` when every
-solution was found, ``Unsatisfiable`` when there is none, ``Feasible`` (or ``Unknown``
-without a solution) when a solution or time limit stopped it; a stopped count is
-returned with ``complete=False``, never as a final count.
-
-Not every solver takes every constraint: CPMpy's pysat interface posts the lex-leader
-constraints only with PBLib (``pip install pypblib``). Such a model is refused with an
-error naming what is missing; the default solver, OR-Tools, takes them all.
+This module builds; the ``cpmpy`` backend (:mod:`queenslab.backends.cpmpy`) counts,
+enumerates and solves, on any solver CPMpy has installed, a model given as ``model=m``
+included (``get_backend("cpmpy").counts(problem, model=m)``).
 """
 
 from __future__ import annotations
 
-import time
-import warnings
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .. import interrupt, limits, validate
+from .. import limits
 from ..compiled import compile_problem
-from ..errors import Incomplete, MissingDependency, QueensError
+from ..errors import MissingDependency, QueensError
 from ..problem import Problem
-from ..result import CountResult
-from . import given_model, size
+from . import size
 from .breaking import LEX_LEADER, breaking_elements, check_symmetry, image_terms
 
-__all__ = ["DEFAULT_SOLVER", "CpmpyModel", "BUILD", "SEARCH", "build", "solve", "count", "counts", "solutions"]
-
-#: The solver used when none is named (OR-Tools comes with queenslab).
-DEFAULT_SOLVER = "ortools"
-
-#: CP-SAT parameters of every run through CPMpy: queenslab stops searches itself
-#: (:mod:`queenslab.interrupt`); CP-SAT's own SIGINT handler would abort the process when
-#: the search runs off the main thread.
-_ORTOOLS_PARAMETERS = {"catch_sigint_signal": False}
-#: CP-SAT parameters of an enumeration, as in :mod:`queenslab.models.cpsat`: one worker
-#: and no symmetry reasoning (it may remove solutions).
-_ORTOOLS_ENUMERATION = {**_ORTOOLS_PARAMETERS, "num_workers": 1, "symmetry_level": 0}
+__all__ = ["CpmpyModel", "BUILD", "SEARCH", "build"]
 
 #: Memory of CPMpy's expressions and their translation per cell literal, on top of the
 #: Boolean CP-SAT estimate of :mod:`.size` (together about 4.5 kB a cell, measured at
@@ -71,18 +55,14 @@ BUILD = limits.declare(
     "CPMpy makes every expression in Python and the solver translates them, about 40 MB of model a second: "
     "n = 200 (190 MB) takes 5 s, n = 700 over 40 s",
 )
-#: The practical limit of a search for solutions (:func:`solve`, :func:`solutions`)
-#: without a time limit.
+#: The practical limit of a search for solutions without a time limit (the ``cpmpy``
+#: backend's ``solve`` and ``solutions``, which check it).
 SEARCH = limits.declare(
     "a CPMpy search for solutions",
     100,
     "n",
     "the model, its translation and the search grow fast with n: n = 100 takes about 3 s, n = 200 ten, "
     "n = 400 over a minute",
-)
-_SEARCH_HINT = (
-    "give a time limit (time_limit=S), or for one solution of a large board use a heuristic "
-    "(queenslab solve N --method minconflicts)"
 )
 _BUILD_HINT = "give the search a time limit (time_limit=S, --time-limit S), which then covers building the model"
 
@@ -98,6 +78,12 @@ def _cpmpy() -> Any:  # the cpmpy module (untyped)
 @dataclass
 class CpmpyModel:
     """A CPMpy model of a problem, with its variables.
+
+    The ``cpmpy`` backend counts, enumerates and solves it as it is
+    (``get_backend("cpmpy").counts(problem, model=m)``). A model built with
+    ``symmetry="lex-leader"`` counts orbits (``unique=True``); constraints added to it
+    after :func:`build` make that count refused unless they are declared symmetric
+    (``assume_symmetric=True``): the model notices the edit (:attr:`edited`).
 
     Attributes
     ----------
@@ -117,15 +103,42 @@ class CpmpyModel:
     model: Any
     q: Any
     inverse: Any = None
-    #: The backend that counts this model (``count(problem, model=m)`` picks it).
+    #: The backend that counts, enumerates and solves this model (``count(problem,
+    #: model=m)`` picks it).
     backend: ClassVar[str] = "cpmpy"
+    #: Every constraint at the end of :func:`build`, flattened (nested lists opened).
+    built: list[Any] = field(default_factory=list, repr=False)
+
+    def _constraints(self) -> list[Any]:
+        from cpmpy.expressions.utils import flatlist
+
+        return list(flatlist(self.model.constraints))
+
+    def _seal(self) -> None:
+        """Record the constraints at the end of :func:`build`."""
+        self.built = self._constraints()
+
+    @property
+    def edited(self) -> bool:
+        """Whether constraints were added, replaced or removed since :func:`build`, or an
+        objective set.
+
+        CPMpy keeps a model's constraints as a list of expressions (and nested lists of
+        them) that the user may change in any way: they are compared, by identity, with
+        those :func:`build` left.
+        """
+        now = self._constraints()
+        changed = len(now) != len(self.built) or any(a is not b for a, b in zip(now, self.built))
+        return changed or self.model.objective_ is not None
 
     def decode(self) -> tuple[int, ...]:
         """The placement of the solution the solver last assigned to ``q``."""
         return tuple(int(v) for v in self.q.value())
 
 
-def build(problem: Problem, *, symmetry: str | None = None, force: bool = False) -> CpmpyModel:
+def build(
+    problem: Problem, *, symmetry: str | None = None, force: bool = False, clock: size.Clock | None = None
+) -> CpmpyModel:
     """Build the CPMpy model of ``problem``.
 
     Parameters
@@ -135,6 +148,10 @@ def build(problem: Problem, *, symmetry: str | None = None, force: bool = False)
         Add lex-leader constraints for ``problem.symmetries()``.
     force : bool, default False
         Build a model larger than :data:`BUILD` (MB, estimated) all the same.
+    clock : size.Clock, optional
+        The time limit of the search this model is built for, checked between the steps
+        (:class:`~queenslab.models.size.OutOfTime` when it runs out); with a time limit a
+        model beyond :data:`BUILD` is built without ``force``. The backend passes it.
 
     Returns
     -------
@@ -145,25 +162,23 @@ def build(problem: Problem, *, symmetry: str | None = None, force: bool = False)
     MissingDependency
         When CPMpy is not installed.
     TooLarge
-        For a model beyond :data:`BUILD` without ``force``, or one that cannot fit in
-        the memory available.
+        For a model beyond :data:`BUILD` without ``force`` or a time limit, or one that
+        cannot fit in the memory available.
 
     Examples
     --------
-    Forbid queens on both long diagonals with CPMpy expressions, then count:
+    Forbid queens on both long diagonals with CPMpy expressions, then count with the
+    ``cpmpy`` backend:
 
+    >>> from queenslab import get_backend
     >>> m = build(Problem(8))
     >>> m.model += [m.q[r] != r for r in range(8)]
     >>> m.model += [m.q[r] != 7 - r for r in range(8)]
-    >>> count(Problem(8), model=m)
+    >>> get_backend("cpmpy").count(Problem(8), model=m)
     12
     """
-    return _build(problem, symmetry, force, size.Clock())
-
-
-def _build(problem: Problem, symmetry: str | None, force: bool, clock: size.Clock) -> CpmpyModel:
-    """:func:`build`, checking ``clock`` between its steps (:class:`size.OutOfTime` when
-    the time limit runs out)."""
+    if clock is None:
+        clock = size.Clock()  # no time limit: Ctrl-C between the steps
     if not isinstance(problem, Problem):
         raise QueensError(f"expected a queenslab Problem, got {type(problem).__name__}")
     check_symmetry(symmetry)
@@ -198,6 +213,7 @@ def _build(problem: Problem, symmetry: str | None, force: bool, clock: size.Cloc
     m = CpmpyModel(problem, symmetry, model, q)
     if symmetry == LEX_LEADER:
         _add_lex_leader(m, cp)
+    m._seal()
     return m
 
 
@@ -218,300 +234,3 @@ def _add_lex_leader(m: CpmpyModel, cp: Any) -> None:
             right.append(n - 1 - w if cmpl else w)
         if left:
             m.model += cp.LexLessEq(left, right)
-
-
-# ----------------------------------------------------------------------------- solving
-
-
-def _solver_name(solver: str | None) -> str:
-    """``solver`` (default :data:`DEFAULT_SOLVER`) if CPMpy has it installed."""
-    lookup = _cpmpy().SolverLookup
-    name = DEFAULT_SOLVER if solver is None else solver
-    # supported() since CPMpy 1.0, which deprecates the older solvernames()
-    installed = lookup.supported() if hasattr(lookup, "supported") else lookup.solvernames()
-    if not isinstance(name, str) or name not in installed:
-        raise QueensError(f"unknown CPMpy solver {name!r}; the installed ones are: {', '.join(installed)}")
-    return name
-
-
-def _model_for(
-    problem: Problem, model: Any, symmetry: str | None, force: bool = False, clock: size.Clock | None = None
-) -> CpmpyModel:
-    if model is None:
-        return _build(problem, symmetry, force, clock or size.Clock())
-    return given_model(model, CpmpyModel, problem)
-
-
-def _check_search(problem: Problem, force: bool, time_limit: float | None) -> bool:
-    """Refuse a search beyond :data:`SEARCH` unless ``force`` or a time limit bounds it;
-    returns ``force`` as a bool."""
-    force = validate.flag(force, "force")
-    if isinstance(problem, Problem) and time_limit is None:
-        limits.check(SEARCH, problem.n, force, hint=_SEARCH_HINT)
-    return force
-
-
-def _post(solver: str, m: CpmpyModel, clock: size.Clock) -> Any:
-    """The CPMpy solver object with the model's constraints posted one by one, so that
-    the time limit (``clock``) also covers their translation."""
-    cp = _cpmpy()
-    from cpmpy.exceptions import NotSupportedError
-
-    try:
-        s = cp.SolverLookup.get(solver)
-        for constraint in m.model.constraints:
-            clock.check()
-            s += constraint
-        if m.model.objective_ is not None:  # an edited model may have one
-            if m.model.objective_is_min:
-                s.minimize(m.model.objective_)
-            else:
-                s.maximize(m.model.objective_)
-    except ImportError as e:  # e.g. pysat needs PBLib for linear constraints over integers
-        raise MissingDependency(
-            f"CPMpy's {solver} solver cannot take this model without another package ({e}); "
-            f"install it, or use another solver such as {DEFAULT_SOLVER!r}"
-        ) from None
-    except NotSupportedError as e:
-        raise QueensError(f"CPMpy's {solver} solver does not support this model: {e}; use another solver") from None
-    return s
-
-
-class _Deadline(Exception):
-    """Raised from the solution callback of a generic CPMpy solver past the time limit."""
-
-
-def _run(
-    m: CpmpyModel,
-    solver: str,
-    *,
-    enumerate_all: bool,
-    clock: size.Clock,
-    limit: int | None = None,
-    on_solution: Callable[[], None] | None = None,
-) -> tuple[int, bool]:
-    """Solve (``enumerate_all=False``: one solution) or enumerate ``m`` with ``solver``,
-    stoppable by Ctrl-C; returns the number of solutions found and whether the search
-    ran to its end (every solution found, or none exists). The time limit (``clock``,
-    started before the model was built) covers posting the constraints and the search;
-    :class:`size.OutOfTime` when it runs out before the search."""
-    from cpmpy.solvers.solver_interface import ExitStatus
-
-    s = interrupt.run(_post, solver, m, clock)  # off the main thread, so that Ctrl-C stops it
-    time_limit = clock.left()
-    ort_solver = getattr(s, "ort_solver", None)  # OR-Tools: its CpSolver, which stops on request
-    params = {} if ort_solver is None else _ORTOOLS_ENUMERATION if enumerate_all else _ORTOOLS_PARAMETERS
-    deadline = clock.end
-    found = 0
-    late = False
-
-    def display() -> None:
-        # CPMpy's generic solveAll (every solver but OR-Tools) calls the solver once per
-        # solution and counts only the solver's own time against the time limit: the
-        # deadline is kept here, on the wall clock
-        nonlocal found, late
-        if interrupt.requested():
-            if ort_solver is None:
-                raise interrupt.Interrupted("interrupted")
-            ort_solver.stop_search()
-            return
-        found += 1
-        if on_solution is not None:
-            on_solution()
-        if deadline is not None and time.perf_counter() > deadline:
-            late = True
-            if ort_solver is None:
-                raise _Deadline
-            ort_solver.stop_search()
-
-    def search() -> None:
-        try:
-            if enumerate_all:
-                with warnings.catch_warnings():
-                    # the generic solveAll warns that it adds blocking constraints to the
-                    # solver object; the object is used once, here
-                    warnings.simplefilter("ignore", UserWarning)
-                    s.solveAll(display=display, time_limit=time_limit, solution_limit=limit, **params)
-            elif s.solve(time_limit=time_limit, **params):
-                display()
-        except _Deadline:
-            pass
-
-    interrupt.check()
-    with interrupt.stopping(ort_solver.stop_search if ort_solver is not None else lambda: None) as stopper:
-        interrupt.run(search)  # off the main thread, so that Ctrl-C stops it
-    stopper.check()
-    interrupt.check()
-    status = s.status().exitstatus
-    if not enumerate_all:
-        return found, found > 0 or status == ExitStatus.UNSATISFIABLE
-    stopped = late or (limit is not None and found >= limit)
-    return found, status in (ExitStatus.OPTIMAL, ExitStatus.UNSATISFIABLE) and not stopped
-
-
-def solve(
-    problem: Problem, *, solver: str | None = None, time_limit=None, model=None, force: bool = False
-) -> tuple[int, ...] | None:
-    """One solution, or None when the problem has none.
-
-    Parameters
-    ----------
-    problem : Problem
-    solver : str, optional
-        A CPMpy solver name (default ``"ortools"``).
-    time_limit : float, optional
-        Seconds, building the model and posting it to the solver included; if it ends
-        the search before an answer, :class:`Incomplete` is raised.
-    model : CpmpyModel, optional
-        A model from :func:`build` (possibly edited); built when not given.
-    force : bool, default False
-        Search beyond :data:`SEARCH` without a time limit, and build beyond :data:`BUILD`.
-
-    Examples
-    --------
-    >>> from queenslab.solution import is_solution
-    >>> is_solution(Problem(10), solve(Problem(10)))
-    True
-    >>> solve(Problem(3), solver="pysat") is None
-    True
-    """
-    name = _solver_name(solver)
-    time_limit = validate.positive_seconds(time_limit)
-    force = _check_search(problem, force, time_limit)
-    clock = size.Clock(time_limit)
-    placement: list[tuple[int, ...]] = []
-    try:
-        m = _model_for(problem, model, None, force, clock)
-        found, complete = _run(
-            m, name, enumerate_all=False, clock=clock, on_solution=lambda: placement.append(m.decode())
-        )
-    except size.OutOfTime:
-        raise Incomplete(
-            f"the time limit ran out while the model was being built or posted to CPMpy's {name}, before any search"
-        ) from None
-    if found:
-        return placement[0]
-    if complete:
-        return None
-    raise Incomplete(f"CPMpy's {name} stopped before finding a solution or proving there is none")
-
-
-def counts(
-    problem: Problem,
-    *,
-    unique: bool = False,
-    solver: str | None = None,
-    time_limit=None,
-    limit: int | None = None,
-    model=None,
-    force: bool = False,
-) -> CountResult:
-    """Count by enumerating every solution (``solveAll``).
-
-    With ``unique=True`` the lex-leader model is enumerated as well and gives the number
-    of orbits. A run stopped by ``limit`` or ``time_limit`` (each applies to each
-    enumeration, building and posting its model included) returns ``complete=False``
-    with the numbers found so far. A ``model`` (from :func:`build`) is counted as it is,
-    ``unique`` is not available for it. ``force`` builds a model beyond :data:`BUILD`
-    without a time limit.
-
-    Examples
-    --------
-    >>> r = counts(Problem(8), unique=True)
-    >>> r.count, r.unique, r.backend, r.method, r.complete
-    (92, 12, 'cpmpy', 'ortools', True)
-    >>> counts(Problem(8), limit=5).complete
-    False
-    """
-    unique = validate.flag(unique, "unique")
-    name = _solver_name(solver)
-    time_limit = validate.positive_seconds(time_limit)
-    limit = validate.optional_whole_number(limit, "limit", minimum=1)
-    force = validate.flag(force, "force")
-    if model is not None:
-        if unique:
-            raise QueensError("unique=True builds its own lex-leader model; count the edited model without it")
-        m = _model_for(problem, model, None)
-        found, complete = _count_within(lambda clock: m, name, time_limit, limit)
-        return CountResult(found, None, None, "cpmpy", name, complete)
-    total, complete = _count_within(lambda clock: _build(problem, None, force, clock), name, time_limit, limit)
-    orbits = None
-    if unique:
-        orbits, done = _count_within(lambda clock: _build(problem, LEX_LEADER, force, clock), name, time_limit, limit)
-        complete = complete and done
-    return CountResult(total, orbits, None, "cpmpy", name, complete)
-
-
-def _count_within(
-    make: Callable[[size.Clock], CpmpyModel], solver: str, time_limit: float | None, limit: int | None
-) -> tuple[int, bool]:
-    """Make a model and enumerate it, the time limit covering both: ``(0, False)`` when
-    it runs out before the search."""
-    clock = size.Clock(time_limit)
-    try:
-        return _run(make(clock), solver, enumerate_all=True, clock=clock, limit=limit)
-    except size.OutOfTime:
-        return 0, False
-
-
-def count(problem: Problem, *, unique: bool = False, model=None, **search: Any) -> int:
-    """Number of solutions (``unique=True``: of orbits, through lex-leader constraints).
-
-    Takes the options of :func:`counts` (``solver``, ``time_limit``, ``limit``) and
-    raises :class:`Incomplete` when a limit stopped the enumeration (its ``found``
-    attribute is the lower bound).
-
-    Examples
-    --------
-    >>> count(Problem(6)), count(Problem(8), unique=True), count(Problem(8), solver="pysat")
-    (4, 12, 92)
-    """
-    return counts(problem, unique=unique, model=model, **search).value(unique)
-
-
-def solutions(
-    problem: Problem,
-    *,
-    limit: int | None = None,
-    solver: str | None = None,
-    time_limit=None,
-    symmetry: str | None = None,
-    model=None,
-    force: bool = False,
-) -> Iterator[tuple[int, ...]]:
-    """Iterate over solutions as 0-based tuples (in the solver's order, not lexicographic).
-
-    The model is built when this is called, the enumeration (of at most ``limit``
-    solutions) runs when the first one is asked for; a ``time_limit`` (building the
-    model included) ends it early, with the solutions found so far. Beyond
-    :data:`SEARCH` a time limit or ``force`` is needed, beyond :data:`BUILD` ``force``
-    or a time limit.
-
-    Examples
-    --------
-    >>> len(list(solutions(Problem(5), limit=3))), len(list(solutions(Problem(5))))
-    (3, 10)
-    >>> len(list(solutions(Problem(8), symmetry="lex-leader")))
-    12
-    """
-    limit = validate.optional_whole_number(limit, "limit")
-    name = _solver_name(solver)
-    time_limit = validate.positive_seconds(time_limit)
-    force = _check_search(problem, force, time_limit)
-    clock = size.Clock(time_limit)
-    try:
-        m = _model_for(problem, model, symmetry, force, clock)
-    except size.OutOfTime:
-        return iter(())
-    if limit == 0:
-        return iter(())
-    return _enumerate(m, name, clock, limit)
-
-
-def _enumerate(m: CpmpyModel, solver: str, clock: size.Clock, limit: int | None) -> Iterator[tuple[int, ...]]:
-    found: list[tuple[int, ...]] = []
-    try:
-        _run(m, solver, enumerate_all=True, clock=clock, limit=limit, on_solution=lambda: found.append(m.decode()))
-    except size.OutOfTime:
-        return
-    yield from found

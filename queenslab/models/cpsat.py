@@ -1,4 +1,5 @@
-"""CP-SAT (OR-Tools) models of a Problem, editable before solving.
+"""CP-SAT (OR-Tools) models of a Problem, to edit and then count or solve with the
+``cpsat`` backend.
 
 Two formulations (:class:`Formulation`):
 
@@ -13,33 +14,32 @@ Two formulations (:class:`Formulation`):
   symmetry breaking.
 
 :func:`build` returns a :class:`CpsatModel` exposing the ``CpModel`` and its variables,
-so constraints can be added before solving; :func:`solve`, :func:`count` and
-:func:`solutions` accept such a model. ``symmetry="lex-leader"`` adds ``q <=lex g(q)``
-for every non-identity ``g`` of ``problem.symmetries()`` (see
+so constraints can be added; :func:`export_text` writes it out. ``symmetry="lex-leader"``
+adds ``q <=lex g(q)`` for every non-identity ``g`` of ``problem.symmetries()`` (see
 :mod:`queenslab.models.breaking`), so that counting counts orbits.
 
-Enumeration is exact only with one worker and without the solver's own symmetry
-reasoning; :func:`count` fixes those parameters, and reports a run stopped by a limit as
-incomplete (:class:`~queenslab.errors.Incomplete`), never as a final count.
+This module builds; the ``cpsat`` backend (:mod:`queenslab.backends.cpsat`) counts,
+enumerates and solves, a model given as ``model=m`` included::
+
+    get_backend("cpsat").counts(problem, model=m)   # or queenslab.counts(problem, model=m)
+
+The practical limits :data:`BUILD` (checked here) and :data:`SEARCH` (checked by the
+backend before a search) are declared here, next to the model they measure.
 """
 
 from __future__ import annotations
 
-import contextlib
 import enum
-import queue
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .. import interrupt, limits, validate
+from .. import limits, validate
 from ..compiled import compile_problem
-from ..errors import Incomplete, MissingDependency, QueensError, UnknownOption
+from ..errors import MissingDependency, QueensError
 from ..problem import Problem
-from ..result import CountResult
-from . import given_model, size
-from .breaking import LEX_LEADER, breaking_elements, check_model_count, check_symmetry, image_terms
+from . import CountedByBackend, given_model, size
+from .breaking import LEX_LEADER, breaking_elements, check_symmetry, image_terms
 
 __all__ = [
     "Formulation",
@@ -47,10 +47,6 @@ __all__ = [
     "BUILD",
     "SEARCH",
     "build",
-    "solve",
-    "count",
-    "counts",
-    "solutions",
     "export_text",
 ]
 
@@ -73,14 +69,15 @@ def _cp_model() -> Any:  # the module ortools.sat.python.cp_model
 
 
 @dataclass
-class CpsatModel:
+class CpsatModel(CountedByBackend):
     """A CP-SAT model of a problem, with its variables.
 
-    Count, enumerate or solve it as it is with :meth:`count`, :meth:`counts`,
-    :meth:`solutions` and :meth:`solve`. A model built with ``symmetry="lex-leader"``
-    counts orbits; constraints added to it after :func:`build` make that count refused
-    unless they are declared symmetric (``assume_symmetric=True``): the model notices
-    the edit from its own size.
+    The ``cpsat`` backend counts, enumerates and solves it as it is
+    (``get_backend("cpsat").counts(problem, model=m)``); :meth:`count` and :meth:`counts`
+    are shorthands for that count. A model built with ``symmetry="lex-leader"`` counts
+    orbits; constraints added to it after :func:`build` make that count refused unless
+    they are declared symmetric (``assume_symmetric=True``): the model notices the edit
+    from its own size (:attr:`edited`).
 
     Attributes
     ----------
@@ -107,7 +104,8 @@ class CpsatModel:
     x: list[list[Any]] | None = None
     inverse: list[Any] | None = None
     extra: dict = field(default_factory=dict)
-    #: The backend that counts this model (``count(problem, model=m)`` picks it).
+    #: The backend that counts, enumerates and solves this model (``count(problem,
+    #: model=m)`` picks it).
     backend: ClassVar[str] = "cpsat"
     #: (variables, constraints) that build and the model's own helpers made.
     own: list[int] = field(default_factory=lambda: [0, 0])
@@ -124,31 +122,6 @@ class CpsatModel:
     def edited(self) -> bool:
         """Whether variables or constraints were added since :func:`build`."""
         return self._size() != tuple(self.own)
-
-    def counts(self, *, assume_symmetric: bool = False, **search: Any) -> CountResult:
-        """Count this model as it is: its solutions, or with lex-leader constraints its
-        orbits (``unique``); ``search`` as for :func:`counts`."""
-        return counts(
-            self.problem,
-            unique=self.symmetry == LEX_LEADER,
-            model=self,
-            assume_symmetric=assume_symmetric,
-            **search,
-        )
-
-    def count(self, *, assume_symmetric: bool = False, **search: Any) -> int:
-        """The number :meth:`counts` finds (raises :class:`Incomplete` if a limit stopped it)."""
-        return self.counts(assume_symmetric=assume_symmetric, **search).value(self.symmetry == LEX_LEADER)
-
-    def solutions(
-        self, *, limit: int | None = None, time_limit=None, seed: int = 0, force: bool = False
-    ) -> Iterator[tuple[int, ...]]:
-        """Iterate over this model's solutions (see :func:`solutions`)."""
-        return solutions(self.problem, limit=limit, time_limit=time_limit, seed=seed, model=self, force=force)
-
-    def solve(self, *, time_limit=None, seed: int = 0, workers=None, force: bool = False) -> tuple[int, ...] | None:
-        """One solution of this model, or None (see :func:`solve`)."""
-        return solve(self.problem, time_limit=time_limit, seed=seed, workers=workers, model=self, force=force)
 
     def decision_variables(self) -> list:
         """The variables that determine a placement (``q``, or every ``x``)."""
@@ -250,8 +223,8 @@ BUILD = limits.declare(
     "Python makes every variable and constraint one at a time, about 100 MB of model a second: the Boolean "
     "model of n = 1000 takes 8 s, of n = 3000 over a minute",
 )
-#: The practical limit of a search for solutions (:func:`solve`, :func:`solutions`)
-#: without a time limit. Measured on 2 cores: n = 100 in about a second; n = 200 in 4 s
+#: The practical limit of a search for solutions without a time limit (the ``cpsat``
+#: backend's ``solve`` and ``solutions``, which check it). Measured on 2 cores: n = 100 in about a second; n = 200 in 4 s
 #: (Boolean model) and 24 s (integer model); n = 1000 ran for over a minute.
 SEARCH = limits.declare(
     "a CP-SAT search for solutions",
@@ -260,14 +233,17 @@ SEARCH = limits.declare(
     "CP-SAT's time to a first solution grows fast and erratically with n: n = 100 takes about a second, "
     "n = 200 from 4 to 24 s, n = 1000 minutes",
 )
-_SEARCH_HINT = (
-    "give a time limit (time_limit=S), or for one solution of a large board use a heuristic "
-    "(queenslab solve N --method minconflicts)"
-)
 _BUILD_HINT = "give the search a time limit (time_limit=S, --time-limit S), which then covers building the model"
 
 
-def build(problem: Problem, *, formulation="integer", symmetry: str | None = None, force: bool = False) -> CpsatModel:
+def build(
+    problem: Problem,
+    *,
+    formulation="integer",
+    symmetry: str | None = None,
+    force: bool = False,
+    clock: size.Clock | None = None,
+) -> CpsatModel:
     """Build the CP-SAT model of ``problem``.
 
     Parameters
@@ -278,6 +254,10 @@ def build(problem: Problem, *, formulation="integer", symmetry: str | None = Non
         Add lex-leader constraints for ``problem.symmetries()``.
     force : bool, default False
         Build a model larger than :data:`BUILD` (MB, estimated) all the same.
+    clock : size.Clock, optional
+        The time limit of the search this model is built for, checked between the steps
+        (:class:`~queenslab.models.size.OutOfTime` when it runs out); with a time limit a
+        model beyond :data:`BUILD` is built without ``force``. The backend passes it.
 
     Returns
     -------
@@ -286,26 +266,23 @@ def build(problem: Problem, *, formulation="integer", symmetry: str | None = Non
     Raises
     ------
     TooLarge
-        For a model beyond :data:`BUILD` without ``force``, or one that cannot fit in
-        the memory available.
+        For a model beyond :data:`BUILD` without ``force`` or a time limit, or one that
+        cannot fit in the memory available.
 
     Examples
     --------
-    Forbid queens on both long diagonals, then count:
+    Forbid queens on both long diagonals, then count with the ``cpsat`` backend:
 
+    >>> from queenslab import get_backend
     >>> m = build(Problem(8))
     >>> for r in range(8):
     ...     _ = m.model.Add(m.q[r] != r)
     ...     _ = m.model.Add(m.q[r] != 7 - r)
-    >>> count(Problem(8), model=m)
+    >>> get_backend("cpsat").count(Problem(8), model=m)
     12
     """
-    return _build(problem, formulation, symmetry, force, size.Clock())
-
-
-def _build(problem: Problem, formulation, symmetry: str | None, force: bool, clock: size.Clock) -> CpsatModel:
-    """:func:`build`, checking ``clock`` between its steps (:class:`size.OutOfTime` when
-    the time limit runs out)."""
+    if clock is None:
+        clock = size.Clock()  # no time limit: Ctrl-C between the steps
     if not isinstance(problem, Problem):
         raise QueensError(f"expected a queenslab Problem, got {type(problem).__name__}")
     form = validate.member(Formulation, formulation, "CP-SAT formulation")
@@ -424,334 +401,10 @@ def _add_lex_leader(m: CpsatModel, clock: size.Clock) -> None:
         _lex_leq(model, q, image, trivial, n)
 
 
-# ----------------------------------------------------------------------------- solving
-
-
-def _solver(*, time_limit=None, seed=0, workers=None, enumerate_all=False):
-    cp_model = _cp_model()
-    solver = cp_model.CpSolver()
-    p = solver.parameters
-    # CP-SAT's own SIGINT handler would end the search as if a limit had stopped it (a
-    # partial count) and aborts the process when the search runs off the main thread;
-    # queenslab stops it through StopSearch instead (queenslab.interrupt).
-    p.catch_sigint_signal = False
-    time_limit = validate.positive_seconds(time_limit)
-    if time_limit is not None:
-        p.max_time_in_seconds = time_limit
-    p.random_seed = validate.whole_number(seed, "seed", minimum=0)
-    if enumerate_all:
-        if workers not in (None, 1):
-            raise QueensError(
-                f"CP-SAT enumerates exactly only with one worker; got workers={workers!r} "
-                "(use workers=1 or leave it unset)"
-            )
-        p.enumerate_all_solutions = True
-        p.num_workers = 1
-        p.symmetry_level = 0  # no symmetry reasoning: it may remove solutions
-        p.keep_all_feasible_solutions_in_presolve = True
-        p.search_branching = cp_model.FIXED_SEARCH  # the model's row-by-row strategy
-    elif workers is not None:
-        p.num_workers = validate.whole_number(workers, "workers")
-    return solver
-
-
-def _run_solver(solver, model, callback=None):
-    """``solver.Solve`` that Ctrl-C stops (through StopSearch); raises when it did."""
-    interrupt.check()  # StopSearch before Solve starts would be forgotten by Solve
-    with interrupt.stopping(solver.stop_search) as stopper:
-        status = interrupt.run(solver.Solve, model, callback)
-    stopper.check()
-    interrupt.check()
-    return status
-
-
-def _model_for(problem, model, formulation, symmetry, force=False, clock=None) -> CpsatModel:
+def _model_for(problem, model, formulation, symmetry, force=False) -> CpsatModel:
     if model is None:
-        return _build(problem, formulation, symmetry, force, clock or size.Clock())
+        return build(problem, formulation=formulation, symmetry=symmetry, force=force)
     return given_model(model, CpsatModel, problem)
-
-
-def _check_search(problem: Problem, force: bool, time_limit: float | None) -> bool:
-    """Refuse a search beyond :data:`SEARCH` unless ``force`` or a time limit bounds it;
-    returns ``force`` as a bool."""
-    force = validate.flag(force, "force")
-    if isinstance(problem, Problem) and time_limit is None:
-        limits.check(SEARCH, problem.n, force, hint=_SEARCH_HINT)
-    return force
-
-
-def _out_of_time(what: str) -> Incomplete:
-    return Incomplete(f"CP-SAT's time limit ran out while the model was being built, before {what}")
-
-
-def solve(
-    problem: Problem,
-    *,
-    formulation="integer",
-    time_limit=None,
-    seed: int = 0,
-    workers=None,
-    model=None,
-    force: bool = False,
-):
-    """One solution, or None when the problem has none.
-
-    Parameters
-    ----------
-    problem : Problem
-    formulation : {"integer", "boolean"}
-    time_limit : float, optional
-        Seconds, building the model included; if it ends the search before an answer,
-        :class:`Incomplete` is raised.
-    seed : int
-        CP-SAT's random seed.
-    workers : int, optional
-        Parallel workers (default: OR-Tools' choice).
-    model : CpsatModel, optional
-        A model from :func:`build` (possibly edited); built when not given.
-    force : bool, default False
-        Search beyond :data:`SEARCH` without a time limit, and build beyond :data:`BUILD`.
-
-    Raises
-    ------
-    TooLarge
-        For n beyond :data:`SEARCH` without a time limit and without ``force``, or a
-        model beyond :data:`BUILD`.
-
-    Examples
-    --------
-    >>> from queenslab.solution import is_solution
-    >>> is_solution(Problem(12), solve(Problem(12), seed=1))
-    True
-    >>> solve(Problem(3)) is None
-    True
-    """
-    cp_model = _cp_model()
-    time_limit = validate.positive_seconds(time_limit)
-    force = _check_search(problem, force, time_limit)
-    clock = size.Clock(time_limit)
-    try:
-        m = _model_for(problem, model, formulation, None, force, clock)
-    except size.OutOfTime:
-        raise _out_of_time("a solution was searched for") from None
-    solver = _solver(time_limit=clock.left(), seed=seed, workers=workers)
-    status = _run_solver(solver, m.model)
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return m.decode(solver.Value)
-    if status == cp_model.INFEASIBLE:
-        return None
-    if status == cp_model.MODEL_INVALID:
-        raise QueensError(f"CP-SAT rejected the model: {m.model.Validate()}")
-    raise Incomplete(f"CP-SAT stopped ({solver.StatusName(status)}) before finding a solution or proving there is none")
-
-
-def counts(
-    problem: Problem,
-    *,
-    unique: bool = False,
-    formulation="integer",
-    time_limit=None,
-    seed: int = 0,
-    workers=None,
-    limit: int | None = None,
-    model=None,
-    assume_symmetric: bool = False,
-    force: bool = False,
-) -> CountResult:
-    """Count by enumerating every solution with a callback (one worker).
-
-    With ``unique=True`` the count runs on the lex-leader model and gives the number of
-    orbits; ``total`` is then counted on the plain model as well. A run stopped by
-    ``limit`` or ``time_limit`` returns ``complete=False`` with the numbers found so far;
-    the time limit of each enumeration covers building its model. ``force`` builds a
-    model beyond :data:`BUILD` without a time limit.
-
-    A ``model`` (from :func:`build`, possibly edited) is counted as it is: a plain model
-    gives ``count`` (``unique`` is refused), a lex-leader model gives ``unique`` only
-    (``count`` is None, and ``unique=True`` is required). A lex-leader model to which
-    constraints were added after :func:`build` is refused unless ``assume_symmetric``
-    (see :func:`~queenslab.models.breaking.check_model_count`).
-    """
-    search = _search({"time_limit": time_limit, "seed": seed, "workers": workers, "limit": limit})
-    force = validate.flag(force, "force")
-    if model is not None:
-        m = _model_for(problem, model, formulation, None)
-        unique = validate.flag(unique, "unique")
-        check_model_count(problem, m.symmetry, unique, m.edited, validate.flag(assume_symmetric, "assume_symmetric"))
-        found, complete = _enumerate_count(m, **search)
-        if m.symmetry == LEX_LEADER:
-            return CountResult(None, found, None, "cpsat", m.formulation.value + "/lex-leader", complete)
-        return CountResult(found, None, None, "cpsat", m.formulation.value, complete)
-    form = validate.member(Formulation, formulation, "CP-SAT formulation")
-    unique = validate.flag(unique, "unique")
-    total, complete = _build_and_count(problem, form, None, force, search)
-    orbits = None
-    if unique:
-        orbits, done = _build_and_count(problem, form, LEX_LEADER, force, search)
-        complete = complete and done
-    return CountResult(total, orbits, None, "cpsat", form.value, complete)
-
-
-def _build_and_count(problem, form, symmetry, force, search) -> tuple[int, bool]:
-    """Build a model and enumerate it, the time limit covering both: ``(0, False)``
-    when it runs out while the model is built."""
-    clock = size.Clock(search["time_limit"])
-    try:
-        m = _build(problem, form, symmetry, force, clock)
-    except size.OutOfTime:
-        return 0, False
-    return _enumerate_count(m, **{**search, "time_limit": clock.left()})
-
-
-def _search(options: dict[str, Any]) -> dict[str, Any]:
-    """The enumeration's options (time_limit, seed, workers, limit), checked."""
-    unknown = sorted(set(options) - {"time_limit", "seed", "workers", "limit"})
-    if unknown:
-        raise UnknownOption(
-            f"unknown CP-SAT count option(s) {', '.join(unknown)}; it takes time_limit, seed, workers, limit"
-        )
-    out = {"time_limit": None, "seed": 0, "workers": None, "limit": None, **options}
-    out["limit"] = validate.optional_whole_number(out["limit"], "limit", minimum=1)
-    return out
-
-
-def _enumerate_count(m: CpsatModel, *, time_limit=None, seed=0, workers=None, limit=None) -> tuple[int, bool]:
-    cp_model = _cp_model()
-    solver = _solver(time_limit=time_limit, seed=seed, workers=workers, enumerate_all=True)
-
-    callback_base: Any = cp_model.CpSolverSolutionCallback  # from the lazily imported module
-
-    class _Counter(callback_base):
-        def __init__(self):
-            super().__init__()
-            self.found = 0
-            self.stopped = False
-
-        def on_solution_callback(self):
-            self.found += 1
-            if interrupt.requested():  # a stop requested just as the search started
-                self.StopSearch()
-            if limit is not None and self.found >= limit:
-                self.stopped = True
-                self.StopSearch()
-
-    cb = _Counter()
-    status = _run_solver(solver, m.model, cb)
-    if status == cp_model.MODEL_INVALID:
-        raise QueensError(f"CP-SAT rejected the model: {m.model.Validate()}")
-    complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and not cb.stopped
-    return cb.found, complete
-
-
-def count(problem: Problem, *, unique: bool = False, formulation="integer", model=None, **search: Any) -> int:
-    """Number of solutions (``unique=True``: of orbits, through lex-leader constraints).
-
-    Takes the options of :func:`counts` and counts one model: the plain one, or with
-    ``unique`` the lex-leader one. Raises :class:`Incomplete` when a limit stopped
-    the enumeration (its ``found`` attribute is the lower bound).
-
-    Examples
-    --------
-    >>> count(Problem(6)), count(Problem(8), unique=True)
-    (4, 12)
-    >>> count(Problem(7, toroidal=True), formulation="boolean")
-    28
-    """
-    if model is not None:
-        return counts(problem, unique=unique, model=model, **search).value(unique)
-    force = validate.flag(search.pop("force", False), "force")
-    form = validate.member(Formulation, formulation, "CP-SAT formulation")
-    symmetry = LEX_LEADER if validate.flag(unique, "unique") else None
-    found, complete = _build_and_count(problem, form, symmetry, force, _search(search))
-    return CountResult(found, backend="cpsat", complete=complete).value()
-
-
-def solutions(
-    problem: Problem,
-    *,
-    limit: int | None = None,
-    formulation="integer",
-    symmetry=None,
-    time_limit=None,
-    seed: int = 0,
-    model=None,
-    force: bool = False,
-) -> Iterator[tuple[int, ...]]:
-    """Iterate over solutions as CP-SAT finds them (not in lexicographic order).
-
-    The solver runs on a background thread and hands over each solution; it pauses
-    while the consumer does not ask for more, and stops when the iterator is closed.
-    The model is built when this is called; a ``time_limit`` covers building it (none
-    come when it runs out before the search). Beyond :data:`SEARCH` a time limit or
-    ``force`` is needed, beyond :data:`BUILD` ``force`` or a time limit.
-    """
-    limit = validate.optional_whole_number(limit, "limit")
-    time_limit = validate.positive_seconds(time_limit)
-    force = _check_search(problem, force, time_limit)
-    clock = size.Clock(time_limit)
-    try:
-        m = _model_for(problem, model, formulation, symmetry, force, clock)
-    except size.OutOfTime:
-        return iter(())
-    if limit == 0:
-        return iter(())
-    return _stream(m, limit, clock.left(), seed)
-
-
-_DONE = object()
-
-
-def _stream(m: CpsatModel, limit, time_limit, seed):
-    cp_model = _cp_model()
-    solver = _solver(time_limit=time_limit, seed=seed, enumerate_all=True)
-    handoff: queue.Queue = queue.Queue(maxsize=64)
-    stop = threading.Event()
-
-    callback_base: Any = cp_model.CpSolverSolutionCallback  # from the lazily imported module
-
-    class _Feed(callback_base):
-        def __init__(self):
-            super().__init__()
-            self.found = 0
-
-        def on_solution_callback(self):
-            if stop.is_set() or interrupt.requested():
-                self.StopSearch()
-                return
-            handoff.put(m.decode(self.Value))
-            self.found += 1
-            if limit is not None and self.found >= limit:
-                self.StopSearch()
-
-    status_box = {}
-
-    def run():
-        try:
-            with interrupt.stopping(solver.stop_search) as stopper:
-                status_box["status"] = solver.Solve(m.model, _Feed())
-            status_box["stopped"] = stopper.fired
-        finally:
-            handoff.put(_DONE)
-
-    worker = threading.Thread(target=run, name="queenslab-cpsat", daemon=True)
-    worker.start()
-    try:
-        while True:
-            item = handoff.get()
-            if item is _DONE:
-                break
-            yield item
-    finally:
-        stop.set()
-        while worker.is_alive():  # unblock a callback waiting on a full queue
-            with contextlib.suppress(queue.Empty):
-                handoff.get(timeout=0.05)
-        worker.join()
-    if status_box.get("stopped"):  # a search stopped by Ctrl-C is not the end of the solutions
-        raise interrupt.Interrupted("interrupted")
-    interrupt.check()
-    if status_box.get("status") == cp_model.MODEL_INVALID:
-        raise QueensError(f"CP-SAT rejected the model: {m.model.Validate()}")
 
 
 def export_text(problem: Problem, *, formulation="integer", symmetry=None, model=None, force: bool = False) -> str:
