@@ -20,14 +20,15 @@ import time
 
 from common import add_plot_option, check_plot, print_metadata, run_metadata, save_plot
 
+from queenslab.backends import get_backend
 from queenslab.models import cnf, cpsat
 from queenslab.native import engine
 from queenslab.problem import Problem, Region
 
 BACKENDS = [
     ("native", lambda p: engine.count(p, threads=1)),
-    ("cpsat", lambda p: cpsat.count(p)),
-    ("sat", lambda p: cnf.count(p)),
+    ("cpsat", lambda p: get_backend("cpsat").count(p, model=cpsat.build(p))),
+    ("sat", lambda p: get_backend("sat").count(p, model=cnf.build(p))),
 ]
 
 
