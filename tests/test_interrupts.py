@@ -204,7 +204,12 @@ def test_ctrl_c_while_the_command_line_loads_is_quiet(tmp_path, delay):
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     # before Python installs its handler the default action ends the process (-SIGINT),
-    # after it the launcher or the command says "interrupted" and exits 130
-    assert proc.returncode in (130, -signal.SIGINT), (proc.returncode, err.decode()[-1500:])
-    assert b"Traceback" not in err, err.decode()[-1500:]
+    # after it the launcher or the command says "interrupted" and exits 130; a signal while
+    # Python itself starts (its site module, before any queenslab code runs) is Python's own
+    # business, so only a traceback through queenslab's code is a defect
+    text = err.decode()
+    assert proc.returncode in (130, -signal.SIGINT, 1), (proc.returncode, text[-1500:])
+    assert "queenslab" not in text.partition("Traceback")[2], text[-1500:]
+    if proc.returncode == 1:  # Python's own start-up was interrupted: no queenslab frame at all
+        assert "Traceback" in text and "queenslab" not in text
     assert not out.strip()
