@@ -1,13 +1,23 @@
-"""Placements in files: 1-based ``.npy`` arrays and a plain text format (the columns, 1-based, separated by commas or spaces).
+"""Placements in files: ``.npy`` arrays for programs (0-based columns, as numpy and the
+Python API hold them) and a plain text format for people (1-based columns separated by
+commas or spaces, as the command line writes them).
 
 ``queenslab solve --out F`` writes with :func:`write_placement`; ``queenslab show --from F``
-reads with :func:`read_placement`. Both sides are 1-based on disk (like the command line)
-and 0-based in Python. A ``.npy`` file holds a 1-D integer array; any other file is text:
-columns by row separated by commas and/or white space (``2, 4, 1, 3`` — the
-self-correcting Queens program (ronybc) prints its 10,000-queen solution this way),
-optionally inside one pair of brackets around the whole list, as a flat JSON list
-(``[2, 4, 1, 3]``) or a Python tuple is written. Brackets anywhere else (nested lists)
-are refused, not skipped.
+reads with :func:`read_placement`. A ``.npy`` file holds a 1-D integer array of 0-based
+columns, so that ``numpy.load(F)`` goes straight into
+``queenslab.is_solution(Problem(n), ...)``; any other file is text: 1-based columns by row
+separated by commas and/or white space (``2, 4, 1, 3`` — the self-correcting Queens
+program (ronybc) prints its 10,000-queen solution this way), optionally inside one pair
+of brackets around the whole list, as a flat JSON list (``[2, 4, 1, 3]``) or a Python
+tuple is written. Brackets anywhere else (nested lists) are refused, not skipped. A file
+clearly of the other base (a column n in a ``.npy`` file, a column 0 in a text file) is
+refused with a message saying which base the file type takes.
+
+>>> import os, tempfile, numpy as np
+>>> with tempfile.TemporaryDirectory() as d:
+...     f = os.path.join(d, "q.npy")
+...     write_placement([1, 3, 0, 2], f), np.load(f).tolist()
+('npy', [1, 3, 0, 2])
 """
 
 from __future__ import annotations
@@ -38,21 +48,27 @@ _HELP = (
     "the file holds 1-based column numbers (ASCII digits) separated by commas or spaces, "
     "or one flat JSON list such as [2, 4, 1, 3]"
 )
+#: What each kind of file holds, for the messages about a column out of range.
+_TEXT_BASE = "a text placement file holds 1-based columns (1..n, as the command line prints them)"
+_NPY_BASE = "a .npy placement file holds 0-based columns (0..n-1, as numpy and the Python API hold them)"
 
 
 def write_placement(placement, path) -> str:
-    """Write a 0-based placement 1-based to ``path``; returns ``"npy"`` or ``"text"``.
+    """Write a 0-based placement to ``path``; returns ``"npy"`` or ``"text"``.
 
-    The file is written whole or not at all (see :func:`queenslab.outfile.atomic_output`):
-    an error or an interrupt leaves no partial file, and an existing file of that name
-    as it was.
+    A ``.npy`` file keeps the 0-based columns (an int64 array: ``numpy.load`` gives back
+    ``placement``); a text file gets them 1-based, as people and the command line read
+    them. The file is written whole or not at all (see
+    :func:`queenslab.outfile.atomic_output`): an error or an interrupt leaves no partial
+    file, and an existing file of that name as it was.
 
     Parameters
     ----------
     placement : array_like of int
         0-based columns by row.
     path : str or Path
-        ``*.npy`` gets an int64 array; any other name one line of text ``2, 4, 1, 3``.
+        ``*.npy`` gets a 0-based int64 array; any other name one line of 1-based text
+        ``2, 4, 1, 3``.
 
     Raises
     ------
@@ -73,14 +89,14 @@ def write_placement(placement, path) -> str:
     --------
     read_placement
     """
-    one = as_columns(placement) + 1
+    cols = as_columns(placement)
     path = validate.path(path, "the placement file")
     if path.name.lower().endswith(".npy"):
         with atomic_output(path, "wb") as fh:
-            np.save(fh, one, allow_pickle=False)
+            np.save(fh, cols.astype(np.int64, copy=False), allow_pickle=False)
         return "npy"
     with atomic_output(path, "w") as fh:
-        fh.write(", ".join(map(str, one.tolist())))
+        fh.write(", ".join(map(str, (cols + 1).tolist())))
         fh.write("\n")
     return "text"
 
@@ -161,19 +177,37 @@ def _read_text(path: Path) -> np.ndarray:
         c = (-1 if w[0] == "-" else 1) * int(digits or "0") if len(digits) <= _MAX_DIGITS else None
         if c is None or not 1 <= c <= n:
             shown = w if c is not None else f"{w[:12]}... ({len(digits)} digits)"
-            raise InvalidPlacement(f"{path}: row {r + 1} has column {shown}; with {n} rows the columns are 1..{n}")
+            raise InvalidPlacement(_out_of_range(path, r, shown, n, one_based=True, other=c == 0))
         cols.append(c)
     return np.array(cols, dtype=np.int64)
 
 
+def _out_of_range(path: Path, row: int, shown: object, n: int, *, one_based: bool, other: bool) -> str:
+    """The message for a column off the board: which base the file's type takes, and
+    when the column is the other base's (a 0 in text, an n in a ``.npy`` file) a hint."""
+    span = f"1..{n}" if one_based else f"0..{n - 1}"
+    text = f"{path}: row {row + 1} has column {shown}; with {n} rows the columns are {span}"
+    if not other:
+        return f"{text} ({_TEXT_BASE if one_based else _NPY_BASE})"
+    if one_based:
+        return (
+            f"{text}: a column 0 looks 0-based, but {_TEXT_BASE}; add 1 to every column, "
+            "or save the 0-based array with numpy.save as a .npy file"
+        )
+    return (
+        f"{text}: a column {n} looks 1-based, but {_NPY_BASE}; subtract 1 from every column, "
+        "or write the 1-based columns as a text file"
+    )
+
+
 def read_placement(path) -> np.ndarray:
-    """Read a 1-based placement file; returns the 0-based columns as an int64 array.
+    """Read a placement file; returns the 0-based columns as an int64 array.
 
     Parameters
     ----------
     path : str or Path
-        A ``.npy`` file with a 1-D integer array (read without pickle: object arrays
-        are refused), or a UTF-8 text file of column numbers.
+        A ``.npy`` file with a 1-D integer array of 0-based columns (read without pickle:
+        object arrays are refused), or a UTF-8 text file of 1-based column numbers.
 
     Returns
     -------
@@ -186,8 +220,10 @@ def read_placement(path) -> np.ndarray:
     InvalidPlacement
         If the file cannot be read, is empty, is not UTF-8 text or a well-formed
         ``.npy`` file, holds something other than integers (in the ASCII digits 0-9),
-        or a column lies outside ``1..n`` (n = the number of rows). The message names
-        the file. Nothing else is raised, whatever the file holds.
+        or a column lies off the board: outside ``0..n-1`` in a ``.npy`` file, outside
+        ``1..n`` in a text file (n = the number of rows). A column of the other base
+        (n in a ``.npy`` file, 0 in a text file) is named as such. The message names the
+        file. Nothing else is raised, whatever the file holds.
 
     See Also
     --------
@@ -200,17 +236,19 @@ def read_placement(path) -> np.ndarray:
             raise InvalidPlacement(
                 f"{path} is not a regular file (a directory, device, pipe or socket); give a placement file"
             )
-        if path.suffix.lower() == ".npy":
-            arr = _read_npy(path)
-        else:
+        if path.suffix.lower() != ".npy":
             # the text, its words and their numbers: about 20 bytes of memory per byte of file
             validate.memory(20 * path.stat().st_size, f"reading the placement file {path}", "give a .npy file")
-            arr = _read_text(path)
+            return _read_text(path) - 1
+        arr = _read_npy(path)
     except OSError as e:
         raise InvalidPlacement(f"cannot read placement file {path}: {e.strerror or e}") from None
     n = arr.size
-    bad = np.flatnonzero((arr < 1) | (arr > n))  # compared in the file's own dtype: no overflow
+    bad = np.flatnonzero((arr < 0) | (arr >= n))  # compared in the file's own dtype: no overflow
     if bad.size:
         r = int(bad[0])
-        raise InvalidPlacement(f"{path}: row {r + 1} has column {int(arr[r])}; with {n} rows the columns are 1..{n}")
-    return arr.astype(np.int64) - 1
+        column = int(arr[r])
+        # a 1-based file: its columns are 1..n, n among them (every column of a solution is)
+        other = bool(np.any(arr == n)) and not np.any(arr < 1) and not np.any(arr > n)
+        raise InvalidPlacement(_out_of_range(path, r, column, n, one_based=False, other=other))
+    return arr.astype(np.int64)

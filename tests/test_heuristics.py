@@ -354,16 +354,29 @@ def run(monkeypatch, capsys):
 
 
 def test_cli_solve_prints_and_verifies(run):
-    code, out, err = run("solve", 8)
+    code, out, err = run("solve", 8, "--method", "construct")
     assert code == 0 and out.strip() == "2 4 6 8 3 1 7 5" and "verified" in err
-    code, out, _ = run("solve", 10, "--method", "backtrack")
+    code, out, _ = run("solve", 10, "--backend", "native")
     assert out.strip() == "1 3 6 8 10 5 9 2 4 7"
-    for method in ("minconflicts", "selfcorrect", "ga", "aco", "sat", "cpsat", "construct"):
-        code, out, _ = run("solve", 6, "--method", method, "--json")
+    for flag, method in [("--method", m) for m in ("minconflicts", "selfcorrect", "ga", "aco", "construct")] + [
+        ("--backend", b) for b in ("sat", "cpsat")
+    ]:
+        code, out, _ = run("solve", 6, flag, method, "--json")
         data = json.loads(out)
-        assert code == 0 and set(data) == {"n", "method", "seed", "seconds", "verified", "solution", "out", "error"}
+        assert code == 0 and set(data) == {
+            "n",
+            "problem",
+            "backend",
+            "method",
+            "seed",
+            "seconds",
+            "verified",
+            "solution",
+            "out",
+            "error",
+        }
         assert data["error"] is None
-        assert data["verified"] is True and data["method"] == method and data["out"] is None
+        assert data["verified"] is True and data[flag[2:]] == method and data["out"] is None
         assert pairwise_ok([c - 1 for c in data["solution"]]) and sorted(data["solution"]) == list(range(1, 7))
         assert (data["seed"] is None) == (method in ("sat", "construct"))
 
@@ -377,9 +390,9 @@ def test_cli_solve_seeds_files_and_large_n(run, tmp_path):
     data = json.loads(out)
     assert code == 0 and data["solution"] is None and data["out"] == str(f)
     arr = np.load(f)
-    assert arr.min() == 1 and verify(arr - 1)
+    assert arr.min() == 0 and verify(arr)
     t = tmp_path / "q.txt"
-    code, out, err = run("solve", 12, "--out", t)
+    code, out, err = run("solve", 12, "--method", "construct", "--out", t)
     from queenslab.solution import parse_placement
 
     assert np.array_equal(np.array(parse_placement(t.read_text())), construct(12))
@@ -400,7 +413,7 @@ def test_cli_solve_no_solution_and_bad_input(run):
     assert code == 2 and "takes no seed" in err
     code, out, err = run("solve", 8, "--method", "aco", "--restarts", 3)
     assert code == 2 and "restarts does not apply" in err
-    code, out, err = run("solve", 100, "--method", "backtrack")
+    code, out, err = run("solve", 100, "--backend", "native")
     assert code == 2 and err.startswith("error:")
     code, out, err = run("solve", 30, "--method", "ga", "--max-steps", 1)
     assert code == 1 and "no solution" in err
@@ -458,7 +471,7 @@ def test_cli_show_png_and_files(tmp_path):
 
     p = min_conflicts(3000, seed=2)
     f = tmp_path / "q.npy"
-    np.save(f, p + 1)
+    np.save(f, p)
     png = tmp_path / "q.png"
     code = cli_module.main(["show", "--from", str(f), "--png", str(png), "--json"])
     assert code == 0

@@ -599,6 +599,7 @@ _target("queenslab.solution.as_columns", n=st.one_of(st.none(), SIZES))
 for _name in ("verify", "find_conflict", "extend", "extension_pattern", "extension_pattern_works", "check_n"):
     _target("queenslab.heuristics." + _name, n=LARGE_SIZES)
 _target("queenslab.heuristics.construct.as_placement")
+_target("queenslab.heuristics.standard_only")
 for _name in ("orbit", "canonical", "is_canonical", "stabilizer", "orbit_size", "fundamental_solutions", "burnside"):
     _target("queenslab.symmetry.orbits." + _name)
 for _name in (
@@ -1050,6 +1051,7 @@ COMMANDS: dict[str, st.SearchStrategy] = {
             "--method",
             st.sampled_from(["construct", "minconflicts", "selfcorrect", "ga", "aco", "backtrack", "sat", "x"]),
         ),
+        opt("--backend", st.sampled_from(["native", "sat", "x"])),
         opt("--seed", NUMBER_TOKENS),
         opt("--max-steps", st.sampled_from(["1", "50", "0", "-5", "1e30", str(2**63), "1" + "0" * 30, "x"])),
         opt("--restarts", st.sampled_from(["0", "3", "-1", str(2**64), "nan"])),
@@ -1346,7 +1348,7 @@ def test_cli_out_into_missing_directory(argv):
 
 
 def test_cli_cpsat_seed_out_of_range():
-    assert_cli_refuses(["solve", "8", "--method", "cpsat", "--seed", str(2**40)], 30)
+    assert_cli_refuses(["solve", "8", "--backend", "cpsat", "--seed", str(2**40)], 30)
 
 
 def test_cli_export_huge_board():

@@ -134,11 +134,14 @@ CONTRACT = {
     ),
     "limits": ({"limits"}, [["limits"]]),
     "solve": (
-        {"n", "method", "seed", "seconds", "verified", "solution", "out", "error"},
+        {"n", "problem", "backend", "method", "seed", "seconds", "verified", "solution", "out", "error"},
         [
             ["solve", 8],
             ["solve", 8, "--method", "minconflicts", "--seed", 2],
             ["solve", 3],
+            ["solve", 8, "--toroidal"],
+            ["solve", 6, "--backend", "cpsat", "--seed", 2],
+            ["solve", 50],
         ],
     ),
 }

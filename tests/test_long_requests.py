@@ -72,7 +72,7 @@ FORCE = "pass force=True (--force)"
         ["solutions", "40", "--limit", "1", "--json"],
         ["orbits", "40", "--limit", "1"],
         ["orbits", "64", "--limit", "1", "--json"],
-        ["solve", "64", "--method", "backtrack"],
+        ["solve", "64", "--backend", "native"],
     ],
     ids=" ".join,
 )
@@ -118,8 +118,8 @@ def test_force_lifts_the_first_solution_limit():
         (["export", "cpsat", "600", "--formulation", "boolean"], ("boolean CP-SAT model", "MB <= 250")),
         (["export", "cnf", "110"], ("pairwise CNF model", "MB <= 200")),
         (["export", "cnf", "400", "--encoding", "seqcounter", "--json"], ("seqcounter CNF model",)),
-        (["solve", "5000", "--method", "cpsat"], ("CP-SAT search", "n <= 100", "time limit")),
-        (["solve", "150", "--method", "sat"], ("SAT search", "n <= 80")),
+        (["solve", "5000", "--backend", "cpsat"], ("CP-SAT search", "n <= 100", "time limit")),
+        (["solve", "150", "--backend", "sat"], ("SAT search", "n <= 80")),
     ],
     ids=lambda a: " ".join(a) if isinstance(a, list) else "",
 )

@@ -194,7 +194,7 @@ def test_npy_output_loads_and_equals_the_text_output(capsys, tmp_path):
     for args in ([], ["--offset", "100", "--limit", "250"], ["--toroidal"], ["--fix", "1,2"]):
         code, text, _ = run(capsys, "solutions", "10", *args)
         assert code == 0
-        expected = np.array([[int(c) for c in line.split()] for line in text.splitlines()], np.int64)
+        expected = np.array([[int(c) - 1 for c in line.split()] for line in text.splitlines()], np.int64)
         code, _, _ = run(capsys, "solutions", "10", "--format", "npy", "--out", f, *args)
         arr = np.load(f, allow_pickle=False)
         assert code == 0 and arr.dtype == np.int64
@@ -237,7 +237,7 @@ def test_npy_rows_are_streamed_to_disk_in_bounded_memory(capsys, monkeypatch, tm
     assert peak < 10 * batch * row_bytes, f"peak {peak / 1e6:.0f} MB for batches of {batch * row_bytes / 1e6:.1f} MB"
     arr = np.load(f, mmap_mode="r")
     assert arr.shape == (batch * batches, n)
-    assert np.array_equal(arr[::batch, 0], (np.arange(batches) % n) + 1)
+    assert np.array_equal(arr[::batch, 0], np.arange(batches) % n)
     assert f.stat().st_size == NpyRows.HEADER_BYTES + batch * batches * row_bytes
 
 
@@ -413,7 +413,7 @@ def test_placement_files_read_what_they_should(tmp_path):
     assert read_placement(f).tolist() == [1, 3, 0, 2]
     g = tmp_path / "p.npy"
     for dtype in (np.int8, np.uint16, ">i4", np.int64):
-        g.write_bytes(_npy_bytes(np.array([2, 4, 1, 3], dtype=dtype)))
+        g.write_bytes(_npy_bytes(np.array([1, 3, 0, 2], dtype=dtype)))
         assert read_placement(g).tolist() == [1, 3, 0, 2] and read_placement(g).dtype == np.int64
     write_placement([1, 3, 0, 2], g)
     assert read_placement(g).tolist() == [1, 3, 0, 2]

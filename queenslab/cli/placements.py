@@ -32,8 +32,9 @@ from .options import force_option, json_option, number_option, out_option, place
     "fmt",
     type=click.Choice(["spaces", "digits", "json", "board", "npy"]),
     default="spaces",
-    help="spaces: '2 4 1 3'; digits: '2413' (n <= 9); json: one list per line; board: each solution drawn "
-    "as a text board (n <= 100), after a line 'solution K:'; npy: a numpy file, streamed (needs --out).",
+    help="spaces: '2 4 1 3'; digits: '2413' (n <= 9); json: one list per line (these three 1-based); board: "
+    "each solution drawn as a text board (n <= 100), after a line 'solution K:'; npy: a numpy file of 0-based "
+    "columns, one row per solution, as numpy and the Python API hold them, streamed (needs --out).",
 )
 @out_option("Write to file F instead of standard output, whole or not at all (an interrupted run leaves F as it was).")
 @force_option(
@@ -42,6 +43,9 @@ from .options import force_option, json_option, number_option, out_option, place
 @json_option
 def solutions_cmd(problem, limit, offset, fmt, out, force, as_json):
     """Enumerate solutions in lexicographic order (1-based columns), streaming.
+
+    Text and JSON are 1-based; --format npy writes 0-based columns (an int64 array of
+    shape (k, N)), so that numpy.load gives the Python API's placements.
 
     \b
     JSON keys: n, problem, offset, limit, count, format, out, solutions (the list of
@@ -88,12 +92,12 @@ def solutions_cmd(problem, limit, offset, fmt, out, force, as_json):
             rows = NpyRows(fh, n)
             for arr in stream():
                 interrupt.check()  # Ctrl-C (seen by the main thread) stops the writing too
-                rows.write(arr + 1)
+                rows.write(arr)
             written = rows.finish()
         if as_json:
             report(written, None)
         else:
-            click.echo(f"wrote {written} solutions (1-based, int64) to {out}", err=True)
+            click.echo(f"wrote {written} solutions (0-based, int64) to {out}", err=True)
         return 0
 
     if as_json and out is None:
@@ -282,7 +286,8 @@ def _say_written(pictures: dict, n: int) -> None:
     type=click.Path(dir_okay=False),
     default=None,
     metavar="F",
-    help="Read the placement from F: F.npy (1-based array, as `solve --out` writes) or text '2, 4, 1, 3'.",
+    help="Read the placement from F: F.npy (a 1-D array of 0-based columns, as `solve --out F.npy` and "
+    "numpy.save write it) or text with 1-based columns '2, 4, 1, 3'.",
 )
 @out_option(
     "Write a PNG picture of the board (checkerboard, queens, marked cells; n <= 2000), or with "
@@ -317,7 +322,8 @@ def show_cmd(placement, from_file, png, svg, scale, bits, attacks, variant, as_j
     Text boards are drawn up to n = 100, pictures of the board up to n = 2000. The 1-bit
     PNG (--png F --bits, and any --png above n = 2000) takes boards up to 20,000 x 20,000
     pixels (like the self-correcting Queens program's picture of 10,000 queens); large
-    placements come from a file.
+    placements come from a file (--from F: a .npy file holds 0-based columns, a text
+    file 1-based ones; a file of the other base is refused).
 
     \b
     JSON keys: n, problem (null for a large board checked without variant flags),
@@ -329,7 +335,7 @@ def show_cmd(placement, from_file, png, svg, scale, bits, attacks, variant, as_j
       queenslab show 2 4 1 3
       queenslab show 1 5 8 6 3 7 2 4 --svg q8.svg --attacks 4
       queenslab show --problem examples/two-in-the-top-left-quadrant.toml --png variant.png
-      queenslab solve 10000 --method minconflicts --out q.npy && queenslab show --from q.npy --png q.png --bits
+      queenslab solve 10000 --out q.npy && queenslab show --from q.npy --png q.png --bits
     """
     if from_file is not None:
         if placement:

@@ -17,6 +17,12 @@ method             function                                    practical range
 ``aco``            :func:`ant_colony` (N. Gupta, section 2.3)  n <= 7
 =================  ==========================================  ======================
 
+:func:`solve` (``queenslab.solve_large``) dispatches by method name. It is the heuristic
+counterpart of :func:`queenslab.solve`, which runs an exact backend (``native``,
+``cpsat``, ``sat``, ...) on any problem, variants included; the heuristics solve the
+standard problem only, of any size. On the command line the two are ``queenslab solve N
+--method M`` and ``queenslab solve N --backend B``.
+
 >>> from queenslab.heuristics import solve, verify
 >>> verify(solve(10**5, "minconflicts", seed=1))
 True
@@ -30,7 +36,8 @@ import numpy as np
 
 from .. import validate
 from ..backends import get_backend
-from ..errors import QueensError
+from ..backends.registry import BACKENDS
+from ..errors import QueensError, UnsupportedProblem
 from ..problem import Problem
 from .construct import (
     check_n,
@@ -47,6 +54,8 @@ from .selfcorrect import self_correct
 
 __all__ = [
     "METHODS",
+    "EXACT_METHODS",
+    "standard_only",
     "HEURISTICS",
     "RANDOMISED",
     "solve",
@@ -71,9 +80,13 @@ HEURISTICS = {
     "ga": genetic,
     "aco": ant_colony,
 }
-#: Every method :func:`solve` takes: the heuristics, then exact backtracking (the native
-#: engine's lexicographically first solution) and the two solver backends.
-METHODS = (*HEURISTICS, "backtrack", "cpsat", "sat")
+#: The heuristics, by the names :func:`solve` and ``queenslab solve --method`` take.
+METHODS = tuple(HEURISTICS)
+#: The exact searches :func:`solve` also takes by an older name, and the backend of
+#: :func:`queenslab.solve` each one is (``backtrack`` is the native engine's
+#: lexicographically first solution); new code calls ``queenslab.solve(Problem(n),
+#: backend=...)``, which also solves the variants.
+EXACT_METHODS = {"backtrack": "native", "cpsat": "cpsat", "sat": "sat"}
 
 #: The methods that take a seed.
 RANDOMISED = ("minconflicts", "selfcorrect", "ga", "aco", "cpsat")
@@ -83,7 +96,34 @@ _MAX_STEPS = {"minconflicts": "max_steps", "selfcorrect": "limit", "ga": "genera
 _RESTARTS = ("minconflicts", "selfcorrect")
 _PROGRESS = ("minconflicts", "selfcorrect", "ga", "aco")
 #: The methods whose search has a practical limit that ``force`` lifts.
-_SEARCHES = ("backtrack", "cpsat", "sat")
+_SEARCHES = tuple(EXACT_METHODS)
+
+
+def standard_only(problem, method: str) -> None:
+    """Refuse a Problem with variant constraints for the heuristic ``method``, naming
+    the exact backends that solve it.
+
+    Raises
+    ------
+    UnsupportedProblem
+        For a Problem that is not the standard one.
+
+    Examples
+    --------
+    >>> standard_only(Problem(8), "construct")
+    >>> standard_only(Problem(8, toroidal=True), "minconflicts")
+    Traceback (most recent call last):
+    ...
+    queenslab.errors.UnsupportedProblem: minconflicts is a heuristic for the standard n-queens problem only, and 8-queens, toroidal has variant constraints; an exact backend solves it: native (the default), cpsat, sat, ganak or cpmpy -- queenslab.solve(problem, backend=B) in Python, queenslab solve N [variant flags] --backend B on the command line
+    """
+    if isinstance(problem, Problem) and not problem.is_standard:
+        names = list(BACKENDS)
+        listed = f"{names[0]} (the default), " + ", ".join(names[1:-1]) + f" or {names[-1]}"
+        raise UnsupportedProblem(
+            f"{method} is a heuristic for the standard n-queens problem only, and {problem.describe()} has "
+            f"variant constraints; an exact backend solves it: {listed} -- queenslab.solve(problem, backend=B) "
+            "in Python, queenslab solve N [variant flags] --backend B on the command line"
+        )
 
 
 def solve(
@@ -98,16 +138,25 @@ def solve(
     force: bool = False,
     **opts,
 ):
-    """One solution of n-queens by ``method``.
+    """One solution of the standard n-queens problem by a heuristic (``queenslab.solve_large``).
+
+    The heuristic counterpart of :func:`queenslab.solve`: ``queenslab.solve(problem,
+    backend=B)`` runs an exact backend on any problem, variants included (the default
+    ``native`` gives the lexicographically first solution, up to n = 33 without
+    ``force``), and returns a tuple; ``solve_large(n, method=M)`` runs a heuristic on the
+    standard problem of any size and returns a numpy array. The command line has both:
+    ``queenslab solve N --backend B`` and ``queenslab solve N --method M``.
 
     Parameters
     ----------
     n : int or Problem
-        Board size or a standard Problem.
+        Board size or a standard Problem (a variant is refused, naming the backends that
+        solve it).
     method : str
-        One of :data:`METHODS`: ``construct``, ``minconflicts``, ``selfcorrect``,
-        ``ga``, ``aco`` (heuristics), ``backtrack`` (the native engine), ``cpsat``,
-        ``sat`` (the solver backends).
+        One of :data:`METHODS`: ``construct`` (the default), ``minconflicts``,
+        ``selfcorrect``, ``ga``, ``aco``. The older names of the exact searches
+        (:data:`EXACT_METHODS`: ``backtrack`` for the native backend, ``cpsat``, ``sat``)
+        are still taken and run ``queenslab.solve(Problem(n), backend=...)``.
     seed : int, optional
         For the randomised methods (:data:`RANDOMISED`; default 0).
     max_steps : int, optional
@@ -134,7 +183,8 @@ def solve(
     ------
     QueensError
         For an unknown method, or an option the method does not take (options are never
-        silently ignored).
+        silently ignored); :class:`~queenslab.errors.UnsupportedProblem` for a Problem
+        with variant constraints.
     Incomplete
         When a randomised method runs out of its budget.
 
@@ -142,12 +192,17 @@ def solve(
     --------
     >>> solve(8) + 1
     array([2, 4, 6, 8, 3, 1, 7, 5])
-    >>> solve(8, "backtrack") + 1
-    array([1, 5, 8, 6, 3, 7, 2, 4])
     >>> solve(3, "minconflicts") is None
     True
+    >>> import queenslab
+    >>> np.array_equal(solve(8, "backtrack"), queenslab.solve(Problem(8)))
+    True
     """
-    validate.choice(method, METHODS, "method")
+    if not (isinstance(method, str) and method in (*METHODS, *EXACT_METHODS)):
+        raise QueensError(
+            f"unknown method {validate.brief(method)}; the heuristics are {', '.join(METHODS)} "
+            f"(the exact backends are queenslab.solve(Problem(n), backend=B), B one of {', '.join(BACKENDS)})"
+        )
     improve = validate.flag(improve, "improve")
     force = validate.flag(force, "force")
     progress = validate.callback(progress)
@@ -172,31 +227,32 @@ def solve(
     for opt, on in given.items():
         if on and method not in takers[opt]:
             raise QueensError(f"{opt} does not apply to method {method}; it applies to {', '.join(takers[opt])}")
+    if method in EXACT_METHODS:
+        if opts:
+            raise QueensError(f"{method} does not take option(s) {', '.join(sorted(opts))}")
+        problem = n if isinstance(n, Problem) else Problem(check_n(n, method))
+        seeded = {"seed": 0 if seed is None else seed} if method == "cpsat" else {}
+        if force:
+            seeded["force"] = True
+        found = get_backend(EXACT_METHODS[method]).solve(problem, **seeded)
+        return None if found is None else np.asarray(found, dtype=np.int64)
+    standard_only(n, method)
     size = check_n(n, method)
-    if method in HEURISTICS:
-        fn = HEURISTICS[method]
-        allowed = set(inspect.signature(fn).parameters) - {"n", "return_stats"}
-        unknown = sorted(set(opts) - allowed)
-        if unknown:
-            raise QueensError(
-                f"{method} does not take option(s) {', '.join(unknown)}; it takes {', '.join(sorted(allowed)) or 'none'}"
-            )
-        if method in RANDOMISED:
-            opts["seed"] = 0 if seed is None else seed
-        if max_steps is not None:
-            opts[_MAX_STEPS[method]] = max_steps
-        if restarts is not None:
-            opts["restarts"] = restarts
-        if improve:
-            opts["improve"] = True
-        if progress is not None and method in _PROGRESS:
-            opts["progress"] = progress
-        return fn(size, **opts)
-    if opts:
-        raise QueensError(f"{method} does not take option(s) {', '.join(sorted(opts))}")
-    backend = "native" if method == "backtrack" else method
-    seeded = {"seed": 0 if seed is None else seed} if method == "cpsat" else {}
-    if force:
-        seeded["force"] = True
-    found = get_backend(backend).solve(Problem(size), **seeded)
-    return None if found is None else np.asarray(found, dtype=np.int64)
+    fn = HEURISTICS[method]
+    allowed = set(inspect.signature(fn).parameters) - {"n", "return_stats"}
+    unknown = sorted(set(opts) - allowed)
+    if unknown:
+        raise QueensError(
+            f"{method} does not take option(s) {', '.join(unknown)}; it takes {', '.join(sorted(allowed)) or 'none'}"
+        )
+    if method in RANDOMISED:
+        opts["seed"] = 0 if seed is None else seed
+    if max_steps is not None:
+        opts[_MAX_STEPS[method]] = max_steps
+    if restarts is not None:
+        opts["restarts"] = restarts
+    if improve:
+        opts["improve"] = True
+    if progress is not None and method in _PROGRESS:
+        opts["progress"] = progress
+    return fn(size, **opts)
