@@ -29,15 +29,12 @@ import operator
 import os
 from collections.abc import Callable, Collection
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, SupportsIndex, TypeVar, cast
+from typing import Any, SupportsIndex, TypeVar, cast
 
 import numpy as np
 
 from .errors import QueensError, TooLarge
 from .progress import ProgressBar
-
-if TYPE_CHECKING:
-    from .problem import Problem
 
 __all__ = [
     "INT64_MAX",
@@ -53,7 +50,6 @@ __all__ = [
     "member",
     "choice",
     "callback",
-    "problem",
     "path",
     "available_memory",
     "memory",
@@ -349,33 +345,6 @@ def callback(value: Callable[..., Any] | bool | None, what: str = "progress") ->
         bar = ", True (a progress bar)" if what == "progress" else ","
         raise QueensError(f"{what} must be a callable such as {what}(done, total){bar} or None; got {brief(value)}")
     return value
-
-
-def problem(value: object, what: str = "problem") -> Problem:
-    """``value`` if it is a :class:`~queenslab.problem.Problem`, else an error saying how to make one.
-
-    The rule of the Python API: a parameter called ``problem`` takes a Problem, never a
-    bare board size (which variant would it be?).
-
-    Examples
-    --------
-    >>> from queenslab.problem import Problem
-    >>> problem(Problem(4)).n
-    4
-    >>> problem(8)
-    Traceback (most recent call last):
-    ...
-    queenslab.errors.QueensError: expected a queenslab Problem, got int 8 (for the standard problem write Problem(8))
-    """
-    from .problem import Problem
-
-    if isinstance(value, Problem):
-        return value
-    hint = ""
-    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
-        hint = f" (for the standard problem write Problem({value}))"
-    role = "" if what == "problem" else f" as {what}"
-    raise QueensError(f"expected a queenslab Problem{role}, got {type(value).__name__} {brief(value)}{hint}")
 
 
 def path(value: object, what: str = "path", *, error: type[QueensError] = QueensError) -> Path:

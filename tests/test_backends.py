@@ -201,9 +201,6 @@ def _entry_points(p, m, unique=False, **opts):
         "Backend.solutions": len(set(be.solutions(p, model=m))),
         "solutions(model=)": len(set(solutions(p, model=m))),
     }
-    if hasattr(m, "count"):  # the CP-SAT and CNF models' shorthand for their backend's count
-        found["m.count()"] = m.count(**opts)
-        found["m.counts()"] = m.counts(**opts).value(unique)
     if name == "sat":  # Ganak counts a CNF model too
         found["ganak"] = count(p, unique=unique, backend="ganak", model=m, **opts)
     return found

@@ -71,7 +71,7 @@ from typing import Any, SupportsIndex, cast
 from .. import store, validate
 from ..errors import QueensError
 from ..outfile import output_target
-from ..problem import Problem
+from ..problem import Problem, as_problem
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "METHODS", "InvalidLedger", "Split", "TaskResult", "Ledger"]
 
@@ -558,7 +558,7 @@ class Ledger:
             directory that does not exist, a dangling symbolic link, a read-only file, a
             name too long for the file system).
         """
-        problem = validate.problem(problem)
+        problem = as_problem(problem)
         if not isinstance(split, Split):
             raise QueensError(f"split must be a queenslab Split, got {type(split).__name__} {validate.brief(split)}")
         # the one path policy: a link only to an existing file, never a read-only one, a

@@ -30,7 +30,7 @@ from .. import limits, validate
 from ..compiled import compile_problem
 from ..errors import MissingDependency, QueensError
 from ..problem import Problem
-from . import CountedByBackend, given_model, size
+from . import given_model, size
 from .breaking import LEX_LEADER, breaking_elements, cell_sources, check_symmetry
 
 __all__ = [
@@ -73,7 +73,7 @@ def _pysat() -> Any:  # the package pysat
 
 
 @dataclass
-class CnfModel(CountedByBackend):
+class CnfModel:
     """A CNF model: the formula, its variable pool and how to read a solution.
 
     The ``sat`` and ``ganak`` backends count it as it is

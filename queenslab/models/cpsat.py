@@ -38,7 +38,7 @@ from .. import limits, validate
 from ..compiled import compile_problem
 from ..errors import MissingDependency, QueensError
 from ..problem import Problem
-from . import CountedByBackend, given_model, size
+from . import given_model, size
 from .breaking import LEX_LEADER, breaking_elements, check_symmetry, image_terms
 
 __all__ = [
@@ -69,7 +69,7 @@ def _cp_model() -> Any:  # the module ortools.sat.python.cp_model
 
 
 @dataclass
-class CpsatModel(CountedByBackend):
+class CpsatModel:
     """A CP-SAT model of a problem, with its variables.
 
     The ``cpsat`` backend counts, enumerates and solves it as it is
