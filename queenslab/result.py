@@ -37,6 +37,9 @@ class CountResult:
     note : str or None
         Why the count is 0 when the problem's constraints contradict each other
         (:attr:`Problem.contradiction <queenslab.problem.Problem.contradiction>`), else None.
+    classes : dict of int to int, or None
+        The orbits by size, ``{orbit size: number of orbits}`` for every divisor of the
+        group's order, when the count was asked to break them down (``classes=True``).
     """
 
     count: int | None
@@ -48,6 +51,7 @@ class CountResult:
     threads: int | None = None
     seconds: float | None = None
     note: str | None = None
+    classes: dict[int, int] | None = None
 
     def value(self, unique: bool = False) -> int:
         """``unique`` or ``count``; raises :class:`Incomplete` when a limit stopped the count.

@@ -39,7 +39,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from .. import interrupt, limits, validate
-from ..errors import QueensError, UnknownOption
+from ..errors import QueensError, UnknownOption, UnsupportedProblem
 from ..problem import Problem
 from ..result import CountResult
 
@@ -220,6 +220,11 @@ class Backend(ABC):
     practical_limit: ClassVar[int | None] = None
     #: What a count beyond the limit would take, for the message.
     practical_note: ClassVar[str] = ""
+    #: Whether :meth:`count_classes` breaks a count down by orbit size as it searches.
+    can_classify: ClassVar[bool] = False
+    #: Whether a count can be split into tasks, recorded in a ledger or run on Dask
+    #: (:mod:`queenslab.distributed` splits the native engine's search).
+    can_split: ClassVar[bool] = False
 
     # ------------------------------------------------------------------ derived
     def option(self, name: str) -> Option | None:
@@ -270,6 +275,29 @@ class Backend(ABC):
         seconds = time.perf_counter() - t0
         note = result.note or problem.contradiction
         return replace(result, backend=result.backend or self.name, seconds=seconds, note=note)
+
+    def check_reach(self, problem: Problem, **opts: Any) -> None:
+        """Refuse up front a count of ``problem`` beyond this backend's practical limit
+        (a range of counts checks its largest problem before the first count).
+
+        Raises
+        ------
+        TooLarge
+            Unless ``force``, ``limit`` or ``time_limit`` says to go ahead.
+        """
+        self._check_problem(problem)
+        self._check_reach(problem, self.check_options(opts, COUNTS))
+
+    def count_classes(self, problem: Problem, **opts: Any) -> CountResult:
+        """The count with its orbits broken down by size (``result.classes``), where the
+        backend's search classifies them as it counts (:attr:`can_classify`).
+
+        Raises
+        ------
+        UnsupportedProblem
+            For a backend that does not.
+        """
+        raise UnsupportedProblem(f"the {self.name} backend does not break a count down by orbit size")
 
     def _check_reach(self, problem: Problem, opts: dict[str, Any]) -> None:
         """Refuse an exact count beyond :attr:`practical_limit` (it would run for hours,

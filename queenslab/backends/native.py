@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 from ..problem import Problem
@@ -25,6 +26,27 @@ class NativeBackend(Backend):
         FORCE,
         PROGRESS,
     )
+
+    can_classify = True
+    can_split = True
+
+    def check_reach(self, problem: Problem, **opts: Any) -> None:
+        """Refuse a board the bitboards cannot hold, or a count beyond the engine's practical limit."""
+        from ..native import engine
+
+        self._check_problem(problem)
+        opts = self.check_options(opts, COUNTS)
+        engine.check_problem(problem)
+        engine.check_size(problem, opts.get("force", False))
+
+    def count_classes(self, problem: Problem, **opts: Any) -> CountResult:
+        """:func:`queenslab.native.engine.count_classes`, its orbit sizes in ``classes``."""
+        from ..native import engine
+
+        self._check_problem(problem)
+        opts = self.check_options(opts, COUNTS)
+        result, classes = engine.count_classes(problem, **opts)
+        return replace(result, classes=classes)
 
     # The engine (and numba) is imported on first use: the command line builds its
     # flags from this class, and `queenslab --help` should not load the compiler.

@@ -3,22 +3,20 @@
 from __future__ import annotations
 
 import functools
-import itertools
 import json
 import re
-import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, cast
 
 import click
 
-from .. import interrupt
-from ..backends import crosscheck, get_backend
+from ..backends import crosscheck
 from ..backends.crosscheck import DEFAULT_TIME_LIMIT
 from ..backends.interface import COUNTS
+from ..counting import check_range, count as count_problem, count_range
 from ..data import compare
-from ..errors import QueensError, TooLarge
+from ..errors import QueensError
 from ..outfile import atomic_output
 from ..problem import Problem
 from ..provenance import environment
@@ -84,16 +82,9 @@ def _n_or_range(f: Callable) -> Callable:
         sizes = kw.get("n")
         kw["sizes"] = kw["variant"] = None
         if isinstance(sizes, _Sizes):
-            from ..native.engine import MAX_N
-
             # checked before any problem of the range is built: a range holds one
             # problem at a time, and none beyond what the engine can represent
-            if sizes.last > MAX_N:
-                raise TooLarge(
-                    f"the range {sizes.first}..{sizes.last} goes beyond n = {MAX_N}, the largest board the "
-                    f"engine represents (a bitboard row is a 64-bit integer; counting is out of reach long "
-                    f"before); give a range A..B with B <= {MAX_N}"
-                )
+            check_range(sizes.first, sizes.last)
             if kw.get("problem_file") is not None:
                 raise QueensError(
                     f"a range of N counts every size from {sizes.first} to {sizes.last}, but a problem file "
@@ -104,25 +95,6 @@ def _n_or_range(f: Callable) -> Callable:
         return f(**kw)
 
     return wrapper
-
-
-def _count_one(
-    problem: Problem, unique: bool, classes: bool, backend: str, backend_opts: dict, progress: Progress
-) -> tuple[CountResult, dict[int, int] | None]:
-    """One count on one backend: the result, and the orbits by size with ``classes``."""
-    be = get_backend(backend)
-    opts = dict(backend_opts)
-    if be.option("progress") is not None:
-        opts["progress"] = progress
-    if not classes:
-        return be.counts(problem, unique=unique, **opts), None
-    from ..native import engine
-
-    opts = be.check_options(opts)
-    t0 = time.perf_counter()
-    res, sizes = interrupt.run(engine.count_classes, problem, **opts)
-    res = replace(res, seconds=time.perf_counter() - t0, note=res.note or problem.contradiction)
-    return res, sizes
 
 
 def _count_json(
@@ -164,26 +136,18 @@ _NOT_SPLIT = {
 }
 
 
-def _count_range(
-    problems: Iterable[Problem],
-    unique: bool,
-    classes: bool,
-    backend: str,
-    backend_opts: dict,
-    as_json: bool,
-) -> int:
+def _count_range(rows: Iterable[tuple[Problem, CountResult]], unique: bool, as_json: bool, bar: Progress) -> int:
     """``count A..B``: one row (a table line, or a JSON line) per size, printed as it is
     counted; exit 1 when any row disagrees with a known value or is incomplete."""
-    if not as_json:
-        head = f"{'n':>3} {'solutions':>16}" + (f" {'unique':>14}" if unique else "")
-        click.echo(head + f" {'seconds':>10}  known value" + ("  orbits by size" if classes else ""))
+    classes = None
     code = 0
-    for problem in problems:
-        progress = Progress(not as_json, f"count {problem.n}")
-        try:
-            res, sizes = _count_one(problem, unique, classes, backend, backend_opts, progress)
-        finally:
-            progress.close()
+    for problem, res in rows:
+        sizes = res.classes
+        if classes is None:  # the header, once the first row says what it has
+            classes = sizes is not None
+            if not as_json:
+                head = f"{'n':>3} {'solutions':>16}" + (f" {'unique':>14}" if unique else "")
+                bar.echo(head + f" {'seconds':>10}  known value" + ("  orbits by size" if classes else ""))
         assert res.count is not None  # a problem is counted, never a model alone
         known = compare(problem, res.count, res.unique if unique else None, complete=res.complete)
         if known.agrees is False or not res.complete:
@@ -204,7 +168,7 @@ def _count_range(
         line += f" {res.seconds or 0.0:>10.3f}  {verdict}"
         if sizes is not None:
             line += f"  {_classes_text(sizes)}"
-        click.echo(line)
+        bar.echo(line)
     if code:
         click.echo("error: a count disagrees with its known value or was stopped by a limit", err=True)
     return code
@@ -306,62 +270,46 @@ def count_cmd(
       queenslab count 17 --unique --ledger q17.sqlite --dask local:2
       queenslab count 17 --unique --ledger q17.sqlite --verify 20 --verify-method general
     """
-    be = get_backend(backend)
     split = ledger is not None or dask is not None
-    if verify and not split:
-        raise QueensError("--verify recomputes tasks recorded in a ledger: give --ledger FILE (or --dask)")
-    if classes and backend != "native":
-        raise QueensError(
-            f"--classes breaks down the native engine's count by orbit size; drop --backend {backend} "
-            "(other backends count orbits with --unique)"
-        )
     if sizes is not None:
         if split:
             raise QueensError(
                 "a range of N counts each size in this process; --ledger and --dask split one count: give a single N"
             )
         assert variant is not None
-        # refuse the whole range up front, as a single count of its largest size would be refused
-        top = variant(sizes.last)
-        opts = be.check_options(dict(backend_opts))
-        be._check_reach(top, dict(opts))
-        if backend == "native":
-            from ..native import engine
-
-            engine.check_problem(top)
-            engine.check_size(top, bool(opts.get("force", False)))
-        # each size is built when it is counted (constant memory, whatever the range)
-        problems = itertools.chain([problem], (variant(k) for k in range(sizes.first + 1, sizes.last + 1)))
-        return _count_range(problems, unique, classes, backend, backend_opts, as_json)
-    if classes and split:
-        raise QueensError("--classes counts in this process; --ledger and --dask split the count: drop one of them")
-    progress = Progress(not as_json, f"count {problem.n}")
-    if split:
-        if backend != "native":
-            raise QueensError("--ledger and --dask split the native engine's count; drop --backend " + backend)
-        unknown = sorted(set(backend_opts) - {"threads", "force"})
-        if unknown:
-            raise QueensError(
-                f"--ledger / --dask take --threads and --force; not {', '.join('--' + k.replace('_', '-') for k in unknown)}"
+        # the whole range is checked up front; each size is built when it is counted
+        bar = Progress(not as_json, f"count {sizes.first}..{sizes.last}")
+        try:
+            rows = count_range(
+                variant,
+                sizes.first,
+                sizes.last,
+                unique=unique,
+                classes=classes,
+                backend=backend,
+                progress=bar,
+                **backend_opts,
             )
+            return _count_range(rows, unique, as_json, bar)
+        finally:
+            bar.close()
+    progress = Progress(not as_json, f"count {problem.n}")
     res: CountResult
     orbit_sizes: dict[int, int] | None = None
     try:
-        if split:
-            from .. import distributed
-
-            res = distributed.count(
-                problem,
-                unique=unique,
-                ledger=ledger,
-                dask=dask,
-                verify=verify,
-                verify_method=verify_method,
-                progress=progress,
-                **backend_opts,
-            )
-        else:
-            res, orbit_sizes = _count_one(problem, unique, classes, backend, backend_opts, progress)
+        res = count_problem(
+            problem,
+            unique=unique,
+            classes=classes,
+            backend=backend,
+            ledger=ledger,
+            dask=dask,
+            verify=verify,
+            verify_method=verify_method,
+            progress=progress,
+            **backend_opts,
+        )
+        orbit_sizes = res.classes
     finally:
         progress.close()
     extra = {

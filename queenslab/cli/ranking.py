@@ -247,11 +247,9 @@ def index_build_cmd(problem: Problem, depth, index_path, threads, rebuild, force
         with contextlib.ExitStack() as stack:
             client = None
             if dask is not None:
-                from ..distributed.runner import DaskSpec, _client, _warm_up
+                from ..distributed.runner import connect
 
-                spec = DaskSpec.parse(dask)
-                _warm_up("general", False)  # kernels compiled before the workers start
-                client = stack.enter_context(_client(spec))
+                client = stack.enter_context(connect(dask))
             idx = interrupt.run(
                 build_index,
                 problem,

@@ -456,7 +456,7 @@ def orbit_search_cmd(n, strategy, key, force, plot, as_json):
       queenslab experiment orbit-search 10 --strategy dfs --json
       queenslab experiment orbit-search 10 --plot orbit-search-10.svg
     """
-    from ..native import engine
+    from ..backends import solutions
     from ..problem import Problem
     from ..symmetry.operators import search_orbits
 
@@ -469,10 +469,10 @@ def orbit_search_cmd(n, strategy, key, force, plot, as_json):
         bar.close()
     ranks = {}
     if n <= 13:
-        for k, s in enumerate(engine.solutions(Problem(n))):
+        for k, s in enumerate(solutions(Problem(n))):
             ranks[s] = k + 1
         if n > 1:
-            for k, s in enumerate(engine.solutions(Problem(n - 1))):
+            for k, s in enumerate(solutions(Problem(n - 1))):
                 ranks[s] = k + 1
 
     def label(d):

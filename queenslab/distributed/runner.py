@@ -34,7 +34,7 @@ from ..result import CountResult
 from . import noise
 from .tasks import run_batch, run_task
 
-__all__ = ["count", "finished", "DistributedResult", "DaskSpec", "Disagreement", "VERIFY_METHODS"]
+__all__ = ["count", "connect", "finished", "DistributedResult", "DaskSpec", "Disagreement", "VERIFY_METHODS"]
 
 #: A result a worker returns: (count, unique, nodes, worker, seconds, version).
 Outcome = tuple[int, "int | None", int, str, float, str]
@@ -762,3 +762,21 @@ def _verify(
         if (found, orbits) != recorded:
             bad.append(Disagreement(i, tasks[i], recorded, (found, orbits), verify_method))
     return len(ids), bad
+
+
+@contextmanager
+def connect(dask: str, method: str = "general", unique: bool = False) -> Iterator[Any]:
+    """A Dask client for a ``--dask`` address (``local:K`` or a scheduler's address),
+    for work of the engine's ``method`` (the split's kernels are compiled here first, so
+    that the workers load them from the cache); a LocalCluster started for it is stopped
+    afterwards. The index build on a cluster uses it.
+
+    Raises
+    ------
+    QueensError
+        For an address that is not a Dask scheduler, or without the extra ``dask``.
+    """
+    spec = DaskSpec.parse(dask)
+    _warm_up(method, unique)
+    with _client(spec) as client:
+        yield client

@@ -1,0 +1,81 @@
+"""The library decides what the command line asks: queenslab.counting answers every
+question of ``queenslab count`` with the command's option names, and the command line
+imports nothing from the native engine and calls no private name."""
+
+import ast
+from pathlib import Path
+
+import pytest
+from clirun import run_cli
+
+from queenslab import Problem
+from queenslab.counting import check_range, count, count_range
+from queenslab.data import known_total, known_unique
+from queenslab.errors import QueensError, TooLarge, UnsupportedProblem
+
+CLI = Path(__file__).resolve().parents[1] / "queenslab" / "cli"
+
+
+@pytest.mark.parametrize("n", range(4, 11))
+def test_classes_add_up_to_the_known_orbits_and_total(n):
+    r = count(Problem(n), unique=True, classes=True)
+    assert (r.count, r.unique) == (known_total(n), known_unique(n))
+    assert sum(r.classes.values()) == r.unique and sum(k * v for k, v in r.classes.items()) == r.count
+
+
+def test_a_range_is_the_counts_of_its_sizes_one_by_one():
+    rows = list(count_range(lambda k: Problem(k, toroidal=True), 4, 9, unique=True))
+    assert [p.n for p, _ in rows] == list(range(4, 10))
+    for p, r in rows:
+        single = count(p, unique=True)
+        assert (r.count, r.unique) == (single.count, single.unique)
+
+
+def test_the_questions_a_backend_cannot_answer_are_refused_by_the_library():
+    with pytest.raises(UnsupportedProblem, match="native backend"):
+        count(Problem(8), classes=True, backend="cpsat")
+    with pytest.raises(UnsupportedProblem, match="cannot be split"):
+        count(Problem(8), ledger="never-made.sqlite", backend="sat")
+    with pytest.raises(QueensError, match="ledger"):
+        count(Problem(8), verify=3)
+    with pytest.raises(QueensError, match="drop one"):
+        count(Problem(8), classes=True, ledger="never-made.sqlite")
+    assert not Path("never-made.sqlite").exists()
+
+
+def test_a_range_is_refused_up_front_as_its_largest_count_would_be():
+    with pytest.raises(TooLarge, match="n <= 18"):
+        count_range(Problem, 4, 19)
+    with pytest.raises(TooLarge, match="beyond n = 64"):
+        check_range(4, 65)
+    with pytest.raises(QueensError, match="empty"):
+        check_range(9, 4)
+
+
+def test_the_command_prints_what_the_library_counts(capsys, monkeypatch):
+    code, out, _ = run_cli(capsys, monkeypatch, "count", "4..7", "--unique", "--classes", "--json")
+    assert code == 0
+    import json
+
+    rows = [json.loads(line) for line in out.splitlines()]
+    for row, (_, r) in zip(rows, count_range(Problem, 4, 7, unique=True, classes=True)):
+        assert (row["count"], row["unique"]) == (r.count, r.unique)
+        assert {int(k): v for k, v in row["classes"].items()} == r.classes
+
+
+def _imports(path: Path) -> list[tuple[str, list[str]]]:
+    tree = ast.parse(path.read_text())
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            found.append(("." * node.level + (node.module or ""), [a.name for a in node.names]))
+    return found
+
+
+@pytest.mark.parametrize("module", ["counting.py", "ranking.py", "symmetry.py", "placements.py", "limits.py"])
+def test_command_modules_import_nothing_from_the_engine_and_no_private_name(module):
+    """The command modules that have been moved onto the library's front doors; the
+    solve command's choice of its default solver still lives in cli/heuristics.py."""
+    for where, names in _imports(CLI / module):
+        assert "native" not in where.split("."), f"{module} imports {where}"
+        assert not [n for n in names if n.startswith("_")], f"{module} imports private {names} from {where}"
