@@ -32,7 +32,7 @@ from typing import Any
 
 from .. import interrupt, limits
 from ..errors import Incomplete, MissingDependency, QueensError
-from ..models import given_model, size
+from ..models import model_option, size
 from ..models.breaking import LEX_LEADER, check_model_count
 from ..models.cpmpy import SEARCH, CpmpyModel, _cpmpy, build
 from ..problem import Problem
@@ -136,15 +136,8 @@ class CpmpyBackend(Backend):
 
 
 def _given(problem: Problem, opts: dict[str, Any]) -> CpmpyModel | None:
-    """The ``model`` option checked against the problem, or None."""
-    if opts.get("model") is None:
-        if opts.get("assume_symmetric"):
-            raise QueensError(
-                "assume_symmetric is about the constraints added to a given model (model=...); "
-                "without one the backend builds its own, unedited models"
-            )
-        return None
-    return given_model(opts["model"], CpmpyModel, problem)
+    """The ``model`` option checked against the problem and the other options, or None."""
+    return model_option(problem, opts, CpmpyModel)
 
 
 def _model(problem: Problem, opts: dict[str, Any], force: bool, clock: size.Clock) -> CpmpyModel:

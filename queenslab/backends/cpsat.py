@@ -32,7 +32,7 @@ from typing import Any
 
 from .. import interrupt, limits
 from ..errors import Incomplete, QueensError
-from ..models import given_model, size
+from ..models import model_option, size
 from ..models.breaking import LEX_LEADER, check_model_count
 from ..models.cpsat import SEARCH, CpsatModel, Formulation, _cp_model, build
 from ..problem import Problem
@@ -133,21 +133,7 @@ class CpsatBackend(Backend):
 
 def _given(problem: Problem, opts: dict[str, Any]) -> CpsatModel | None:
     """The ``model`` option checked against the problem and the other options, or None."""
-    if opts.get("model") is None:
-        if opts.get("assume_symmetric"):
-            raise QueensError(
-                "assume_symmetric is about the constraints added to a given model (model=...); "
-                "without one the backend builds its own, unedited models"
-            )
-        return None
-    m = given_model(opts["model"], CpsatModel, problem)
-    form = opts.get("formulation")
-    if form is not None and form != m.formulation.value:
-        raise QueensError(
-            f"formulation {form!r} does not match the given model's ({m.formulation.value}): a model is used as it "
-            "was built; leave formulation out"
-        )
-    return m
+    return model_option(problem, opts, CpsatModel, "formulation")
 
 
 def _model(problem: Problem, opts: dict[str, Any], force: bool, clock: size.Clock) -> CpsatModel:

@@ -29,7 +29,7 @@ from typing import Any
 
 from .. import interrupt, limits
 from ..errors import MissingDependency, QueensError
-from ..models import given_model
+from ..models import model_option
 from ..models.breaking import LEX_LEADER, check_model_count
 from ..models.cnf import SEARCH, CnfModel, Encoding, build
 from ..problem import Problem
@@ -134,21 +134,7 @@ class GanakBackend(Backend):
 
 def _given(problem: Problem, opts: dict[str, Any]) -> CnfModel | None:
     """The ``model`` option checked against the problem and the other options, or None."""
-    if opts.get("model") is None:
-        if opts.get("assume_symmetric"):
-            raise QueensError(
-                "assume_symmetric is about the clauses added to a given model (model=...); "
-                "without one the backend builds its own, unedited models"
-            )
-        return None
-    m = given_model(opts["model"], CnfModel, problem)
-    encoding = opts.get("encoding")
-    if encoding is not None and encoding != m.encoding.value:
-        raise QueensError(
-            f"encoding {encoding!r} does not match the given model's ({m.encoding.value}): a model is used as it "
-            "was built; leave encoding out"
-        )
-    return m
+    return model_option(problem, opts, CnfModel, "encoding")
 
 
 def _solutions(problem: Problem, limit: int | None, opts: dict[str, Any]) -> Iterator[tuple[int, ...]]:

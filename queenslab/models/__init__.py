@@ -29,3 +29,42 @@ def given_model(model: Any, kind: type[M], problem: Problem) -> M:
     if model.problem != problem:  # type: ignore[attr-defined]
         raise QueensError("the model was built for a different problem")
     return model
+
+
+def model_option(problem: Problem, opts: dict[str, Any], kind: type[M], setting: str | None = None) -> M | None:
+    """The ``model`` option of a backend's request, checked, or None when none was given.
+
+    Parameters
+    ----------
+    problem : Problem
+        The problem the request is about: the model must have been built for it.
+    opts : dict
+        The request's options (``model``, ``assume_symmetric``, and ``setting``).
+    kind : type
+        The model class this backend takes.
+    setting : str, optional
+        The build setting the model fixes (``"formulation"``, ``"encoding"``): an option of
+        that name that differs from the model's is refused (a model is used as it was built).
+
+    Raises
+    ------
+    QueensError
+        For a model of another kind or problem, a setting that contradicts it, or
+        ``assume_symmetric`` without a model.
+    """
+    if opts.get("model") is None:
+        if opts.get("assume_symmetric"):
+            raise QueensError(
+                "assume_symmetric is about the constraints added to a given model (model=...); "
+                "without one the backend builds its own, unedited models"
+            )
+        return None
+    m = given_model(opts["model"], kind, problem)
+    if setting is not None:
+        asked, built = opts.get(setting), getattr(m, setting).value
+        if asked is not None and asked != built:
+            raise QueensError(
+                f"{setting} {asked!r} does not match the given model's ({built}): a model is used as it was built; "
+                f"leave {setting} out"
+            )
+    return m
