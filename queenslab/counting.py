@@ -112,7 +112,7 @@ def count(
         unknown = sorted(set(opts) - {"threads", "force"})
         if unknown:
             raise QueensError(f"a split count takes threads and force; not {', '.join(unknown)}")
-        from . import distributed  # Dask and the ledger's SQLite, for a split count only
+        from . import distributed  # loads the engine (numba): kept out of `queenslab count --help`
 
         return distributed.count(
             problem,
@@ -185,7 +185,7 @@ def count_range(
     first, last = check_range(first, last)
     be = get_backend(backend)
     top = as_problem(variant(last), "the range's largest problem")
-    be.check_reach(top, **be.check_options(dict(opts)))
+    be.check_reach(top, **opts)
 
     def counts() -> Iterator[tuple[Problem, CountResult]]:
         for k in range(first, last + 1):

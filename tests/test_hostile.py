@@ -355,6 +355,17 @@ POSITIONS = st.one_of(
     st.integers(-2, 10),
     st.sampled_from([Fraction(3, 2), Fraction(1, 3), 0.25, NAN, INF, 10**400, "1.5", None, True, 1j]),
 )
+#: The sandbox's problem-file bombs, links, read-only file and over-long name (paths for
+#: the API and the command line alike).
+BOMBS_AND_LINKS = [
+    "nested.toml",
+    "dotted.toml",
+    "huge.toml",
+    "dangling",
+    "link.txt",
+    "readonly.txt",
+    "x" * 300 + ".txt",
+]
 #: Paths: files that exist (random bytes, text, empty), directories, directories that cannot
 #: be made (under a file), /proc and /dev files (behind links in the sandbox: nothing
 #: outside it is ever written), empty and unicode names; every name is in the sandbox.
@@ -362,13 +373,7 @@ PATHS = st.one_of(
     st.sampled_from(
         [
             "random.bin",
-            "nested.toml",
-            "dotted.toml",
-            "huge.toml",
-            "dangling",
-            "link.txt",
-            "readonly.txt",
-            "x" * 300 + ".txt",
+            *BOMBS_AND_LINKS,
             "random.sqlite",
             "random.npy",
             "empty.txt",
@@ -600,6 +605,7 @@ for _name in ("verify", "find_conflict", "extend", "extension_pattern", "extensi
     _target("queenslab.heuristics." + _name, n=LARGE_SIZES)
 _target("queenslab.heuristics.construct.as_placement")
 _target("queenslab.heuristics.standard_only")
+_target("queenslab.heuristics.default_solver", problem=PROBLEMS, force=NO_FORCE)
 for _name in ("orbit", "canonical", "is_canonical", "stabilizer", "orbit_size", "fundamental_solutions", "burnside"):
     _target("queenslab.symmetry.orbits." + _name)
 for _name in (
@@ -965,13 +971,7 @@ CELL_TOKENS = st.one_of(
 PATH_TOKENS = st.sampled_from(
     [
         "random.bin",
-        "nested.toml",
-        "dotted.toml",
-        "huge.toml",
-        "dangling",
-        "link.txt",
-        "readonly.txt",
-        "x" * 300 + ".txt",
+        *BOMBS_AND_LINKS,
         "random.sqlite",
         "random.npy",
         "empty.txt",
@@ -1267,8 +1267,8 @@ def in_subprocess(code: str, seconds: float = 10) -> subprocess.CompletedProcess
         raise Hang(f"did not finish within {seconds:g} s: {code}") from None
 
 
-def assert_queens_error(code: str, seconds: float = 10) -> None:
-    """``code`` (a Python call) ends within ``seconds`` with a QueensError."""
+def assert_queens_error(code: str, seconds: float = 10, *words: str) -> None:
+    """``code`` (a Python call) ends within ``seconds`` with a QueensError naming ``words``."""
     wrapped = (
         "from queenslab.errors import QueensError\n"
         "try:\n"
@@ -1277,7 +1277,9 @@ def assert_queens_error(code: str, seconds: float = 10) -> None:
         "    print('QUEENSERROR', type(e).__name__, e)\n"
     )
     done = in_subprocess(wrapped, seconds)
-    assert "QUEENSERROR" in done.stdout, f"{code}: no QueensError\n{done.stderr[-1500:]}"
+    assert "QUEENSERROR" in done.stdout, f"{code}: no QueensError\n{done.stdout[-500:]}\n{done.stderr[-1500:]}"
+    for word in words:
+        assert word in done.stdout, (word, done.stdout)
 
 
 def assert_cli_refuses(argv: list[str], seconds: float = 10) -> None:

@@ -46,17 +46,7 @@ def refused(argv: list[str], *words: str, seconds: float = REFUSED_WITHIN) -> st
 
 def raises_within(code: str, *words: str, seconds: float = REFUSED_WITHIN) -> None:
     """The Python ``code`` ends with a QueensError naming ``words`` within ``seconds``."""
-    wrapped = (
-        "from queenslab.errors import QueensError\n"
-        "try:\n"
-        f"    {code}\n"
-        "except QueensError as e:\n"
-        "    print('QUEENSERROR', type(e).__name__, e)\n"
-    )
-    done = in_subprocess(wrapped, seconds)
-    assert "QUEENSERROR" in done.stdout, f"{code}: no QueensError\n{done.stdout[-500:]}\n{done.stderr[-1500:]}"
-    for word in words:
-        assert word in done.stdout, (word, done.stdout)
+    assert_queens_error(code, seconds, *words)
 
 
 FORCE = "pass force=True (--force)"

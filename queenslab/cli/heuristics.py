@@ -70,13 +70,6 @@ class _Heuristic(click.Choice):
         return super().convert(value, param, ctx)
 
 
-def _first_solution_limit() -> int:
-    """The largest n the native backend's lexicographic search takes without --force."""
-    from ..native.engine import FIRST_SOLUTION
-
-    return FIRST_SOLUTION.largest
-
-
 def _choose(problem: Problem, method: str | None, backend: str | None, force: bool) -> tuple[str | None, str | None]:
     """(backend, method): the one given, or the default for ``problem``."""
     if method is not None and backend is not None:
@@ -86,9 +79,9 @@ def _choose(problem: Problem, method: str | None, backend: str | None, force: bo
         )
     if method is not None or backend is not None:
         return backend, method
-    if problem.is_standard and not force and problem.n > _first_solution_limit():
-        return None, "construct"
-    return "native", None
+    from ..heuristics import default_solver
+
+    return default_solver(problem, force)
 
 
 def _solver_name(backend: str | None, method: str | None, default: bool) -> str:
@@ -285,8 +278,8 @@ def solve_cmd(
     click.echo(f"{label}: a solution of {problem.describe()} in {seconds:.3f} s, verified", err=True)
     if default and method is not None:
         click.echo(
-            f"(construct by default here: the native backend's lexicographic search, which queenslab.solve "
-            f"runs, is refused beyond n = {_first_solution_limit()}; --force runs it)",
+            "(construct by default here: the native backend's lexicographic search, which queenslab.solve "
+            "runs, is beyond its practical limit; --force runs it)",
             err=True,
         )
     if out:
@@ -303,17 +296,6 @@ def _run_backend(problem: Problem, backend: str, seed: int | None, force: bool, 
 
     from ..backends.registry import solve
 
-    if backend == "native" and not problem.is_standard:
-        # the engine's own hint points at the heuristics, which do not solve a variant
-        from .. import limits
-        from ..native.engine import FIRST_SOLUTION
-
-        limits.check(
-            FIRST_SOLUTION,
-            problem.n,
-            force,
-            hint="the heuristics solve the standard problem only; for this variant give --backend cpsat (or sat)",
-        )
     if seed is not None:
         opts = {**opts, "seed": seed}
     if force:

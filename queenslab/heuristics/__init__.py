@@ -38,7 +38,8 @@ from .. import validate
 from ..backends import get_backend
 from ..backends.registry import BACKENDS
 from ..errors import QueensError, UnsupportedProblem
-from ..problem import Problem
+from ..native.engine import FIRST_SOLUTION
+from ..problem import Problem, as_problem
 from .construct import (
     check_n,
     construct,
@@ -56,6 +57,7 @@ __all__ = [
     "METHODS",
     "EXACT_METHODS",
     "standard_only",
+    "default_solver",
     "HEURISTICS",
     "RANDOMISED",
     "solve",
@@ -97,6 +99,23 @@ _RESTARTS = ("minconflicts", "selfcorrect")
 _PROGRESS = ("minconflicts", "selfcorrect", "ga", "aco")
 #: The methods whose search has a practical limit that ``force`` lifts.
 _SEARCHES = tuple(EXACT_METHODS)
+
+
+def default_solver(problem: Problem, force: bool = False) -> tuple[str | None, str | None]:
+    """``(backend, method)`` that ``queenslab solve`` runs when neither is given: the
+    native backend, as :func:`queenslab.solve` does, except for the standard problem
+    beyond the native search's practical limit (the lexicographic search for the first
+    solution), where ``construct`` finds a solution of any size at once.
+
+    Examples
+    --------
+    >>> default_solver(Problem(8)), default_solver(Problem(1000)), default_solver(Problem(1000), force=True)
+    (('native', None), (None, 'construct'), ('native', None))
+    """
+    problem = as_problem(problem)
+    if problem.is_standard and not validate.flag(force, "force") and problem.n > FIRST_SOLUTION.largest:
+        return None, "construct"
+    return "native", None
 
 
 def standard_only(problem, method: str) -> None:

@@ -885,6 +885,9 @@ FIRST_SOLUTION = limits.declare(
 )
 #: What to do instead, for :func:`limits.check`'s ``hint``.
 FIRST_SOLUTION_HINT = "for one solution of a large board use a heuristic (queenslab solve N, any n)"
+VARIANT_SOLUTION_HINT = (
+    "the heuristics solve the standard problem only; for this variant use the cpsat or sat backend (--backend cpsat)"
+)
 
 
 def check_first_solution(problem: Problem, force: bool = False) -> None:
@@ -896,7 +899,9 @@ def check_first_solution(problem: Problem, force: bool = False) -> None:
     TooLarge
         Saying what it costs and how to go ahead anyway.
     """
-    limits.check(FIRST_SOLUTION, problem.n, validate.flag(force, "force"), hint=FIRST_SOLUTION_HINT)
+    # the heuristics solve the standard problem only: a variant is pointed at the solvers
+    hint = FIRST_SOLUTION_HINT if problem.is_standard else VARIANT_SOLUTION_HINT
+    limits.check(FIRST_SOLUTION, problem.n, validate.flag(force, "force"), hint=hint)
 
 
 def solution_batches(
