@@ -77,4 +77,6 @@ def test_command_modules_import_nothing_from_the_engine_and_no_private_name(modu
     """Every command module: the library decides, the command line only speaks."""
     for where, names in _imports(CLI / module):
         assert "native" not in where.split("."), f"{module} imports {where}"
-        assert not [n for n in names if n.startswith("_") and not n.startswith("__")], f"{module} imports private {names} from {where}"
+        assert not [n for n in names if n.startswith("_") and not n.startswith("__")], (
+            f"{module} imports private {names} from {where}"
+        )
