@@ -1,0 +1,240 @@
+"""The half-board join counter of the standard n-queens problem: argument checks,
+tasks and threads around :mod:`queenslab.native.join_kernels`.
+
+Public functions (all take the board size ``n`` of the standard problem):
+
+* :func:`join_total` -- the number of solutions, by joining east and west half-board
+  placements (the idea of E. Kluev's N-Queens-Count-Sol; see the kernel module);
+* :func:`fixed_counts` -- the solutions fixed by the quarter turn and by the half turn,
+  by a small search over half-turn-symmetric placements;
+* :func:`count_classes` -- total, unique and the orbits by size, as
+  :func:`queenslab.native.engine.count_classes` returns them.
+
+The join counts totals only; the orbits follow from Burnside's lemma. For n > 1 no
+solution is fixed by a reflection (a solution fixed by a diagonal reflection is an
+involution whose 2-cycles would share an anti-diagonal; one fixed by a side reflection
+has two queens in one row), so with T the total, F90 and F180 the solutions fixed by
+the quarter and the half turn::
+
+    unique = (T + 2 * F90 + F180) / 8
+    orbits of size 2: F90 / 2,  of size 4: (F180 - F90) / 4,  of size 8: (T - F180) / 8
+
+n = 1 (one solution, fixed by every symmetry) is the exception and is answered directly,
+as are n = 2 and 3 (no solution).
+
+Limits: keys of ``2 * (2 * (n // 2) - 1)`` bits in at most 48 table bits, so
+n <= :data:`MAX_N`; a request whose memory estimate (:func:`memory_estimate`) exceeds
+:data:`MEMORY_BUDGET` is refused; beyond the engine's practical limit of an exact count
+(``engine.COUNT``) ``force=True`` is needed.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable
+
+import numpy as np
+
+from .. import interrupt, validate
+from ..errors import TooLarge
+from ..result import CountResult
+from . import join_kernels as JK
+
+__all__ = [
+    "MAX_N",
+    "MEMORY_BUDGET",
+    "memory_estimate",
+    "check_join",
+    "join_total",
+    "fixed_counts",
+    "count_classes",
+]
+
+#: Largest n the join counts (its keys fill at most 48 bits of the bit-sliced tables).
+MAX_N = JK.MAX_N
+#: The join refuses a request whose estimated peak memory is above this (bytes).
+MEMORY_BUDGET = 4 * 10**9
+#: Bytes per buffered half-board key: the key (8), its share of the 64-key table words
+#: (8 chunks of 64 rows, 8 bytes each, per 64 keys: 64) and its transposed bits (6), for
+#: the larger and the smaller side, with the buffers' growth by half.
+_BYTES_PER_KEY = int(1.5 * (8 + 64 + 6) + 8)
+#: Tasks a thread's share is cut into (so that the threads end together).
+_CHUNKS_PER_THREAD = 32
+
+Progress = Callable[[int, int], None]
+
+
+def _tasks_bound(n: int) -> int:
+    """An upper bound of the number of join tasks of n (the ``(b, E)`` before the
+    reflections are used: every row set, for odd n with the middle queen in the upper half)."""
+    m = n // 2
+    if n % 2 == 0:
+        return math.comb(n, m)
+    return (m + 1) * math.comb(n - 1, m)
+
+
+def memory_estimate(n: int, threads: int = 1) -> int:
+    """Upper bound, in bytes, of the join's arrays for n on ``threads`` threads.
+
+    The task table (three int64 per task) and, per thread, the buffers of the largest
+    half-board placement list, bounded by ``(n // 2)!`` (the placements of ``n // 2``
+    queens in ``n // 2`` columns are permutations of them). A bound, not a forecast: at
+    n = 18 the largest list holds far fewer keys than ``9!``.
+
+    Examples
+    --------
+    >>> memory_estimate(16) < 10**8
+    True
+    >>> memory_estimate(21, threads=2) < 4 * 10**9 < memory_estimate(22)
+    True
+    """
+    n = validate.whole_number(n, "n")
+    threads = validate.whole_number(threads, "threads")
+    return 24 * _tasks_bound(n) + threads * _BYTES_PER_KEY * math.factorial(n // 2)
+
+
+def check_join(n: int, threads: int = 1, force: bool = False) -> int:
+    """Check that the join counts n (1 <= n <= MAX_N, within the memory budget and, unless
+    ``force``, within the engine's practical limit); returns n.
+
+    Raises
+    ------
+    QueensError
+        For an n that is not a whole number >= 1.
+    TooLarge
+        For ``n > MAX_N``, an estimated peak memory above :data:`MEMORY_BUDGET` or the
+        memory available, or ``n > engine.PRACTICAL_LIMIT`` without ``force``.
+
+    Examples
+    --------
+    >>> check_join(16)
+    16
+    >>> check_join(26)
+    Traceback (most recent call last):
+    ...
+    queenslab.errors.TooLarge: n = 26 is beyond the join counter: its diagonal keys fit boards of n <= 25 (use the engine's symmetric method)
+    """
+    from . import engine
+
+    n = validate.whole_number(n, "n")
+    threads = validate.whole_number(threads, "threads")
+    force = validate.flag(force, "force")
+    if n > MAX_N:
+        raise TooLarge(
+            f"n = {n} is beyond the join counter: its diagonal keys fit boards of n <= {MAX_N} "
+            "(use the engine's symmetric method)"
+        )
+    need = memory_estimate(n, threads)
+    if need > MEMORY_BUDGET:
+        raise TooLarge(
+            f"the join counter for n = {n} on {threads} thread(s) may need up to "
+            f"{validate.format_bytes(need)} of memory, above its budget of "
+            f"{validate.format_bytes(MEMORY_BUDGET)} (n <= 21 fits on up to 8 threads; use fewer "
+            "threads or the engine's symmetric method)"
+        )
+    validate.memory(need, f"the join counter for n = {n}", "use fewer threads or the engine's symmetric method")
+    engine.check_size(engine.Problem(n), force)
+    return n
+
+
+def _chunks(count: int, threads: int) -> list[tuple[int, int]]:
+    """Contiguous ``(start, stop)`` slices of ``range(count)``."""
+    parts = max(1, min(count, threads * _CHUNKS_PER_THREAD if threads > 1 else 1))
+    edges = np.linspace(0, count, parts + 1).astype(np.int64)
+    return [(int(a), int(b)) for a, b in itertools.pairwise(edges) if b > a]
+
+
+def _total(n: int, threads: int, progress: Progress | None) -> int:
+    """The join's total for a checked n (n >= 4)."""
+    from .engine import _run
+
+    tasks = JK.join_tasks(n)
+
+    def task(span: tuple[int, int]) -> int:
+        found, _, _ = JK.join_count(n, tasks, span[0], span[1], interrupt.FLAG)
+        interrupt.check()
+        return int(found)
+
+    return sum(_run(_chunks(len(tasks), threads), task, threads, progress))
+
+
+def join_total(n: int, *, threads: int | None = None, force: bool = False, progress: Progress | None = None) -> int:
+    """Number of solutions of the standard n-queens problem, by the half-board join.
+
+    Parameters
+    ----------
+    n : int
+        Board size, 1 <= n <= :data:`MAX_N`.
+    threads : int, optional
+        Threads to use; default all available cores. The result does not depend on it.
+    force : bool, default False
+        Allow ``n > engine.PRACTICAL_LIMIT``.
+    progress : callable, optional
+        Called as ``progress(done, total)`` after each finished slice of tasks.
+
+    Raises
+    ------
+    TooLarge
+        See :func:`check_join`.
+
+    Examples
+    --------
+    >>> [join_total(n) for n in range(1, 11)]
+    [1, 0, 0, 2, 10, 4, 40, 92, 352, 724]
+    """
+    threads = validate.threads(threads)
+    n = check_join(n, threads, force)
+    progress = validate.callback(progress)
+    if n <= 3:
+        return 1 if n == 1 else 0
+    return _total(n, threads, progress)
+
+
+def fixed_counts(n: int) -> tuple[int, int]:
+    """``(F90, F180)``: the solutions of the standard problem fixed by the quarter turn
+    and by the half turn (milliseconds up to n = 21).
+
+    Examples
+    --------
+    >>> fixed_counts(8), fixed_counts(10), fixed_counts(1)
+    ((0, 4), (0, 12), (1, 1))
+    """
+    n = validate.whole_number(n, "n", maximum=MAX_N, error=TooLarge, why="the join counter's limit")
+    f90, f180, _ = interrupt.run(JK.fixed_counts, n, interrupt.FLAG)
+    interrupt.check()
+    return int(f90), int(f180)
+
+
+def count_classes(
+    n: int, *, threads: int | None = None, force: bool = False, progress: Progress | None = None
+) -> tuple[CountResult, dict[int, int]]:
+    """Total, unique and the orbits by size of the standard problem, by the join and
+    Burnside's lemma (see the module docstring).
+
+    Returns
+    -------
+    (CountResult, dict of int to int)
+        As :func:`queenslab.native.engine.count_classes`: the count (method ``"join"``,
+        ``unique`` filled, ``nodes`` None: the join places no queens one by one) and
+        ``{1: c1, 2: c2, 4: c4, 8: c8}``.
+
+    Examples
+    --------
+    >>> r, classes = count_classes(8)
+    >>> r.count, r.unique, classes
+    (92, 12, {1: 0, 2: 0, 4: 1, 8: 11})
+    """
+    threads = validate.threads(threads)
+    n = check_join(n, threads, force)
+    progress = validate.callback(progress)
+    if n == 1:
+        classes = {1: 1, 2: 0, 4: 0, 8: 0}
+        total = 1
+    else:
+        total = 0 if n <= 3 else _total(n, threads, progress)
+        f90, f180 = fixed_counts(n)
+        assert f90 % 2 == 0 and (f180 - f90) % 4 == 0 and (total - f180) % 8 == 0, "Burnside's lemma broken"
+        classes = {1: 0, 2: f90 // 2, 4: (f180 - f90) // 4, 8: (total - f180) // 8}
+    unique = sum(classes.values())
+    return CountResult(total, unique, None, "native", "join", threads=threads), classes

@@ -1,0 +1,154 @@
+"""The half-board join counter: totals and orbits against the known sequences, the
+symmetric search and brute force; its pieces (the task weights, the bit-sliced pair
+count, the half-turn search) each against a plain oracle."""
+
+import itertools
+import math
+import threading
+import time
+
+import naive
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+from queenslab import interrupt
+from queenslab.data import known_total, known_unique
+from queenslab.errors import QueensError, TooLarge
+from queenslab.native import engine, join, join_kernels as JK
+from queenslab.problem import Problem
+
+HALT = np.zeros(1, np.int64)
+
+
+@pytest.mark.parametrize("n", range(1, 16))
+def test_totals_and_unique_against_the_sequences(n):
+    assert join.join_total(n) == known_total(n)
+    r, classes = join.count_classes(n)
+    assert (r.count, r.unique) == (known_total(n), known_unique(n))
+    assert sum(classes.values()) == r.unique and sum(s * k for s, k in classes.items()) == r.count
+    assert r.method == "join"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [16, 17, 18])
+def test_totals_and_unique_against_the_sequences_large(n):
+    r, classes = join.count_classes(n, threads=2)
+    assert (r.count, r.unique) == (known_total(n), known_unique(n))
+
+
+@pytest.mark.parametrize("n", range(4, 13))
+def test_orbit_sizes_against_the_symmetric_search(n):
+    want_r, want = engine.count_classes(Problem(n), method="symmetric")
+    got_r, got = join.count_classes(n, threads=2)
+    assert got == want and (got_r.count, got_r.unique) == (want_r.count, want_r.unique)
+
+
+@pytest.mark.parametrize("n", range(1, 9))
+def test_fixed_counts_against_brute_force(n):
+    sols = naive.all_solutions(Problem(n))
+    images = [naive.images(p) for p in sols]
+    # naive.images lists rot90^k then its flip, k = 0..3: index 2 is the quarter turn, 4 the half turn
+    f90 = sum(im[2] == p for p, im in zip(sols, images))
+    f180 = sum(im[4] == p for p, im in zip(sols, images))
+    assert join.fixed_counts(n) == (f90, f180)
+
+
+@pytest.mark.parametrize("n", range(1, 22))
+def test_fixed_counts_are_consistent_with_the_sequences(n):
+    # where the total is tabulated, Burnside's lemma must give a whole unique count equal to the known one
+    f90, f180 = join.fixed_counts(n)
+    if n > 1 and known_total(n) is not None:
+        assert (known_total(n) + 2 * f90 + f180) == 8 * known_unique(n)
+
+
+@pytest.mark.parametrize("n", range(4, 14))
+def test_task_weights_cover_every_row_split_once(n):
+    # every (b, E) of the board is the image of one canonical task: the weights add up to all of them
+    tasks = JK.join_tasks(n)
+    m = n // 2
+    every = math.comb(n, m) if n % 2 == 0 else n * math.comb(n - 1, m)
+    assert int(tasks[:, 2].sum()) == every
+    assert set(tasks[:, 2].tolist()) <= {1, 2, 4}
+
+
+@pytest.mark.parametrize("n", range(4, 12))
+def test_every_row_split_counted_without_symmetry(n):
+    # the weights are not trusted here: every (b, E) is counted once, weight 1
+    m = n // 2
+    rows = []
+    for b in range(n) if n % 2 else [-1]:
+        free = [r for r in range(n) if r != b]
+        for east in itertools.combinations(free, m):
+            rows.append((b, sum(1 << r for r in east), 1))
+    tasks = np.array(rows, np.int64)
+    total, _, _ = JK.join_count(n, tasks, 0, len(tasks), HALT)
+    assert total == known_total(n)
+
+
+@given(
+    st.lists(st.integers(0, (1 << 40) - 1), min_size=0, max_size=300),
+    st.lists(st.integers(0, (1 << 40) - 1), min_size=0, max_size=300),
+    st.integers(0, 39),
+)
+def test_bit_sliced_pair_count_against_pairwise(xs, ys, sparsity):
+    # sparse keys (as real diagonal keys are), so that disjoint pairs occur
+    xs = [x & (x >> (sparsity % 7)) & (x >> 3) for x in xs]
+    ys = [y & (y >> (sparsity % 5)) & (y >> 5) for y in ys]
+    want = sum(1 for x in xs for y in ys if x & y == 0)
+    a = np.array(xs + [0], np.int64)
+    b = np.array(ys + [0], np.int64)
+    groups = (max(len(xs), len(ys)) + 63) // 64 + 1
+    table = np.empty((JK.MAX_CHUNKS, 1 << JK.CHUNK, groups), np.int64)
+    planes = np.empty((JK.MAX_CHUNKS * JK.CHUNK, groups), np.int64)
+    for nchunks in (5, 6, 8):
+        got = JK._pairs(a, len(xs), b, len(ys), nchunks, table, planes)
+        assert got == want
+
+
+@given(st.integers(4, 11), st.integers(1, 2))
+def test_join_and_symmetric_search_agree(n, threads):
+    r, classes = join.count_classes(n, threads=threads)
+    s, sym = engine.count_classes(Problem(n), method="symmetric")
+    assert (r.count, r.unique, classes) == (s.count, s.unique, sym)
+
+
+def test_the_result_does_not_depend_on_threads():
+    assert join.join_total(13, threads=1) == join.join_total(13, threads=2) == known_total(13)
+
+
+@pytest.mark.parametrize("bad", [0, -3, 2.5, "8", None, True])
+def test_bad_n_is_refused(bad):
+    with pytest.raises(QueensError):
+        join.join_total(bad)
+
+
+def test_limits_are_refused_with_the_number():
+    with pytest.raises(TooLarge, match="n = 26"):
+        join.join_total(26)
+    with pytest.raises(TooLarge, match="n = 23"):
+        join.check_join(23, force=True)  # the memory budget: (11)! keys per thread
+    with pytest.raises(TooLarge, match="19"):
+        join.join_total(19)  # the engine's practical limit, without force
+    assert join.memory_estimate(21, threads=2) < join.MEMORY_BUDGET
+    assert join.check_join(21, threads=2, force=True) == 21
+
+
+def test_an_interrupted_join_raises_and_work_goes_on():
+    box = {}
+
+    def work():
+        try:
+            box["value"] = join.join_total(18, threads=2)
+        except KeyboardInterrupt as e:
+            box["error"] = e
+
+    join.join_total(12)  # compiled before the clock starts
+    t = threading.Thread(target=work)
+    t.start()
+    time.sleep(0.3)
+    interrupt.request()
+    t.join(5.0)
+    interrupt.clear()
+    assert not t.is_alive() and "value" not in box and isinstance(box["error"], interrupt.Interrupted)
+    assert join.join_total(10) == known_total(10)
