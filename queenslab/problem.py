@@ -72,6 +72,33 @@ def _flag(value: object, what: str) -> bool:
         raise InvalidProblem(str(e)) from None
 
 
+def _collection(value: object, what: str, error: type[QueensError] = InvalidProblem) -> list[Any]:
+    """The items of ``value``, which must be a collection (of cells, lines or offsets).
+
+    Text is refused although it iterates: its characters are never the numbers or pairs
+    asked for.
+
+    Parameters
+    ----------
+    value : object
+    what : str
+        The message's start, saying what the collection holds
+        (``"leapers must be a collection of (a, b) offsets"``); the value given follows.
+    error : type of QueensError, default InvalidProblem
+
+    Raises
+    ------
+    QueensError
+        ``error``, for text or a value that does not iterate.
+    """
+    if not isinstance(value, (str, bytes)):
+        try:
+            return list(cast(Iterable[Any], value))  # the items, checked by the caller
+        except TypeError:
+            pass
+    raise error(f"{what}, got {validate.brief(value)}")
+
+
 def _pair(cell: object, what: str, error: type[QueensError] = InvalidProblem) -> tuple[int, int]:
     """A (row, column) pair of integers (not yet checked against a board)."""
     if isinstance(cell, (str, bytes)):
@@ -86,16 +113,8 @@ def _pair(cell: object, what: str, error: type[QueensError] = InvalidProblem) ->
 def _cells(cells: Iterable[Any] | None, n: int, what: str) -> tuple[Cell, ...]:
     if cells is None:
         return ()
-    if isinstance(cells, (str, bytes)):
-        raise InvalidProblem(f"{what} must be a collection of (row, column) pairs, got {validate.brief(cells)}")
-    try:
-        items = iter(cells)
-    except TypeError:
-        raise InvalidProblem(
-            f"{what} must be a collection of (row, column) pairs, got {validate.brief(cells)}"
-        ) from None
     out = set()
-    for cell in items:
+    for cell in _collection(cells, f"{what} must be a collection of (row, column) pairs"):
         if isinstance(cell, (str, bytes)):
             raise InvalidProblem(f"{what} must hold (row, column) pairs, got {validate.brief(cell)}")
         try:
@@ -129,14 +148,8 @@ def leaps(knight: bool, leapers: Iterable[tuple[int, int]] = ()) -> tuple[tuple[
 
 def _leapers(value: object) -> tuple[tuple[int, int], ...]:
     """Leaper offsets normalised: each as ``(a, b)`` with ``0 < a < b``, sorted, no repeats."""
-    if isinstance(value, (str, bytes)):
-        raise InvalidProblem(f"leapers must be a collection of (a, b) offsets, got {validate.brief(value)}")
-    try:
-        items = list(cast(Iterable[object], value))
-    except TypeError:
-        raise InvalidProblem(f"leapers must be a collection of (a, b) offsets, got {validate.brief(value)}") from None
     out = set()
-    for item in items:
+    for item in _collection(value, "leapers must be a collection of (a, b) offsets"):
         a, b = sorted(map(abs, _pair(item, "a leaper offset")))
         if b > MAX_LEAP:
             raise InvalidProblem(f"a leaper offset must be at most {MAX_LEAP}, got {validate.brief(item)}")
@@ -182,14 +195,7 @@ def leap_offsets(base: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]
     if type(base) is not tuple or not all(
         type(x) is tuple and len(x) == 2 and type(x[0]) is int and type(x[1]) is int for x in base
     ):
-        if isinstance(base, (str, bytes)):
-            raise QueensError(f"leaper offsets must be (a, b) pairs of integers, got {validate.brief(base)}")
-        try:
-            items = list(base)
-        except TypeError:
-            raise QueensError(
-                f"leaper offsets must be a collection of (a, b) pairs of integers, got {validate.brief(base)}"
-            ) from None
+        items = _collection(base, "leaper offsets must be a collection of (a, b) pairs of integers", QueensError)
         base = tuple(_pair(x, "a leaper offset", QueensError) for x in items)
     return _leap_offsets(base)
 
@@ -388,14 +394,7 @@ class Region:
             k = validate.whole_number(exactly, "a region's exactly", minimum=0, error=InvalidProblem)
             object.__setattr__(self, "at_least", k)
             object.__setattr__(self, "at_most", k)
-        if isinstance(self.cells, (str, bytes)):
-            raise InvalidProblem(f"a region's cells are (row, column) pairs, got {validate.brief(self.cells)}")
-        try:
-            items = list(cast(Iterable[object], self.cells))
-        except TypeError:
-            raise InvalidProblem(
-                f"a region's cells are a collection of (row, column) pairs, got {validate.brief(self.cells)}"
-            ) from None
+        items = _collection(self.cells, "a region's cells are a collection of (row, column) pairs")
         cells = tuple(sorted({_pair(x, "a region's cell") for x in items}))
         if not cells:
             raise InvalidProblem("a region needs at least one cell")
@@ -504,24 +503,39 @@ class Region:
         >>> Region([(0, 0), (0, 1)], exactly=1).bound_label, Region([(0, 0), (0, 1)], at_least=1).bound_label
         ('=1', '≥1')
         """
-        if self.at_most is None:
-            return f"≥{self.at_least}"
-        if self.at_least == self.at_most:
-            return f"={self.at_least}"
-        if self.at_least == 0:
-            return f"≤{self.at_most}"
-        return f"{self.at_least}–{self.at_most}"
+        return self._bound_text("≥{lo}", "={lo}", "≤{hi}", "{lo}–{hi}")
 
     def describe(self) -> str:
         """The bound in words, e.g. ``'at most 0 of 8 cells'``."""
-        k = len(self.cells)
+        return self._bound_text(
+            "at least {lo} of {k} cells",
+            "exactly {lo} of {k} cells",
+            "at most {hi} of {k} cells",
+            "{lo} to {hi} of {k} cells",
+        )
+
+    def _bound_text(self, at_least: str, exactly: str, at_most: str, between: str) -> str:
+        """The bound written with the template of its kind.
+
+        :attr:`bound_label` and :meth:`describe` tell the same four kinds of bound apart;
+        only the words differ.
+
+        Parameters
+        ----------
+        at_least, exactly, at_most, between : str
+            The templates for no upper bound, one number of queens, no lower bound, and a
+            range. They may use ``{lo}`` (at_least), ``{hi}`` (at_most) and ``{k}`` (the
+            number of cells).
+        """
         if self.at_most is None:
-            return f"at least {self.at_least} of {k} cells"
-        if self.at_least == self.at_most:
-            return f"exactly {self.at_least} of {k} cells"
-        if self.at_least == 0:
-            return f"at most {self.at_most} of {k} cells"
-        return f"{self.at_least} to {self.at_most} of {k} cells"
+            template = at_least
+        elif self.at_least == self.at_most:
+            template = exactly
+        elif self.at_least == 0:
+            template = at_most
+        else:
+            template = between
+        return template.format(lo=self.at_least, hi=self.at_most, k=len(self.cells))
 
     def to_dict(self, base: int = 0) -> dict[str, Any]:
         """``{"cells": [[r, c], ...], "at_least": k, "at_most": k or None}`` (cells ``base``-based)."""
@@ -549,12 +563,7 @@ def _shape_n(n: object) -> int:
 
 def _lines(values: object, n: int, what: str) -> list[int]:
     """Row or column numbers, each on an ``n x n`` board."""
-    if isinstance(values, (str, bytes)):
-        raise InvalidProblem(f"{what}s are a collection of {what} numbers, got {validate.brief(values)}")
-    try:
-        items = list(cast(Iterable[object], values))
-    except TypeError:
-        raise InvalidProblem(f"{what}s are a collection of {what} numbers, got {validate.brief(values)}") from None
+    items = _collection(values, f"{what}s are a collection of {what} numbers")
     return sorted(
         {validate.whole_number(v, f"a {what}", minimum=0, maximum=n - 1, error=InvalidProblem) for v in items}
     )
