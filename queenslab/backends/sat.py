@@ -24,7 +24,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from .. import interrupt, limits
@@ -72,26 +72,11 @@ class SatBackend(Backend):
         limit = opts.get("limit")
         solver = opts.get("solver", DEFAULT_SOLVER)
 
-        def run(m: CnfModel) -> tuple[int, bool]:
+        def enumerate_count(m: CnfModel) -> tuple[int, bool]:
             k = sum(1 for _ in _enumerate(m, limit, solver))
             return k, limit is None or k < limit
 
-        m = _given(problem, opts)
-        if m is not None:
-            # counted as it is: a plain model gives the total, a lex-leader one the orbits
-            check_model_count(problem, m.symmetry, unique, m.edited, opts.get("assume_symmetric", False))
-            found, complete = run(m)
-            method = f"{m.encoding.value}/{solver}"
-            if m.symmetry == LEX_LEADER:
-                return CountResult(None, found, None, self.name, method + "/lex-leader", complete)
-            return CountResult(found, None, None, self.name, method, complete)
-        encoding, force = opts.get("encoding", ENCODING.default), opts.get("force", False)
-        total, complete = run(build(problem, encoding=encoding, force=force))
-        orbits = None
-        if unique:
-            orbits, done = run(build(problem, encoding=encoding, symmetry=LEX_LEADER, force=force))
-            complete = complete and done
-        return CountResult(total, orbits, None, self.name, f"{encoding}/{solver}", complete)
+        return _model_counts(self.name, problem, unique, opts, enumerate_count, solver)
 
     def _solutions(self, problem: Problem, limit: int | None, **opts: Any) -> Iterator[tuple[int, ...]]:
         return _solutions(problem, limit, opts)
@@ -113,19 +98,7 @@ class GanakBackend(Backend):
 
     def _counts(self, problem: Problem, unique: bool, **opts: Any) -> CountResult:
         pyganak = _pyganak()
-        m = _given(problem, opts)
-        if m is not None:
-            check_model_count(problem, m.symmetry, unique, m.edited, opts.get("assume_symmetric", False))
-            found = _ganak_count(pyganak, m)
-            if m.symmetry == LEX_LEADER:
-                return CountResult(None, found, None, self.name, m.encoding.value + "/lex-leader")
-            return CountResult(found, None, None, self.name, m.encoding.value)
-        encoding, force = opts.get("encoding", ENCODING.default), opts.get("force", False)
-        count = _ganak_count(pyganak, build(problem, encoding=encoding, force=force))
-        orbits = None
-        if unique:
-            orbits = _ganak_count(pyganak, build(problem, encoding=encoding, symmetry=LEX_LEADER, force=force))
-        return CountResult(count, orbits, None, self.name, encoding)
+        return _model_counts(self.name, problem, unique, opts, lambda m: (_ganak_count(pyganak, m), True))
 
     def _solutions(self, problem: Problem, limit: int | None, **opts: Any) -> Iterator[tuple[int, ...]]:
         # Ganak counts; the solutions of the same CNF model come from the SAT solver.
@@ -135,6 +108,55 @@ class GanakBackend(Backend):
 def _given(problem: Problem, opts: dict[str, Any]) -> CnfModel | None:
     """The ``model`` option checked against the problem and the other options, or None."""
     return model_option(problem, opts, CnfModel, "encoding")
+
+
+def _model_counts(
+    backend: str,
+    problem: Problem,
+    unique: bool,
+    opts: dict[str, Any],
+    count: Callable[[CnfModel], tuple[int, bool]],
+    solver: str | None = None,
+) -> CountResult:
+    """What both CNF backends count: the given model as it is, or the models built now.
+
+    A given model counts what it was built for: a plain one the solutions, a lex-leader
+    one the orbits (refused for an edited model unless its constraints are declared
+    symmetric). Without one, the plain model is built and counted and, for ``unique``,
+    the lex-leader model too.
+
+    Parameters
+    ----------
+    backend : str
+        The backend's name, for the result.
+    problem : Problem
+    unique : bool
+    opts : dict
+        The request's options (``model``, ``assume_symmetric``, ``encoding``, ``force``).
+    count : callable
+        ``count(m) -> (found, complete)``: the backend's count of one model.
+    solver : str, optional
+        The SAT solver that counted, named after the encoding in the result's method.
+    """
+
+    def method(encoding: object) -> str:
+        return f"{encoding}" if solver is None else f"{encoding}/{solver}"
+
+    m = _given(problem, opts)
+    if m is not None:
+        # counted as it is: a plain model gives the total, a lex-leader one the orbits
+        check_model_count(problem, m.symmetry, unique, m.edited, opts.get("assume_symmetric", False))
+        found, complete = count(m)
+        if m.symmetry == LEX_LEADER:
+            return CountResult(None, found, None, backend, method(m.encoding.value) + "/lex-leader", complete)
+        return CountResult(found, None, None, backend, method(m.encoding.value), complete)
+    encoding, force = opts.get("encoding", ENCODING.default), opts.get("force", False)
+    total, complete = count(build(problem, encoding=encoding, force=force))
+    orbits = None
+    if unique:
+        orbits, done = count(build(problem, encoding=encoding, symmetry=LEX_LEADER, force=force))
+        complete = complete and done
+    return CountResult(total, orbits, None, backend, method(encoding), complete)
 
 
 def _solutions(problem: Problem, limit: int | None, opts: dict[str, Any]) -> Iterator[tuple[int, ...]]:
