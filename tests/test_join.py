@@ -82,7 +82,7 @@ def test_every_row_split_counted_without_symmetry(n):
         for east in itertools.combinations(free, m):
             rows.append((b, sum(1 << r for r in east), 1))
     tasks = np.array(rows, np.int64)
-    total, _, _ = JK.join_count(n, tasks, 0, len(tasks), HALT)
+    total, _, _ = JK.join_count(n, tasks, 0, len(tasks), *JK.quarter_tables(n), HALT)
     assert total == known_total(n)
 
 
@@ -99,11 +99,15 @@ def test_bit_sliced_pair_count_against_pairwise(xs, ys, sparsity):
     a = np.array(xs + [0], np.int64)
     b = np.array(ys + [0], np.int64)
     groups = (max(len(xs), len(ys)) + 63) // 64 + 1
+    cuts = JK._cuts(16)
+    groups += 1 << len(cuts)
     table = np.empty((JK.MAX_CHUNKS, 1 << JK.CHUNK, groups), np.int64)
     planes = np.empty((JK.MAX_CHUNKS * JK.CHUNK, groups), np.int64)
+    gstart = np.empty((1 << len(cuts)) + 1, np.int64)
     for nchunks in (5, 6, 8):
-        got = JK._pairs(a, len(xs), b, len(ys), nchunks, table, planes)
-        assert got == want
+        for ncut in (0, 2, len(cuts)):
+            got = JK._pairs(a, len(xs), b, len(ys), nchunks, cuts, ncut, table, planes, gstart)
+            assert got == want
 
 
 @given(st.integers(4, 11), st.integers(1, 2))
@@ -124,10 +128,10 @@ def test_bad_n_is_refused(bad):
 
 
 def test_limits_are_refused_with_the_number():
-    with pytest.raises(TooLarge, match="n = 26"):
-        join.join_total(26)
-    with pytest.raises(TooLarge, match="n = 23"):
-        join.check_join(23, force=True)  # the memory budget: (11)! keys per thread
+    with pytest.raises(TooLarge, match="n = 22"):
+        join.join_total(22, force=True)
+    with pytest.raises(TooLarge, match="n = 21 on 16 thread"):
+        join.check_join(21, threads=16, force=True)  # the memory budget: 10! keys per thread
     with pytest.raises(TooLarge, match="19"):
         join.join_total(19)  # the engine's practical limit, without force
     assert join.memory_estimate(21, threads=2) < join.MEMORY_BUDGET

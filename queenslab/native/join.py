@@ -22,14 +22,15 @@ the quarter and the half turn::
 n = 1 (one solution, fixed by every symmetry) is the exception and is answered directly,
 as are n = 2 and 3 (no solution).
 
-Limits: keys of ``2 * (2 * (n // 2) - 1)`` bits in at most 48 table bits, so
-n <= :data:`MAX_N`; a request whose memory estimate (:func:`memory_estimate`) exceeds
+Limits: a half-board word holds the diagonals of one half in an int64, so
+n <= :data:`MAX_N` = 21; a request whose memory estimate (:func:`memory_estimate`) exceeds
 :data:`MEMORY_BUDGET` is refused; beyond the engine's practical limit of an exact count
 (``engine.COUNT``) ``force=True`` is needed.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Callable
@@ -51,14 +52,14 @@ __all__ = [
     "count_classes",
 ]
 
-#: Largest n the join counts (its keys fill at most 48 bits of the bit-sliced tables).
+#: Largest n the join counts (a half-board word holds ``2 * (n + n // 2 - 1)`` bits).
 MAX_N = JK.MAX_N
 #: The join refuses a request whose estimated peak memory is above this (bytes).
 MEMORY_BUDGET = 4 * 10**9
 #: Bytes per buffered half-board key: the key (8), its share of the 64-key table words
-#: (8 chunks of 64 rows, 8 bytes each, per 64 keys: 64) and its transposed bits (6), for
-#: the larger and the smaller side, with the buffers' growth by half.
-_BYTES_PER_KEY = int(1.5 * (8 + 64 + 6) + 8)
+#: (8 chunks of 64 rows, 8 bytes each, per 64 keys: 64) and its transposed bits (6), twice
+#: (a buffer grows to at most twice what it holds), and the other side's key (8).
+_BYTES_PER_KEY = 2 * (8 + 64 + 6) + 8
 #: Tasks a thread's share is cut into (so that the threads end together).
 _CHUNKS_PER_THREAD = 32
 
@@ -74,24 +75,32 @@ def _tasks_bound(n: int) -> int:
     return (m + 1) * math.comb(n - 1, m)
 
 
+@functools.cache
+def _quarter_bytes(n: int) -> int:
+    """Bytes of the quarter tables of n (counted by a pass that builds none; 0.5 s at n = 21)."""
+    words, entries = JK.quarter_size(n)
+    return 8 * (int(words) + int(entries))
+
+
 def memory_estimate(n: int, threads: int = 1) -> int:
     """Upper bound, in bytes, of the join's arrays for n on ``threads`` threads.
 
-    The task table (three int64 per task) and, per thread, the buffers of the largest
-    half-board placement list, bounded by ``(n // 2)!`` (the placements of ``n // 2``
-    queens in ``n // 2`` columns are permutations of them). A bound, not a forecast: at
-    n = 18 the largest list holds far fewer keys than ``9!``.
+    The task table (three int64 per task), the quarter tables (counted exactly) and, per
+    thread, the buffers of the largest half-board key list, bounded by ``(n // 2)!`` (the
+    placements of ``n // 2`` queens in ``n // 2`` columns are permutations of them). A
+    bound, not a forecast: at n = 18 the largest list holds 17,506 keys, not ``9!``.
 
     Examples
     --------
     >>> memory_estimate(16) < 10**8
     True
-    >>> memory_estimate(21, threads=2) < 4 * 10**9 < memory_estimate(22)
+    >>> memory_estimate(21, threads=2) < 4 * 10**9 < memory_estimate(21, threads=16)
     True
     """
-    n = validate.whole_number(n, "n")
+    n = validate.whole_number(n, "n", maximum=MAX_N, error=TooLarge, why="the join counter's limit")
     threads = validate.whole_number(threads, "threads")
-    return 24 * _tasks_bound(n) + threads * _BYTES_PER_KEY * math.factorial(n // 2)
+    quarters = _quarter_bytes(n) if n >= 4 else 0
+    return 24 * _tasks_bound(n) + quarters + threads * _BYTES_PER_KEY * math.factorial(n // 2)
 
 
 def check_join(n: int, threads: int = 1, force: bool = False) -> int:
@@ -110,10 +119,10 @@ def check_join(n: int, threads: int = 1, force: bool = False) -> int:
     --------
     >>> check_join(16)
     16
-    >>> check_join(26)
+    >>> check_join(22)
     Traceback (most recent call last):
     ...
-    queenslab.errors.TooLarge: n = 26 is beyond the join counter: its diagonal keys fit boards of n <= 25 (use the engine's symmetric method)
+    queenslab.errors.TooLarge: n = 22 is beyond the join counter: its half-board words fit boards of n <= 21 (use the engine's symmetric method)
     """
     from . import engine
 
@@ -122,16 +131,18 @@ def check_join(n: int, threads: int = 1, force: bool = False) -> int:
     force = validate.flag(force, "force")
     if n > MAX_N:
         raise TooLarge(
-            f"n = {n} is beyond the join counter: its diagonal keys fit boards of n <= {MAX_N} "
+            f"n = {n} is beyond the join counter: its half-board words fit boards of n <= {MAX_N} "
             "(use the engine's symmetric method)"
         )
     need = memory_estimate(n, threads)
     if need > MEMORY_BUDGET:
+        shared = memory_estimate(n, 1) - _BYTES_PER_KEY * math.factorial(n // 2)
+        fits = (MEMORY_BUDGET - shared) // (_BYTES_PER_KEY * math.factorial(n // 2))
         raise TooLarge(
             f"the join counter for n = {n} on {threads} thread(s) may need up to "
             f"{validate.format_bytes(need)} of memory, above its budget of "
-            f"{validate.format_bytes(MEMORY_BUDGET)} (n <= 21 fits on up to 8 threads; use fewer "
-            "threads or the engine's symmetric method)"
+            f"{validate.format_bytes(MEMORY_BUDGET)} (n = {n} fits on up to {max(fits, 0)} threads; "
+            "use fewer threads or the engine's symmetric method)"
         )
     validate.memory(need, f"the join counter for n = {n}", "use fewer threads or the engine's symmetric method")
     engine.check_size(engine.Problem(n), force)
@@ -150,9 +161,10 @@ def _total(n: int, threads: int, progress: Progress | None) -> int:
     from .engine import _run
 
     tasks = JK.join_tasks(n)
+    words, offs, bases = JK.quarter_tables(n)
 
     def task(span: tuple[int, int]) -> int:
-        found, _, _ = JK.join_count(n, tasks, span[0], span[1], interrupt.FLAG)
+        found, _, _ = JK.join_count(n, tasks, span[0], span[1], words, offs, bases, interrupt.FLAG)
         interrupt.check()
         return int(found)
 

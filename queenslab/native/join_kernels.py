@@ -45,8 +45,12 @@ from numba.extending import intrinsic
 CHUNK = 6
 #: Largest number of chunks (keys of at most ``CHUNK * MAX_CHUNKS`` = 48 bits: n <= 25).
 MAX_CHUNKS = 8
-#: Largest n whose keys fit :data:`MAX_CHUNKS` chunks.
-MAX_N = 25
+#: Largest n: a half-board word holds ``2 * (n + n // 2 - 1)`` diagonal bits in an int64.
+MAX_N = 21
+#: Key bits the bit-sliced table is bucketed by (:func:`_cuts`): 0, as 2 and 3 were
+#: measured slower at n = 16..18 (a query's loop per bucket costs more than the words it
+#: skips); kept for larger n, where the tables are longer.
+SIEVE_CUTS = 0
 #: Below this product of the two sides' sizes the pairs are tested one by one.
 DIRECT_PAIRS = 4096
 
@@ -145,37 +149,39 @@ def join_tasks(n):
 
 
 @njit(cache=True, nogil=True)
-def _half_keys(n, rows, lo, hi, d1_0, d2_0, key0, out):
-    """Keys of the placements of one queen in every row of ``rows`` in the columns
-    ``[lo, hi)``, none sharing a column or diagonal, avoiding the diagonals ``d1_0``
-    (bit r+c) and ``d2_0`` (bit c-r+n-1). Writes up to ``len(out)`` keys; returns how many
-    there are (more than ``len(out)``: call again with a larger ``out``)."""
+def _layout(n):
+    """``(m, upper rows, lower rows, L)``: the half width, the rows of the upper part
+    (odd n: the middle row too) and of the lower part, and the bits of one direction's
+    diagonals in a half-board word."""
     m = n // 2
-    s = n - m  # the first diagonal crossing both parts
-    w = 2 * m - 1
-    mask = (1 << w) - 1
-    depth = 0
-    rowlist = np.empty(n, np.int64)
-    for r in range(n):
-        if (rows >> r) & 1:
-            rowlist[depth] = r
-            depth += 1
-    if depth == 0:
-        if len(out) > 0:
-            out[0] = 0
-        return 1
-    cols_all = ((1 << hi) - 1) ^ ((1 << lo) - 1)
-    avail = np.empty(depth, np.int64)
-    d1s = np.empty(depth + 1, np.int64)
-    d2s = np.empty(depth + 1, np.int64)
-    cols = np.empty(depth + 1, np.int64)
-    d1s[0] = d1_0
-    d2s[0] = d2_0
+    return m, n - m, m, n + m - 1
+
+
+@njit(cache=True, nogil=True)
+def _quarter_pass(n, half, part, offs, base, words, fill):
+    """Enumerate the placements of queens in the rows of one part (0 upper, 1 lower) and
+    the columns of one half (0 east, 1 west): any rows, at most one queen per row and
+    column, no shared diagonal. Without ``fill`` count them by (rows, columns) into
+    ``offs[base + key + 1]``; with ``fill`` write each one's word at the cursor
+    ``offs[base + key]`` and advance it. ``key = (rows << m) | columns`` (local bits).
+
+    A word holds the queens' diagonals relative to the half: bit ``r + c - off`` and bit
+    ``L + c - r + n - 1 - off`` (``off`` = 0 east, n - m west), all within ``2 L`` bits."""
+    m, nu, nl, big = _layout(n)
+    r0 = 0 if part == 0 else nu
+    nr = nu if part == 0 else nl
+    lo = 0 if half == 0 else n - m
+    off = 0 if half == 0 else n - m
+    skip = 1 << m
+    full = skip - 1
+    avail = np.empty(nr, np.int64)
+    wds = np.empty(nr + 1, np.int64)
+    cols = np.empty(nr + 1, np.int64)
+    rws = np.empty(nr + 1, np.int64)
+    wds[0] = 0
     cols[0] = 0
-    r = rowlist[0]
-    avail[0] = cols_all & ~(d1_0 >> r) & ~(d2_0 >> (n - 1 - r))
-    cap = len(out)
-    found = 0
+    rws[0] = 0
+    avail[0] = full | skip
     i = 0
     while i >= 0:
         a = avail[i]
@@ -184,104 +190,242 @@ def _half_keys(n, rows, lo, hi, d1_0, d2_0, key0, out):
             continue
         bit = a & -a
         avail[i] = a ^ bit
-        c = trailing_zeros(bit)
-        r = rowlist[i]
-        d1 = d1s[i] | (1 << (r + c))
-        d2 = d2s[i] | (1 << (c - r + n - 1))
-        if i == depth - 1:
-            if found < cap:
-                key = ((d1 >> s) & mask) | (((d2 >> s) & mask) << w)
-                out[found] = key & ~key0
-            found += 1
+        w = wds[i]
+        c_set = cols[i]
+        r_set = rws[i]
+        if bit != skip:
+            j = trailing_zeros(bit)
+            r = r0 + i
+            c = lo + j
+            w |= (1 << (r + c - off)) | (1 << (big + c - r + n - 1 - off))
+            c_set |= bit
+            r_set |= 1 << i
+        if i == nr - 1:
+            key = base + ((r_set << m) | c_set)
+            if fill:
+                words[offs[key]] = w
+                offs[key] += 1
+            else:
+                offs[key + 1] += 1
             continue
         i += 1
-        d1s[i] = d1
-        d2s[i] = d2
-        cols[i] = cols[i - 1] | bit
-        r = rowlist[i]
-        avail[i] = cols_all & ~cols[i] & ~(d1 >> r) & ~(d2 >> (n - 1 - r))
-    return found
+        wds[i] = w
+        cols[i] = c_set
+        rws[i] = r_set
+        r = r0 + i
+        d1 = w >> (r + lo - off)
+        d2 = w >> (big + lo - r + n - 1 - off)
+        avail[i] = (full & ~c_set & ~d1 & ~d2) | skip
 
 
 @njit(cache=True, nogil=True)
-def _build(keys, nk, nchunks, table, planes):
-    """Fill ``table[c, v, g]``: which of the 64 keys of word g lack every bit of the value
-    v of chunk c (the padding keys of the last word count as present in no row)."""
-    groups = (nk + 63) >> 6
+def quarter_tables(n):
+    """``(words, offs, bases)``: every placement of a quarter, for the four quarters
+    (table ``t = 2 * half + part``), grouped by rows and columns. The words of rows R and
+    columns C of table t are ``words[offs[bases[t] + key] : offs[bases[t] + key + 1]]``,
+    ``key = (R << m) | C``."""
+    m, nu, nl, _big = _layout(n)
+    bases = np.zeros(5, np.int64)
+    for t in range(4):
+        rows = nu if t % 2 == 0 else nl
+        bases[t + 1] = bases[t] + (1 << (rows + m)) + 1
+    offs = np.zeros(bases[4], np.int64)
+    words = np.empty(0, np.int64)
+    for t in range(4):
+        _quarter_pass(n, t // 2, t % 2, offs, bases[t], words, False)
+    running = 0
+    for t in range(4):
+        b = bases[t]
+        offs[b] = running
+        for i in range(b + 1, bases[t + 1]):
+            offs[i] += offs[i - 1]
+        running = offs[bases[t + 1] - 1]
+    words = np.empty(running, np.int64)
+    cursor = offs.copy()
+    for t in range(4):
+        _quarter_pass(n, t // 2, t % 2, cursor, bases[t], words, True)
+    return words, offs, bases
+
+
+@njit(cache=True, nogil=True)
+def quarter_size(n):
+    """``(words, offsets)``: the lengths of the arrays of :func:`quarter_tables`, by a
+    counting pass that builds no table."""
+    m, nu, nl, _big = _layout(n)
+    total = 0
+    entries = 0
+    for t in range(4):
+        rows = nu if t % 2 == 0 else nl
+        offs = np.zeros((1 << (rows + m)) + 1, np.int64)
+        _quarter_pass(n, t // 2, t % 2, offs, 0, offs, False)
+        total += offs.sum()
+        entries += len(offs)
+    return total, entries
+
+
+@njit(cache=True, nogil=True)
+def _middle_word(n, half, b):
+    """The middle column's queen (b, m) as a word of the half (its diagonals that cross it)."""
+    if b < 0:
+        return 0
+    m, _nu, _nl, big = _layout(n)
+    off = 0 if half == 0 else n - m
+    w = 0
+    i1 = b + m - off
+    i2 = m - b + n - 1 - off
+    if 0 <= i1 < big:
+        w |= 1 << i1
+    if 0 <= i2 < big:
+        w |= 1 << (big + i2)
+    return w
+
+
+@njit(cache=True, nogil=True)
+def _half_join(n, half, rows, mq, words, offs, bases, out):
+    """Keys of the placements of one queen in each row of ``rows`` (absolute bits) in the
+    columns of ``half``, avoiding the middle queen's word ``mq``: the compatible pairs of
+    an upper and a lower quarter placement on complementary columns.
+
+    Returns ``(number of keys, out)``; ``out`` is replaced by a larger array when full."""
+    m, nu, _nl, big = _layout(n)
+    ru = rows & ((1 << nu) - 1)
+    rl = rows >> nu
+    k = 0
+    x = ru
+    while x:
+        x &= x - 1
+        k += 1
+    full = (1 << m) - 1
+    w2 = 2 * m - 1
+    mask = (1 << w2) - 1
+    # the diagonals crossing both halves: [n - m, n + m - 2] absolute
+    a = n - m if half == 0 else 0
+    b = big + a
+    tu = bases[2 * half] + (ru << m)
+    tl = bases[2 * half + 1] + (rl << m)
+    cnt = 0
+    c = (1 << k) - 1
+    while c <= full:
+        ns = offs[tu + c]
+        ne = offs[tu + c + 1]
+        ss = offs[tl + (full ^ c)]
+        se = offs[tl + (full ^ c) + 1]
+        if ne > ns and se > ss:
+            for i in range(ns, ne):
+                wn = words[i]
+                if wn & mq:
+                    continue
+                if cnt + (se - ss) > len(out):
+                    bigger = np.empty(2 * len(out) + (se - ss), np.int64)
+                    bigger[:cnt] = out[:cnt]
+                    out = bigger
+                block = wn | mq
+                for j in range(ss, se):
+                    ws = words[j]
+                    w = wn | ws
+                    out[cnt] = ((w >> a) & mask) | (((w >> b) & mask) << w2)
+                    cnt += (ws & block) == 0
+        if c == 0:
+            break
+        c = _next_combination(c)
+    return cnt, out
+
+
+@njit(cache=True, nogil=True)
+def _bucket(key, cuts, ncut):
+    """The bits of ``key`` at the positions ``cuts[:ncut]``, packed."""
+    v = 0
+    for i in range(ncut):
+        v |= ((key >> cuts[i]) & 1) << i
+    return v
+
+
+@njit(cache=True, nogil=True)
+def _build(keys, nk, nchunks, cuts, ncut, table, planes, gstart):
+    """Tabulate ``keys[:nk]``, sorted into buckets by their bits at ``cuts``, each bucket
+    starting on a fresh 64-key word: bucket v holds the words ``gstart[v]:gstart[v+1]``
+    and ``table[c, u, g]`` tells which keys of word g lack every bit of the value u of
+    chunk c (an empty slot is in no row: chunk 0's row 0 holds the slots in use)."""
+    nb = 1 << ncut
+    for v in range(nb + 1):
+        gstart[v] = 0
+    for i in range(nk):
+        gstart[_bucket(keys[i], cuts, ncut) + 1] += 1
+    for v in range(nb):  # counts to word offsets
+        gstart[v + 1] = gstart[v] + ((gstart[v + 1] + 63) >> 6)
+    groups = gstart[nb]
     nbits = nchunks * CHUNK
     for j in range(nbits):
         for g in range(groups):
             planes[j, g] = -1
+    for g in range(groups):
+        table[0, 0, g] = 0
+    fill = np.empty(nb, np.int64)
+    for v in range(nb):
+        fill[v] = gstart[v] << 6
     for i in range(nk):
         k = keys[i]
-        g = i >> 6
-        clear = ~(1 << (i & 63))
+        v = _bucket(k, cuts, ncut)
+        slot = fill[v]
+        fill[v] = slot + 1
+        g = slot >> 6
+        one = 1 << (slot & 63)
+        table[0, 0, g] |= one
         while k:
             j = trailing_zeros(k)
-            planes[j, g] &= clear
+            planes[j, g] &= ~one
             k &= k - 1
     rows = 1 << CHUNK
     for c in range(nchunks):
-        for g in range(groups):
-            table[c, 0, g] = -1
-        if c == 0:
-            # padding keys: present in no row (chunk 0 is in every query's AND)
-            rest = nk & 63
-            if rest:
-                table[0, 0, groups - 1] = (1 << rest) - 1
-        for v in range(1, rows):
-            low = v & -v
-            j = trailing_zeros(low)
-            prev = v ^ low
+        if c > 0:
             for g in range(groups):
-                table[c, v, g] = table[c, prev, g] & planes[c * CHUNK + j, g]
+                table[c, 0, g] = -1
+        for u in range(1, rows):
+            low = u & -u
+            j = trailing_zeros(low)
+            prev = u ^ low
+            for g in range(groups):
+                table[c, u, g] = table[c, prev, g] & planes[c * CHUNK + j, g]
 
 
 @njit(cache=True, nogil=True)
-def _query(table, groups, nchunks, q):
-    """How many tabulated keys share no bit with q."""
+def _query(table, g0, g1, nchunks, q):
+    """How many tabulated keys of the words ``g0:g1`` share no bit with q."""
+    # unsigned indices: numba adds no negative-index wraparound, so LLVM vectorises the
+    # loop (AVX2 / AVX-512); signed ones from a loaded g0 ran about 5x slower
+    start = np.uint64(g0)
+    size = g1 - g0
     vmask = (1 << CHUNK) - 1
-    v0 = q & vmask
-    v1 = (q >> CHUNK) & vmask
-    v2 = (q >> (2 * CHUNK)) & vmask
-    v3 = (q >> (3 * CHUNK)) & vmask
-    v4 = (q >> (4 * CHUNK)) & vmask
+    t0 = table[0, q & vmask]
+    t1 = table[1, (q >> CHUNK) & vmask]
+    t2 = table[2, (q >> (2 * CHUNK)) & vmask]
+    t3 = table[3, (q >> (3 * CHUNK)) & vmask]
+    t4 = table[4, (q >> (4 * CHUNK)) & vmask]
     total = 0
     if nchunks <= 5:
-        for g in range(groups):
-            total += _popcount(table[0, v0, g] & table[1, v1, g] & table[2, v2, g] & table[3, v3, g] & table[4, v4, g])
+        for i in range(size):
+            g = start + np.uint64(i)
+            total += _popcount(t0[g] & t1[g] & t2[g] & t3[g] & t4[g])
         return total
-    v5 = (q >> (5 * CHUNK)) & vmask
+    t5 = table[5, (q >> (5 * CHUNK)) & vmask]
     if nchunks == 6:
-        for g in range(groups):
-            total += _popcount(
-                table[0, v0, g]
-                & table[1, v1, g]
-                & table[2, v2, g]
-                & table[3, v3, g]
-                & table[4, v4, g]
-                & table[5, v5, g]
-            )
+        for i in range(size):
+            g = start + np.uint64(i)
+            total += _popcount(t0[g] & t1[g] & t2[g] & t3[g] & t4[g] & t5[g])
         return total
-    v6 = (q >> (6 * CHUNK)) & vmask
-    v7 = (q >> (7 * CHUNK)) & vmask
-    for g in range(groups):
-        total += _popcount(
-            table[0, v0, g]
-            & table[1, v1, g]
-            & table[2, v2, g]
-            & table[3, v3, g]
-            & table[4, v4, g]
-            & table[5, v5, g]
-            & table[6, v6, g]
-            & table[7, v7, g]
-        )
+    t6 = table[6, (q >> (6 * CHUNK)) & vmask]
+    t7 = table[7, (q >> (7 * CHUNK)) & vmask]
+    for i in range(size):
+        g = start + np.uint64(i)
+        total += _popcount(t0[g] & t1[g] & t2[g] & t3[g] & t4[g] & t5[g] & t6[g] & t7[g])
     return total
 
 
 @njit(cache=True, nogil=True)
-def _pairs(xs, nx, ys, ny, nchunks, table, planes):
-    """Number of pairs (x, y) of the two key lists with ``x & y == 0``."""
+def _pairs(xs, nx, ys, ny, nchunks, cuts, ncut, table, planes, gstart):
+    """Number of pairs (x, y) of the two key lists with ``x & y == 0``. ``table``,
+    ``planes`` and ``gstart`` are work space for the longer list (at least
+    ``ceil(nx / 64) + 2 ** ncut`` words, ``2 ** ncut + 1`` entries)."""
     if nx < ny:  # tabulate the longer list: fewer half-empty words
         xs, nx, ys, ny = ys, ny, xs, nx
     total = 0
@@ -292,10 +436,21 @@ def _pairs(xs, nx, ys, ny, nchunks, table, planes):
                 if xs[i] & y == 0:
                     total += 1
         return total
-    _build(xs, nx, nchunks, table, planes)
-    groups = (nx + 63) >> 6
+    # a few bits sort the table into buckets: a query visits only the buckets that lack
+    # its own bits there (the sieve of E. Kluev's program, by other means)
+    while ncut > 0 and (nx >> (6 + ncut)) < 1:
+        ncut -= 1
+    _build(xs, nx, nchunks, cuts, ncut, table, planes, gstart)
+    top = (1 << ncut) - 1
     for j in range(ny):
-        total += _query(table, groups, nchunks, ys[j])
+        y = ys[j]
+        free = top & ~_bucket(y, cuts, ncut)
+        v = free
+        while True:
+            total += _query(table, gstart[v], gstart[v + 1], nchunks, y)
+            if v == 0:
+                break
+            v = (v - 1) & free
     return total
 
 
@@ -308,15 +463,34 @@ def _nchunks(n):
 
 
 @njit(cache=True, nogil=True)
-def join_count(n, tasks, start, stop, halt):
-    """``(sum of weight * count, east keys, west keys)`` over ``tasks[start:stop]`` of
-    :func:`join_tasks`; returns early (a partial sum) when ``halt[0]`` is set."""
+def _cuts(n):
+    """Key bits the table is bucketed by: the longest diagonals first (the most often
+    occupied, so the most queries skip their buckets), alternating the two directions."""
     m = n // 2
+    w2 = 2 * m - 1
+    out = np.empty(6, np.int64)
+    k = 0
+    for d in (0, -1, 1):
+        if 0 <= m - 1 + d < w2:
+            out[k] = m - 1 + d
+            out[k + 1] = w2 + m - 1 + d
+            k += 2
+    return out[:k]
+
+
+@njit(cache=True, nogil=True)
+def join_count(n, tasks, start, stop, words, offs, bases, halt):
+    """``(sum of weight * count, east keys, west keys)`` over ``tasks[start:stop]`` of
+    :func:`join_tasks`, with the quarters of :func:`quarter_tables`; returns early (a
+    partial sum) when ``halt[0]`` is set."""
     nchunks = _nchunks(n)
+    cuts = _cuts(n)
+    ncut = min(SIEVE_CUTS, len(cuts))
+    gstart = np.zeros((1 << ncut) + 1, np.int64)
     cap = 1024
     east = np.empty(cap, np.int64)
     west = np.empty(cap, np.int64)
-    groups_cap = (cap + 63) >> 6
+    groups_cap = ((cap + 63) >> 6) + (1 << ncut)
     table = np.empty((MAX_CHUNKS, 1 << CHUNK, groups_cap), np.int64)
     planes = np.empty((MAX_CHUNKS * CHUNK, groups_cap), np.int64)
     total = 0
@@ -329,32 +503,17 @@ def join_count(n, tasks, start, stop, halt):
         e = tasks[t, 1]
         weight = tasks[t, 2]
         rows = ((1 << n) - 1) ^ ((1 << b) if b >= 0 else 0)
-        d1 = 0
-        d2 = 0
-        key0 = 0
-        if b >= 0:  # the middle column's queen (b, m)
-            d1 = 1 << (b + m)
-            d2 = 1 << (m - b + n - 1)
-            s = n - m
-            mask = (1 << (2 * m - 1)) - 1
-            key0 = ((d1 >> s) & mask) | (((d2 >> s) & mask) << (2 * m - 1))
-        ne = _half_keys(n, e, 0, m, d1, d2, key0, east)
-        if ne > len(east):
-            east = np.empty(ne + ne // 2, np.int64)
-            _half_keys(n, e, 0, m, d1, d2, key0, east)
+        ne, east = _half_join(n, 0, e, _middle_word(n, 0, b), words, offs, bases, east)
         if ne == 0:
             continue
-        nw = _half_keys(n, rows ^ e, n - m, n, d1, d2, key0, west)
-        if nw > len(west):
-            west = np.empty(nw + nw // 2, np.int64)
-            _half_keys(n, rows ^ e, n - m, n, d1, d2, key0, west)
+        nw, west = _half_join(n, 1, rows ^ e, _middle_word(n, 1, b), words, offs, bases, west)
         n_east += ne
         n_west += nw
-        need = (max(ne, nw) + 63) >> 6
+        need = ((max(ne, nw) + 63) >> 6) + (1 << ncut)
         if need > table.shape[2]:
             table = np.empty((MAX_CHUNKS, 1 << CHUNK, need + need // 2), np.int64)
             planes = np.empty((MAX_CHUNKS * CHUNK, need + need // 2), np.int64)
-        total += weight * _pairs(east, ne, west, nw, nchunks, table, planes)
+        total += weight * _pairs(east, ne, west, nw, nchunks, cuts, ncut, table, planes, gstart)
     return total, n_east, n_west
 
 
