@@ -127,38 +127,13 @@ def _place(y, bit, s, n, full, torus):
     s[3, y + 1] = _shift_down(s[3, y] | bit, n, full, torus)
 
 
-@njit(cache=True, nogil=True)
-def _canonical(q, n, group, inv):
-    """(is q lexicographically least in its orbit, how many group elements fix q).
+@njit(inline="always")
+def _image_order(q, n, group, g, inv):
+    """How q's image under element ``g`` of ``group`` compares with q, lexicographically:
+    -1 (smaller), 0 (the same: ``g`` fixes q) or 1. ``inv`` is q's inverse.
 
     ``group`` rows are (inv, rev, cmpl) flags of the non-identity elements.
     """
-    for r in range(n):
-        inv[q[r]] = r
-    fixers = 0
-    for g in range(group.shape[0]):
-        t = group[g, 0]
-        fr = group[g, 1]
-        fc = group[g, 2]
-        cmp = 0
-        for i in range(n):
-            src = n - 1 - i if fr else i
-            v = inv[src] if t else q[src]
-            if fc:
-                v = n - 1 - v
-            if v != q[i]:
-                cmp = -1 if v < q[i] else 1
-                break
-        if cmp < 0:
-            return False, 0
-        if cmp == 0:
-            fixers += 1
-    return True, fixers
-
-
-@njit(cache=True, nogil=True)
-def _is_fixed(q, n, group, g, inv):
-    """Does element ``g`` of ``group`` map q onto itself? (``inv`` is q's inverse.)"""
     t = group[g, 0]
     fr = group[g, 1]
     fc = group[g, 2]
@@ -168,8 +143,23 @@ def _is_fixed(q, n, group, g, inv):
         if fc:
             v = n - 1 - v
         if v != q[i]:
-            return False
-    return True
+            return -1 if v < q[i] else 1
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def _canonical(q, n, group, inv):
+    """(is q lexicographically least in its orbit, how many group elements fix q)."""
+    for r in range(n):
+        inv[q[r]] = r
+    fixers = 0
+    for g in range(group.shape[0]):
+        cmp = _image_order(q, n, group, g, inv)
+        if cmp < 0:
+            return False, 0
+        if cmp == 0:
+            fixers += 1
+    return True, fixers
 
 
 @njit(cache=True, nogil=True)
@@ -194,7 +184,7 @@ def _leaf(q, n, stop, mode, group, inv, out, row):
         for r in range(n):
             inv[q[r]] = r
         for g in range(group.shape[0]):
-            if _is_fixed(q, n, group, g, inv):
+            if _image_order(q, n, group, g, inv) == 0:
                 out[0, g] += 1
     return 0, 0
 

@@ -206,6 +206,19 @@ def _classify(board, n, bound1, bound2, topbit, endbit):
     return 8
 
 
+@njit(inline="always")
+def _tally(images, c2, c4, c8):
+    """``(c2, c4, c8)`` with one more board of ``images`` images (none for 0, the
+    :func:`_classify` result of a board that is not canonical)."""
+    if images == 2:
+        c2 += 1
+    elif images == 4:
+        c4 += 1
+    elif images == 8:
+        c8 += 1
+    return c2, c4, c8
+
+
 @njit(cache=True, nogil=True)
 def sym_count(n, corner, bound1, split, halt):
     """Count one subtree of the symmetry-classifying search of the standard problem.
@@ -305,13 +318,7 @@ def _sym_lanes(n, corner, bound1, split, halt, root_rows, max_below):
                     full[row] = 1 << (lo & 31)
                     lo >>= 5
                 full[:d0] = prefix[lane, :d0]
-                images = _classify(full, n, bound1, bound2, topbit, endbit)
-                if images == 2:
-                    c2 += 1
-                elif images == 4:
-                    c4 += 1
-                elif images == 8:
-                    c8 += 1
+                c2, c4, c8 = _tally(_classify(full, n, bound1, bound2, topbit, endbit), c2, c4, c8)
                 wait[lane] = 0
             while act[lane] == 0 and y >= y0:
                 m = rbm[y]
