@@ -281,10 +281,11 @@ def _middle_word(n, half, b):
 
 
 @njit(cache=True, nogil=True)
-def _half_join(n, half, rows, mq, words, offs, bases, out):
+def _half_join(n, half, rows, mq, words, offs, bases, out, sw, sk):
     """Keys of the placements of one queen in each row of ``rows`` (absolute bits) in the
     columns of ``half``, avoiding the middle queen's word ``mq``: the compatible pairs of
-    an upper and a lower quarter placement on complementary columns.
+    an upper and a lower quarter placement on complementary columns. ``sw`` and ``sk``
+    are work space as long as the longest quarter list.
 
     Returns ``(number of keys, out)``; ``out`` is replaced by a larger array when full."""
     m, nu, _nl, big = _layout(n)
@@ -311,20 +312,27 @@ def _half_join(n, half, rows, mq, words, offs, bases, out):
         ss = offs[tl + (full ^ c)]
         se = offs[tl + (full ^ c) + 1]
         if ne > ns and se > ss:
-            for i in range(ns, ne):
-                wn = words[i]
-                if wn & mq:
-                    continue
-                if cnt + (se - ss) > len(out):
-                    bigger = np.empty(2 * len(out) + (se - ss), np.int64)
-                    bigger[:cnt] = out[:cnt]
-                    out = bigger
-                block = wn | mq
-                for j in range(ss, se):
-                    ws = words[j]
-                    w = wn | ws
-                    out[cnt] = ((w >> a) & mask) | (((w >> b) & mask) << w2)
-                    cnt += (ws & block) == 0
+            # the lower words clear of the middle queen, with their keys: the key of a
+            # union is the union of the keys, so the inner loop only ORs and tests
+            size = 0
+            for j in range(ss, se):
+                ws = words[j]
+                sw[size] = ws
+                sk[size] = ((ws >> a) & mask) | (((ws >> b) & mask) << w2)
+                size += (ws & mq) == 0
+            if size:
+                for i in range(ns, ne):
+                    wn = words[i]
+                    if wn & mq:
+                        continue
+                    if cnt + size > len(out):
+                        bigger = np.empty(2 * len(out) + size, np.int64)
+                        bigger[:cnt] = out[:cnt]
+                        out = bigger
+                    kn = ((wn >> a) & mask) | (((wn >> b) & mask) << w2)
+                    for j in range(size):
+                        out[cnt] = kn | sk[j]
+                        cnt += (sw[j] & wn) == 0
         if c == 0:
             break
         c = _next_combination(c)
@@ -493,6 +501,11 @@ def join_count(n, tasks, start, stop, words, offs, bases, halt):
     groups_cap = ((cap + 63) >> 6) + (1 << ncut)
     table = np.empty((MAX_CHUNKS, 1 << CHUNK, groups_cap), np.int64)
     planes = np.empty((MAX_CHUNKS * CHUNK, groups_cap), np.int64)
+    longest = 0
+    for i in range(len(offs) - 1):
+        longest = max(longest, offs[i + 1] - offs[i])
+    sw = np.empty(longest, np.int64)
+    sk = np.empty(longest, np.int64)
     total = 0
     n_east = 0
     n_west = 0
@@ -503,10 +516,10 @@ def join_count(n, tasks, start, stop, words, offs, bases, halt):
         e = tasks[t, 1]
         weight = tasks[t, 2]
         rows = ((1 << n) - 1) ^ ((1 << b) if b >= 0 else 0)
-        ne, east = _half_join(n, 0, e, _middle_word(n, 0, b), words, offs, bases, east)
+        ne, east = _half_join(n, 0, e, _middle_word(n, 0, b), words, offs, bases, east, sw, sk)
         if ne == 0:
             continue
-        nw, west = _half_join(n, 1, rows ^ e, _middle_word(n, 1, b), words, offs, bases, west)
+        nw, west = _half_join(n, 1, rows ^ e, _middle_word(n, 1, b), words, offs, bases, west, sw, sk)
         n_east += ne
         n_west += nw
         need = ((max(ne, nw) + 63) >> 6) + (1 << ncut)
