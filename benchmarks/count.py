@@ -189,7 +189,7 @@ def compare_with_c(ns: list[int], rounds: int) -> list[tuple[str, float, float |
         ratios = []
         for n in ns:
             _, (c_total, c_unique, c_nodes) = run_c(counting, n, "--nodes")
-            res = engine.count_both(Problem(n), unique=True, threads=1)  # also warms the kernels
+            res = engine.count_both(Problem(n), unique=True, threads=1, method="symmetric")  # also warms the kernels
             expect = (known_total(n), known_unique(n))
             if (c_total, c_unique) != expect or (res.count, res.unique) != expect:
                 raise SystemExit(
@@ -203,7 +203,7 @@ def compare_with_c(ns: list[int], rounds: int) -> list[tuple[str, float, float |
                     raise SystemExit(f"C reference at n={n} printed {out}")
                 t_c.append(dt)
                 t0 = time.perf_counter()
-                engine.count_both(Problem(n), unique=True, threads=1)
+                engine.count_both(Problem(n), unique=True, threads=1, method="symmetric")
                 t_e.append(time.perf_counter() - t0)
                 print(f"| {n} | {r + 1} | {t_c[-1]:.3f} | {t_e[-1]:.3f} | {t_e[-1] / t_c[-1]:.2f} |", flush=True)
             mc, me = statistics.median(t_c), statistics.median(t_e)
@@ -377,14 +377,16 @@ def main() -> None:
     ratios = []
     for n in args.ns:
         base_count, base_nodes = mirror_halved(n)
-        res = engine.count_both(Problem(n), threads=1)
+        res = engine.count_both(Problem(n), threads=1, method="symmetric")
         if not (base_count == res.count == known_total(n)):
             raise SystemExit(
                 f"count mismatch at n={n}: baseline {base_count}, engine {res.count}, known {known_total(n)}"
             )
         t_base = best_time(lambda: mirror_halved(n), args.repeat, warmup=False)
-        t_one = best_time(lambda: engine.count(Problem(n), threads=1), args.repeat, warmup=False)
-        t_all = best_time(lambda: engine.count(Problem(n), threads=threads), args.repeat, warmup=False)
+        t_one = best_time(lambda: engine.count(Problem(n), threads=1, method="symmetric"), args.repeat, warmup=False)
+        t_all = best_time(
+            lambda: engine.count(Problem(n), threads=threads, method="symmetric"), args.repeat, warmup=False
+        )
         print(
             f"| {n} | {t_base:.3f} | {t_one:.3f} | {t_all:.3f} | {t_base / t_one:.2f} | "
             f"{t_one / t_all:.2f} | {base_nodes / res.nodes:.2f} |",

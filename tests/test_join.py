@@ -14,7 +14,7 @@ from hypothesis import given, strategies as st
 
 from queenslab import interrupt
 from queenslab.data import known_total, known_unique
-from queenslab.errors import QueensError, TooLarge
+from queenslab.errors import QueensError, TooLarge, UnsupportedProblem
 from queenslab.native import engine, join, join_kernels as JK
 from queenslab.problem import Problem
 
@@ -156,3 +156,30 @@ def test_an_interrupted_join_raises_and_work_goes_on():
     interrupt.clear()
     assert not t.is_alive() and "value" not in box and isinstance(box["error"], interrupt.Interrupted)
     assert join.join_total(10) == known_total(10)
+
+
+@pytest.mark.parametrize("n", range(1, 13))
+def test_the_engine_counts_by_the_join_on_request(n):
+    r = engine.count_both(Problem(n), method="join")
+    r2, classes = engine.count_classes(Problem(n), method="join")
+    assert r.method == r2.method == "join"
+    assert (r.count, r.unique) == (r2.count, r2.unique) == (known_total(n), known_unique(n))
+    if n >= 4:
+        assert classes == engine.count_classes(Problem(n), method="symmetric")[1]
+    total = engine.count_both(Problem(n), method="join", unique=False)
+    assert (total.count, total.unique) == (known_total(n), None)
+
+
+def test_auto_picks_the_join_where_it_is_faster():
+    below = engine.count_both(Problem(engine.JOIN_FROM - 1))
+    at = engine.count_both(Problem(engine.JOIN_FROM))
+    assert below.method == "symmetric" and at.method == "join"
+    assert at.count == known_total(engine.JOIN_FROM) and at.unique == known_unique(engine.JOIN_FROM)
+    assert engine.count(Problem(engine.JOIN_FROM), unique=True) == known_unique(engine.JOIN_FROM)
+
+
+def test_the_join_method_refuses_variants():
+    with pytest.raises(UnsupportedProblem, match="standard problem"):
+        engine.count_both(Problem(8, toroidal=True), method="join")
+    # auto counts a variant by the general search, as before
+    assert engine.count_both(Problem(14, toroidal=True), unique=False).method == "general"
