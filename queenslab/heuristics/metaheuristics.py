@@ -27,10 +27,10 @@ from collections.abc import Callable
 import numpy as np
 
 from .. import limits, validate
-from ..errors import Incomplete, QueensError
+from ..errors import QueensError
 from . import kernels as K
 from .construct import check_memory, check_n
-from .minconflicts import positive_int, rng_state
+from .minconflicts import positive_int, rng_state, run_until, trivial
 
 __all__ = ["genetic", "ant_colony", "GA_MAX_N", "ACO_MAX_N"]
 
@@ -61,13 +61,11 @@ def _nonneg(value, what: str, *, positive: bool = False) -> float:
     return validate.real(value, what, minimum=0.0, open_minimum=positive)
 
 
-def _trivial(n: int, return_stats: bool, stats: dict):
-    if n in (2, 3):
-        return True, ((None, stats) if return_stats else None)
-    if n == 1:
-        p = np.zeros(1, np.int64)
-        return True, ((p, stats) if return_stats else p)
-    return False, None
+def _check_size(n, limit: limits.Limit) -> int:
+    """The board size ``n`` (:func:`~.construct.check_n`), within the method's ``limit``."""
+    n = check_n(n, limit.name)
+    limits.check(limit, n, hint="use construct or minconflicts for large boards")
+    return n
 
 
 def genetic(
@@ -126,8 +124,7 @@ def genetic(
     >>> verify(genetic(8, seed=1))
     True
     """
-    n = check_n(n, "the genetic algorithm")
-    limits.check(GENETIC, n, hint="use construct or minconflicts for large boards")
+    n = _check_size(n, GENETIC)
     rng = rng_state(seed)
     population = positive_int(population, "population")
     if population < 2:
@@ -140,7 +137,7 @@ def genetic(
     return_stats = validate.flag(return_stats, "return_stats")
     check_memory(n, "the genetic algorithm", 2 * population * n * 8 + 16 * population + 64 * n)
     stats = {"generations": 0}
-    done, value = _trivial(n, return_stats, stats)
+    done, value = trivial(n, stats, return_stats)
     if done:
         return value
     pop = np.empty((population, n), np.int64)
@@ -152,23 +149,17 @@ def genetic(
     d2 = np.zeros(2 * n - 1, np.int64)
     out = np.zeros(1, np.int64)
     K.ga_init(n, rng, pop)
-    left = generations
-    while True:
-        chunk = min(_CHUNK, left)
-        i = K.genetic(n, chunk, pc, pm, bool(improve), rng, pop, mid, fit, order, rows, d1, d2, out)
-        left -= chunk
+
+    def run_generations(units):
+        i = K.genetic(n, units, pc, pm, bool(improve), rng, pop, mid, fit, order, rows, d1, d2, out)
         stats["generations"] = int(out[0])
-        if progress is not None:
-            progress(generations - left, generations)
-        if i >= 0:
-            p = pop[i].copy()
-            return (p, stats) if return_stats else p
-        if left <= 0:
-            break
-    raise Incomplete(
+        return pop[i].copy() if i >= 0 else None
+
+    failure = (
         f"the genetic algorithm found no solution of {n}-queens in {generations} generations "
         f"of {population} (seed {seed}); allow more generations, or try improve=True"
     )
+    return run_until(run_generations, generations, progress, stats, return_stats, failure, _CHUNK)
 
 
 def ant_colony(
@@ -235,8 +226,7 @@ def ant_colony(
     >>> verify(ant_colony(6, seed=3))
     True
     """
-    n = check_n(n, "ant colony optimisation")
-    limits.check(ANT_COLONY, n, hint="use construct or minconflicts for large boards")
+    n = _check_size(n, ANT_COLONY)
     rng = rng_state(seed)
     ants = positive_int(ants, "ants")
     iterations = positive_int(iterations, "iterations", zero=True)
@@ -252,7 +242,7 @@ def ant_colony(
     return_stats = validate.flag(return_stats, "return_stats")
     check_memory(n, "ant colony optimisation", 8 * ((n - 1) * n**4 + ants * (n + 1) + 2 * n * n + 12 * n))
     stats = {"iterations": 0, "alpha": alpha, "beta": beta}
-    done, value = _trivial(n, return_stats, stats)
+    done, value = trivial(n, stats, return_stats)
     if done:
         return value
     cells = n * n
@@ -264,24 +254,21 @@ def ant_colony(
     used = np.empty(cells, np.int64)
     lines = np.empty(6 * n, np.int64)
     out = np.zeros(1, np.int64)
-    left = iterations
-    while True:
-        chunk = min(_CHUNK, left)
+
+    def run_iterations(units):
         ant = K.ant_colony(
-            n, chunk, ants, alpha, beta, q, evaporation, tau_min, rng, tau_src, tau, eta, weight, tour, used, lines, out
+            n, units, ants, alpha, beta, q, evaporation, tau_min, rng, tau_src, tau, eta, weight, tour, used, lines, out
         )
-        left -= chunk
         stats["iterations"] = int(out[0])
-        if progress is not None:
-            progress(iterations - left, iterations)
-        if ant >= 0:
-            cells_chosen = tour[ant, :n]
-            p = np.empty(n, np.int64)
-            p[cells_chosen // n] = cells_chosen % n
-            return (p, stats) if return_stats else p
-        if left <= 0:
-            break
-    raise Incomplete(
+        if ant < 0:
+            return None
+        cells_chosen = tour[ant, :n]
+        p = np.empty(n, np.int64)
+        p[cells_chosen // n] = cells_chosen % n
+        return p
+
+    failure = (
         f"ant colony optimisation found no solution of {n}-queens in {iterations} iterations of {ants} ants "
         f"(seed {seed}, alpha {alpha:.3f}, beta {beta:.3f}); allow more iterations or try another seed"
     )
+    return run_until(run_iterations, iterations, progress, stats, return_stats, failure, _CHUNK)

@@ -21,6 +21,7 @@ swap-based local search of Sosic and Gu for permutations.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -54,6 +55,86 @@ def rng_state(seed) -> np.ndarray:
 def positive_int(value, what: str, *, zero: bool = False) -> int:
     """Validate an integer option a kernel takes: ``1 .. 2**63 - 1`` (``0 ..`` with ``zero``)."""
     return validate.int64(value, what, minimum=0 if zero else 1)
+
+
+# answer, trivial and run_until are the common frame of the heuristics with a seed (this
+# module, selfcorrect, metaheuristics), as rng_state and positive_int are
+
+
+def answer(placement, stats: dict, return_stats: bool):
+    """What a heuristic returns: ``placement``, or ``(placement, stats)`` with ``return_stats``."""
+    return (placement, stats) if return_stats else placement
+
+
+def trivial(n: int, stats: dict, return_stats: bool, **solved) -> tuple[bool, Any]:
+    """``(True, the answer)`` for the boards that need no search, else ``(False, None)``.
+
+    n = 2 and n = 3 have no solution (the answer is None); n = 1 has ``[0]``, and
+    ``stats`` is then updated with ``solved``.
+
+    Examples
+    --------
+    >>> trivial(1, {"tries": 0}, True, tries=1)
+    (True, (array([0]), {'tries': 1}))
+    >>> trivial(3, {}, False), trivial(8, {}, False)
+    ((True, None), (False, None))
+    """
+    if n in (2, 3):
+        return True, answer(None, stats, return_stats)
+    if n == 1:
+        stats.update(solved)
+        return True, answer(np.zeros(1, np.int64), stats, return_stats)
+    return False, None
+
+
+def run_until(
+    step: Callable[[int], Any],
+    total: int,
+    progress: Callable[[int, int], None] | None,
+    stats: dict,
+    return_stats: bool,
+    failure: str,
+    most: int = 1,
+):
+    """Spend a budget of tries, generations, ... in calls of a search, until one succeeds.
+
+    Parameters
+    ----------
+    step : callable
+        ``step(units)`` runs the search for ``units`` units of the budget and returns
+        the placement it found, or None.
+    total : int
+        The budget (>= 0); ``step`` is called at least once, with 0 units for 0.
+    progress : callable or None
+        Called as ``progress(units_done, total)`` after each call, the last included.
+    stats, return_stats
+        What the search reports, and whether it is returned (:func:`answer`).
+    failure : str
+        The message when the budget runs out.
+    most : int, default 1
+        Units per call at most.
+
+    Returns
+    -------
+    numpy.ndarray or tuple
+        The first placement found (with ``stats``, if asked for).
+
+    Raises
+    ------
+    Incomplete
+        With ``failure``, when the budget ran out.
+    """
+    done = 0
+    while True:
+        units = min(most, total - done)
+        found = step(units)
+        done += units
+        if progress is not None:
+            progress(done, total)
+        if found is not None:
+            return answer(found, stats, return_stats)
+        if done >= total:
+            raise Incomplete(failure)
 
 
 def min_conflicts(
@@ -129,29 +210,26 @@ def min_conflicts(
     candidates = positive_int(candidates, "candidates")
     greedy_tries = positive_int(greedy_tries, "greedy_tries")
     stats = {"tries": 0, "steps": 0, "start_conflicts": 0}
-    if n in (2, 3):
-        return (None, stats) if return_stats else None
-    if n == 1:
-        p = np.zeros(1, np.int64)
-        stats["tries"] = 1
-        return (p, stats) if return_stats else p
+    done, value = trivial(n, stats, return_stats, tries=1)
+    if done:
+        return value
     check_memory(n, "min-conflicts")
     p = np.empty(n, np.int64)
     d1 = np.empty(2 * n - 1, np.int32)
     d2 = np.empty(2 * n - 1, np.int32)
     work = np.empty(n, np.int64)
     out = np.zeros(3, np.int64)
-    tries = restarts + 1
-    for t in range(tries):
+
+    def attempt(_units):  # one try per call
         ok = K.min_conflicts(
             n, greedy_tries if start == "greedy" else 0, steps_cap, candidates, rng, p, d1, d2, work, out
         )
-        stats.update(tries=t + 1, steps=int(out[0]), start_conflicts=int(out[1]))
-        if progress is not None:
-            progress(t + 1, tries)
-        if ok:
-            return (p, stats) if return_stats else p
-    raise Incomplete(
+        stats.update(tries=stats["tries"] + 1, steps=int(out[0]), start_conflicts=int(out[1]))
+        return p if ok else None
+
+    tries = restarts + 1
+    failure = (
         f"min-conflicts found no solution of {n}-queens in {tries} tr{'y' if tries == 1 else 'ies'} of "
         f"{steps_cap} steps (seed {seed}); allow more with max_steps or restarts, or try another seed"
     )
+    return run_until(attempt, tries, progress, stats, return_stats, failure)

@@ -33,10 +33,10 @@ from collections.abc import Callable
 import numpy as np
 
 from .. import limits, validate
-from ..errors import Incomplete, QueensError
+from ..errors import QueensError
 from . import kernels as K
 from .construct import check_memory, check_n
-from .minconflicts import positive_int, rng_state
+from .minconflicts import positive_int, rng_state, run_until, trivial
 
 __all__ = ["self_correct", "PRACTICAL_LIMIT"]
 
@@ -126,28 +126,25 @@ def self_correct(
     rng = rng_state(seed)
     restarts = positive_int(restarts, "restarts", zero=True)
     stats = {"tries": 0, "iterations": 0}
-    if n in (2, 3):
-        return (None, stats) if return_stats else None
-    if n == 1:
-        p = np.zeros(1, np.int64)
-        stats["tries"] = 1
-        return (p, stats) if return_stats else p
+    done, value = trivial(n, stats, return_stats, tries=1)
+    if done:
+        return value
     check_memory(n, "the self-correcting search")
     q = np.empty(n, np.int64)
     t = np.empty(n, np.int64)
     lines = np.empty(5 * n if check == "counts" else 1, np.int32)
     out = np.zeros(1, np.int64)
-    tries = restarts + 1
-    for i in range(tries):
+
+    def attempt(_units):  # one try per call
         K.self_correct_start(n, rng, q)
         ok = K.self_correct(n, moves, check == "counts", q, t, lines, out)
-        stats["tries"] = i + 1
+        stats["tries"] += 1
         stats["iterations"] += int(out[0])
-        if progress is not None:
-            progress(i + 1, tries)
-        if ok:
-            return (q, stats) if return_stats else q
-    raise Incomplete(
+        return q if ok else None
+
+    tries = restarts + 1
+    failure = (
         f"the self-correcting search found no solution of {n}-queens in {tries} tr{'y' if tries == 1 else 'ies'} "
         f"of at most {moves} moves (seed {seed}); allow more restarts, a larger limit, or limit=None"
     )
+    return run_until(attempt, tries, progress, stats, return_stats, failure)
