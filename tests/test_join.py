@@ -183,3 +183,34 @@ def test_the_join_method_refuses_variants():
         engine.count_both(Problem(8, toroidal=True), method="join")
     # auto counts a variant by the general search, as before
     assert engine.count_both(Problem(14, toroidal=True), unique=False).method == "general"
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 8, 11, 14])
+def test_split_tasks_add_up_largest_first(n):
+    p = Problem(n)
+    method, depth, tasks = engine.split_tasks(p, method="join")
+    assert (method, depth) == ("join", 0)
+    found = [engine.count_task(p, "join", t) for t in tasks]
+    assert sum(f[0] for f in found) == known_total(n) and all(f[1:] == (None, 0) for f in found)
+    classes = join.classes_from_total(n, sum(f[0] for f in found))
+    assert sum(classes.values()) == known_unique(n)
+    if n >= 4:
+        # the slices cover the row splits once, and come largest estimated work first
+        spans = sorted(tasks)
+        assert spans[0][0] == 0 and all(a[1] == b[0] for a, b in itertools.pairwise(spans))
+        tables = JK.quarter_tables(n)
+        rows = JK.join_tasks(n)
+        cost = JK.task_costs(n, rows, tables[1], tables[2])
+        work = [int(cost[a:b].sum()) for a, b in tasks]
+        assert work == sorted(work, reverse=True)
+
+
+def test_bad_join_tasks_are_refused():
+    with pytest.raises(QueensError):
+        engine.count_task(Problem(8), "join", (5, 3))
+    with pytest.raises(QueensError):
+        engine.count_task(Problem(8), "join", "ab")
+    with pytest.raises(UnsupportedProblem):
+        engine.split_tasks(Problem(8, toroidal=True), method="join")
+    with pytest.raises(QueensError):
+        join.classes_from_total(8, 93)

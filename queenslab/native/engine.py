@@ -361,12 +361,18 @@ def _count_symmetric(problem: Problem, threads: int, progress: Progress | None) 
     return CountResult(2 * c2 + 4 * c4 + 8 * c8, c2 + c4 + c8, nodes, "native", "symmetric", threads=threads)
 
 
-#: The methods :func:`split_tasks` splits a count by.
-SPLIT_METHODS = ("symmetric", "general")
+#: The methods :func:`split_tasks` splits a count by ("join" on request only).
+SPLIT_METHODS = ("symmetric", "general", "join")
 
 
 def split_tasks(
-    problem: Problem, *, unique: bool = False, depth: int | None = None, least: int = 256, force: bool = False
+    problem: Problem,
+    *,
+    unique: bool = False,
+    depth: int | None = None,
+    least: int = 256,
+    force: bool = False,
+    method: str | None = None,
 ) -> tuple[str, int, list[tuple[int, ...]]]:
     """The independent tasks a count of ``problem`` splits into, for a runner elsewhere
     (threads, a cluster) that adds their results up.
@@ -380,10 +386,17 @@ def split_tasks(
     placements of 7 rows of 20 queens are hundreds of millions, and each task is a Python
     tuple, a ledger row and a scheduler entry.
 
+    ``method="join"`` (the standard problem, n <= 21) splits the half-board join of
+    :mod:`queenslab.native.join` instead: ``least`` (at least 256) slices ``(start, stop)``
+    of its row splits, largest estimated work first; a task counts the total only (its
+    orbits are None: :func:`join.classes_from_total <queenslab.native.join.classes_from_total>`
+    gives them from the summed total).
+
     Returns
     -------
     (method, depth, tasks)
-        ``"symmetric"`` (depth 0) or ``"general"``, and the task keys, in order.
+        ``"symmetric"`` (depth 0), ``"general"`` or ``"join"`` (depth 0), and the task
+        keys, in order.
 
     Examples
     --------
@@ -397,6 +410,15 @@ def split_tasks(
     unique = validate.flag(unique, "unique")
     least = validate.whole_number(least, "least", minimum=1, maximum=MAX_BATCH)
     n = problem.n
+    if method is not None:
+        validate.choice(method, SPLIT_METHODS, "split method")
+    if method == "join":
+        from . import join
+
+        if not problem.is_standard or depth is not None:
+            raise UnsupportedProblem("the join splits the standard problem only, without a depth")
+        check_size(problem, force)
+        return "join", 0, join.split(n, max(least, 256), force=True)
     if depth is None and problem.is_standard and 4 <= n <= SYM_MAX_N:
         return "symmetric", 0, [tuple(t) for t in _sym_tasks(n)]
     walk = Walker(problem)
@@ -442,7 +464,8 @@ def count_task(
     whose lexicographically least solution begins ``0, b1, c``, and ``(0, b1, c)`` those
     whose least solution begins ``b1, c``; the general walk enumerates the canonical
     solutions below that prefix and adds up their orbit sizes (the group order over the
-    stabiliser's). A general task is counted by the general search anyway.
+    stabiliser's). A general task is counted by the general search anyway. A join task
+    (``split_tasks(..., method="join")``) counts its total only: ``(solutions, None, 0)``.
 
     Examples
     --------
@@ -456,6 +479,13 @@ def count_task(
     check_problem(problem)
     validate.choice(method, SPLIT_METHODS, "task method")
     general = validate.flag(general, "general")
+    if method == "join":
+        from . import join
+
+        if not problem.is_standard:
+            raise UnsupportedProblem("join tasks count the standard problem only")
+        check_size(problem, force)
+        return join.count_slice(problem.n, task, force=True), None, 0
     if method == "symmetric":
         if not (problem.is_standard and 4 <= problem.n <= SYM_MAX_N):
             raise UnsupportedProblem(f"symmetric tasks count the standard problem with 4 <= n <= {SYM_MAX_N} only")

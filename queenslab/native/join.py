@@ -8,7 +8,10 @@ Public functions (all take the board size ``n`` of the standard problem):
 * :func:`fixed_counts` -- the solutions fixed by the quarter turn and by the half turn,
   by a small search over half-turn-symmetric placements;
 * :func:`count_classes` -- total, unique and the orbits by size, as
-  :func:`queenslab.native.engine.count_classes` returns them.
+  :func:`queenslab.native.engine.count_classes` returns them;
+* :func:`split` / :func:`count_slice` -- the work cut into independent tasks (largest
+  first) for a cluster, and one task counted; :func:`classes_from_total` the orbits from
+  the summed total.
 
 The join counts totals only; the orbits follow from Burnside's lemma. For n > 1 no
 solution is fixed by a reflection (a solution fixed by a diagonal reflection is an
@@ -38,7 +41,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .. import interrupt, validate
-from ..errors import TooLarge
+from ..errors import QueensError, TooLarge
 from ..result import CountResult
 from . import join_kernels as JK
 
@@ -50,6 +53,9 @@ __all__ = [
     "join_total",
     "fixed_counts",
     "count_classes",
+    "classes_from_total",
+    "split",
+    "count_slice",
 ]
 
 #: Largest n the join counts (a half-board word holds ``2 * (n + n // 2 - 1)`` bits).
@@ -149,26 +155,108 @@ def check_join(n: int, threads: int = 1, force: bool = False) -> int:
     return n
 
 
-def _chunks(count: int, threads: int) -> list[tuple[int, int]]:
-    """Contiguous ``(start, stop)`` slices of ``range(count)``."""
-    parts = max(1, min(count, threads * _CHUNKS_PER_THREAD if threads > 1 else 1))
+def _prepare(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(tasks, words, offs, bases)``: the canonical row splits and the quarter tables."""
+    return (JK.join_tasks(n), *JK.quarter_tables(n))
+
+
+@functools.lru_cache(maxsize=1)
+def _prepared(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_prepare`, kept for the last n (a worker counts many slices of one n)."""
+    return _prepare(n)
+
+
+def _slices(n: int, tasks: np.ndarray, offs: np.ndarray, bases: np.ndarray, parts: int) -> list[tuple[int, int]]:
+    """``parts`` contiguous ``(start, stop)`` slices of the task rows, largest estimated
+    work first (:func:`join_kernels.task_costs`), so that the last to finish are short."""
+    count = len(tasks)
+    parts = max(1, min(count, parts))
     edges = np.linspace(0, count, parts + 1).astype(np.int64)
-    return [(int(a), int(b)) for a, b in itertools.pairwise(edges) if b > a]
+    spans = [(int(a), int(b)) for a, b in itertools.pairwise(edges) if b > a]
+    if len(spans) == 1:
+        return spans
+    cost = np.concatenate([[0], np.cumsum(JK.task_costs(n, tasks, offs, bases))])
+    return sorted(spans, key=lambda s: (-int(cost[s[1]] - cost[s[0]]), s[0]))
 
 
 def _total(n: int, threads: int, progress: Progress | None) -> int:
     """The join's total for a checked n (n >= 4)."""
     from .engine import _run
 
-    tasks = JK.join_tasks(n)
-    words, offs, bases = JK.quarter_tables(n)
+    tasks, words, offs, bases = _prepare(n)
 
     def task(span: tuple[int, int]) -> int:
         found, _, _ = JK.join_count(n, tasks, span[0], span[1], words, offs, bases, interrupt.FLAG)
         interrupt.check()
         return int(found)
 
-    return sum(_run(_chunks(len(tasks), threads), task, threads, progress))
+    spans = _slices(n, tasks, offs, bases, threads * _CHUNKS_PER_THREAD if threads > 1 else 1)
+    return sum(_run(spans, task, threads, progress))
+
+
+def split(n: int, parts: int = 256, *, force: bool = False) -> list[tuple[int, int]]:
+    """The join's work for n cut into about ``parts`` independent tasks, largest estimated
+    work first, for a runner elsewhere (a cluster) that adds up :func:`count_slice` of
+    each: ``(start, stop)`` row ranges of the canonical row splits (n >= 4; n <= 3 is
+    one task ``(0, 0)`` counted directly).
+
+    Examples
+    --------
+    >>> sum(count_slice(12, t) for t in split(12, 10)) == join_total(12)
+    True
+    """
+    n = check_join(n, 1, force)
+    parts = validate.whole_number(parts, "parts", maximum=1 << 20)
+    if n <= 3:
+        return [(0, 0)]
+    tasks, _, offs, bases = _prepared(n)
+    return _slices(n, tasks, offs, bases, parts)
+
+
+def count_slice(n: int, task: tuple[int, int], *, force: bool = False) -> int:
+    """Solutions counted by one task of :func:`split` (the weighted row splits
+    ``start:stop``); the quarter tables of the last n are kept between calls."""
+    n = check_join(n, 1, force)
+    try:
+        start, stop = (validate.whole_number(x, "a task bound", minimum=0) for x in task)
+    except (TypeError, ValueError):
+        raise QueensError(f"a join task is (start, stop), got {validate.brief(task)}") from None
+    if n <= 3:
+        if (start, stop) != (0, 0):
+            raise QueensError(f"n = {n} has the single join task (0, 0), got {validate.brief(task)}")
+        return 1 if n == 1 else 0
+    tasks, words, offs, bases = _prepared(n)
+    if not start < stop <= len(tasks):
+        raise QueensError(f"{validate.brief(task)} is not a join task of n = {n} (0 <= start < stop <= {len(tasks)})")
+    found, _, _ = interrupt.run(JK.join_count, n, tasks, start, stop, words, offs, bases, interrupt.FLAG)
+    interrupt.check()
+    return int(found)
+
+
+def classes_from_total(n: int, total: int) -> dict[int, int]:
+    """The orbits by size ``{1: c1, 2: c2, 4: c4, 8: c8}`` of the standard problem, from
+    its total (Burnside's lemma with :func:`fixed_counts`; see the module docstring).
+
+    Raises
+    ------
+    QueensError
+        When ``total`` cannot be the total of n (an orbit count would not be whole).
+
+    Examples
+    --------
+    >>> classes_from_total(8, 92)
+    {1: 0, 2: 0, 4: 1, 8: 11}
+    """
+    n = validate.whole_number(n, "n", maximum=MAX_N, error=TooLarge, why="the join counter's limit")
+    total = validate.whole_number(total, "total", minimum=0)
+    if n == 1:
+        if total != 1:
+            raise QueensError(f"n = 1 has 1 solution, not {total}")
+        return {1: 1, 2: 0, 4: 0, 8: 0}
+    f90, f180 = fixed_counts(n)
+    if total < f180 or (total - f180) % 8:
+        raise QueensError(f"{total} cannot be the number of solutions of n = {n}: (total - F180) / 8 is not whole")
+    return {1: 0, 2: f90 // 2, 4: (f180 - f90) // 4, 8: (total - f180) // 8}
 
 
 def join_total(n: int, *, threads: int | None = None, force: bool = False, progress: Progress | None = None) -> int:
@@ -240,13 +328,7 @@ def count_classes(
     threads = validate.threads(threads)
     n = check_join(n, threads, force)
     progress = validate.callback(progress)
-    if n == 1:
-        classes = {1: 1, 2: 0, 4: 0, 8: 0}
-        total = 1
-    else:
-        total = 0 if n <= 3 else _total(n, threads, progress)
-        f90, f180 = fixed_counts(n)
-        assert f90 % 2 == 0 and (f180 - f90) % 4 == 0 and (total - f180) % 8 == 0, "Burnside's lemma broken"
-        classes = {1: 0, 2: f90 // 2, 4: (f180 - f90) // 4, 8: (total - f180) // 8}
+    total = 1 if n == 1 else 0 if n <= 3 else _total(n, threads, progress)
+    classes = classes_from_total(n, total)
     unique = sum(classes.values())
     return CountResult(total, unique, None, "native", "join", threads=threads), classes

@@ -531,6 +531,42 @@ def join_count(n, tasks, start, stop, words, offs, bases, halt):
 
 
 @njit(cache=True, nogil=True)
+def task_costs(n, tasks, offs, bases):
+    """An estimate of each task's work, to order tasks largest first: the upper and lower
+    quarter pairs its two halves test (the middle queen ignored), and their product over
+    1024 for the pair count."""
+    m, nu, _nl, _big = _layout(n)
+    full = (1 << m) - 1
+    out = np.empty(len(tasks), np.int64)
+    for t in range(len(tasks)):
+        b = tasks[t, 0]
+        e = tasks[t, 1]
+        rows = ((1 << n) - 1) ^ ((1 << b) if b >= 0 else 0)
+        tested = np.zeros(2, np.int64)
+        for half in range(2):
+            r = e if half == 0 else rows ^ e
+            ru = r & ((1 << nu) - 1)
+            rl = r >> nu
+            k = 0
+            x = ru
+            while x:
+                x &= x - 1
+                k += 1
+            tu = bases[2 * half] + (ru << m)
+            tl = bases[2 * half + 1] + (rl << m)
+            c = (1 << k) - 1
+            while c <= full:
+                north = offs[tu + c + 1] - offs[tu + c]
+                south = offs[tl + (full ^ c) + 1] - offs[tl + (full ^ c)]
+                tested[half] += north * south
+                if c == 0:
+                    break
+                c = _next_combination(c)
+        out[t] = tested[0] + tested[1] + (tested[0] * tested[1]) // 1024
+    return out
+
+
+@njit(cache=True, nogil=True)
 def fixed_counts(n, halt):
     """``(F90, F180, nodes)``: the solutions of n fixed by the quarter turn and by the half
     turn, by a search placing queens in half-turn pairs ``(r, c)``, ``(n-1-r, n-1-c)``
