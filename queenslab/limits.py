@@ -27,7 +27,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from contextlib import suppress
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from .errors import TooLarge
 
@@ -131,8 +131,3 @@ def every_limit() -> list[Limit]:
         with suppress(ImportError):
             importlib.import_module(info.name)
     return list(DECLARED.values())
-
-
-def as_dict(limit: Limit) -> dict[str, object]:
-    """A limit's fields as a dict (the JSON keys of ``queenslab limits --json``)."""
-    return asdict(limit)

@@ -186,6 +186,11 @@ def images(p):
     return [tuple(int(np.argmax(t(b)[r])) for r in range(n)) for t in _transforms()]
 
 
+def image_set(p):
+    """The distinct images of ``p`` under the eight symmetries of the square."""
+    return set(images(p))
+
+
 def zero(t):
     """A 1-based tuple (as printed in the papers) as a 0-based one."""
     return tuple(x - 1 for x in t)

@@ -74,7 +74,7 @@ def test_check_and_show(capsys):
     assert code == 0 and "a solution" in out
     code, out, _ = run(capsys, "check", "1234", "--json")
     data = json.loads(out)
-    assert code == 1 and data["solution"] is False and data["conflicts"][0]["cells"] == [[1, 1], [2, 2]]
+    assert code == 1 and data["valid"] is False and data["conflicts"][0]["cells"] == [[1, 1], [2, 2]]
     code, out, _ = run(capsys, "check", "2413", "--toroidal")
     assert code == 1 and "attack" in out
     code, out, _ = run(capsys, "show", "2413")

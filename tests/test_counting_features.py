@@ -228,7 +228,7 @@ def test_one_answer_and_a_timeout_is_inconclusive(capsys, monkeypatch):
     data = json.loads(out)
     assert time.perf_counter() - t0 < 15
     assert code == 1 and data["verdict"] == "inconclusive" and data["time_limit"] == 1.0
-    assert [(row["backend"], row["timed_out"], row["complete"]) for row in data["rows"]] == [
+    assert [(row["backend"], row["timed_out"], row["complete"]) for row in data["results"]] == [
         ("native", False, True),
         ("ganak", True, False),
     ]

@@ -19,6 +19,7 @@ import time
 
 import pytest
 from clirun import run_cli
+from faults import wrong_worker
 
 from queenslab import Problem, Region, interrupt
 from queenslab.data import known_total, known_unique
@@ -201,7 +202,7 @@ def test_the_command_line_counts_with_a_ledger_and_says_what_it_did(tmp_path, ca
     assert obj["tasks"] > 1 and obj["from_ledger"] == 0 and obj["workers"] == ["thread"]
     code, out, _ = run_cli(capsys, monkeypatch, "count", 11, "--ledger", ledger, "--verify", 3, "--json")
     obj = json.loads(out)
-    assert code == 0 and obj["from_ledger"] == obj["tasks"] and obj["verified"] == 3 and obj["disagreements"] == []
+    assert code == 0 and obj["from_ledger"] == obj["tasks"] and obj["recounted"] == 3 and obj["disagreements"] == []
     code, _, err = run_cli(capsys, monkeypatch, "count", 11, "--ledger", ledger, "--backend", "sat")
     assert code == 2 and "native" in err
     code, _, err = run_cli(capsys, monkeypatch, "count", 11, "--verify", 3)
@@ -480,19 +481,6 @@ def test_a_symmetric_task_counted_by_the_general_search_agrees_task_by_task(n):
     assert (sum(c for c, _ in general), sum(u for _, u in general)) == (known_total(n), known_unique(n))
 
 
-def _wrong_worker(monkeypatch, bad_task):
-    """Make the runner's workers record one wrong result (a faulty machine), with a valid check."""
-    from queenslab.distributed import runner
-
-    honest = runner.run_task
-
-    def faulty(problem, method, task, unique, force=False):
-        out = honest(problem, method, task, unique, force)
-        return (out[0] + 8, *out[1:]) if tuple(task) == bad_task else out
-
-    monkeypatch.setattr(runner, "run_task", faulty)
-
-
 @pytest.mark.parametrize("verify_method", ["task", "general"])
 def test_verify_finds_a_wrong_recorded_task_by_either_method(verify_method, tmp_path, monkeypatch, capsys):
     p = Problem(10)
@@ -500,7 +488,7 @@ def test_verify_finds_a_wrong_recorded_task_by_either_method(verify_method, tmp_
     bad = next(t for t in tasks if engine.count_task(p, "symmetric", t)[0] > 0)
     ledger = tmp_path / "bad.ledger"
     with monkeypatch.context() as m:
-        _wrong_worker(m, bad)
+        wrong_worker(m, bad)
         wrong = distributed.count(p, ledger=ledger, threads=2)
     assert wrong.count == known_total(10) + 8  # the faulty worker's number went into the ledger
     r = distributed.count(p, ledger=ledger, verify=len(tasks), verify_method=verify_method)

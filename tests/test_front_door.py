@@ -80,3 +80,38 @@ def test_command_modules_import_nothing_from_the_engine_and_no_private_name(modu
         assert not [n for n in names if n.startswith("_") and not n.startswith("__")], (
             f"{module} imports private {names} from {where}"
         )
+
+
+def _names_compared(tree: ast.AST) -> set[str]:
+    """The string constants a module compares something with (``==``, ``!=``, ``in``),
+    including those inside a tuple, list or set literal."""
+    found = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare):
+            continue
+        for side in (node.left, *node.comparators):
+            items = side.elts if isinstance(side, (ast.Tuple, ast.List, ast.Set)) else [side]
+            found |= {i.value for i in items if isinstance(i, ast.Constant) and isinstance(i.value, str)}
+    return found
+
+
+@pytest.mark.parametrize("module", sorted(p.name for p in CLI.glob("*.py")))
+def test_command_modules_never_branch_on_a_backend_name(module):
+    """What a backend can do is declared by the backend (its options, can_classify,
+    can_split, ...): a command that compares with a backend's name decides for it."""
+    from queenslab.backends.registry import BACKENDS
+
+    compared = _names_compared(ast.parse((CLI / module).read_text()))
+    assert not compared & set(BACKENDS), f"{module} branches on {sorted(compared & set(BACKENDS))}"
+
+
+def test_the_check_sees_a_branch_on_a_backend_name():
+    assert _names_compared(ast.parse("if backend != 'native' or b in ('sat', x): pass")) == {"native", "sat"}
+
+
+def test_the_command_lines_copies_of_the_heuristics_names_are_the_librarys():
+    from queenslab import heuristics
+    from queenslab.cli import heuristics as command
+
+    assert command.METHODS == heuristics.METHODS
+    assert command._SEEDED == tuple(m for m in heuristics.METHODS if m in heuristics.RANDOMISED)

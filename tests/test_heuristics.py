@@ -254,7 +254,7 @@ def test_self_correct_solves_small_boards_and_is_deterministic():
     check(self_correct(60, seed=1, limit=None), 60)
 
 
-def test_self_correct_moves_exactly_like_document_002():
+def test_self_correct_moves_exactly_like_the_self_correcting_queens_program():
     rng = np.random.default_rng(2)
     for trial in range(120):
         n = int(rng.integers(4, 14))
@@ -486,7 +486,7 @@ def test_cli_show_json_names_the_conflict(capsys, tmp_path):
     (tmp_path / "b.txt").write_text("2 4 1 5 4")
     assert cli_module.main(["show", "--from", str(tmp_path / "b.txt"), "--json"]) == 1  # not a solution
     data = json.loads(capsys.readouterr().out)
-    assert data["solution"] is False and data["placement"] == [2, 4, 1, 5, 4]
+    assert data["valid"] is False and data["placement"] == [2, 4, 1, 5, 4]
     first = first_pair([1, 3, 0, 4, 3])
     assert f"({first[0] + 1}," in data["conflict"] and f"({first[1] + 1}," in data["conflict"]
     assert (

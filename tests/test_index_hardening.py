@@ -143,8 +143,8 @@ def test_verify_recounts_prefixes_with_the_engine(tmp_path, capsys):
     assert report["recounted"] == 30 and report["total"] == engine.count(p) and report["rows"] == idx.rows
     assert main(["index", "verify", "10", "--block", "3,4", "--index", str(tmp_path), "--recount", "5", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"path", "n", "depth", "total", "rows", "problem", "checks", "recounted", "seconds", "status"}
-    assert out["status"] == "ok" and out["recounted"] == 5 and out["total"] == idx.total
+    assert set(out) == {"path", "n", "depth", "count", "rows", "problem", "checks", "recounted", "seconds", "status"}
+    assert out["status"] == "ok" and out["recounted"] == 5 and out["count"] == idx.total
 
 
 def test_an_old_schema_file_is_refused_with_rebuild(tmp_path):

@@ -25,7 +25,7 @@ COUNT = {
     "tasks",
     "from_ledger",
     "workers",
-    "verified",
+    "recounted",
     "verify_method",
     "disagreements",
     "provenance",
@@ -48,7 +48,7 @@ CONTRACT = {
         ],
     ),
     "crosscheck": (
-        {"n", "problem", "unique", "time_limit", "agree", "verdict", "rows", "note"},
+        {"n", "problem", "compared_unique", "time_limit", "agrees", "verdict", "results", "note"},
         [
             ["crosscheck", 6, "--backends", "native,sat"],
             ["crosscheck", 6, "--backends", "native,sat", "--time-limit", "30"],
@@ -56,28 +56,28 @@ CONTRACT = {
         ],
     ),
     "export": (
-        {"kind", "n", "problem", "symmetry", "encoding", "formulation", "variables", "clauses", "out", "text"},
+        {"model", "n", "problem", "symmetry", "encoding", "formulation", "variables", "clauses", "out", "text"},
         [
             ["export", "cnf", 4],
             ["export", "cpsat", 4, "--symmetry", "lex-leader"],
         ],
     ),
     "solutions": (
-        {"n", "problem", "offset", "limit", "count", "format", "out", "solutions"},
+        {"n", "problem", "offset", "limit", "listed", "format", "out", "solutions"},
         [
             ["solutions", 6],
             ["solutions", 8, "--offset", 3, "--limit", 2, "--knight"],
         ],
     ),
     "check": (
-        {"n", "problem", "placement", "solution", "conflicts"},
+        {"n", "problem", "placement", "valid", "conflicts"},
         [
             ["check", "2413"],
             ["check", "1234", "--toroidal"],
         ],
     ),
     "show": (
-        {"n", "problem", "placement", "solution", "conflict", "board", "png", "svg", "pixels"},
+        {"n", "problem", "placement", "valid", "conflict", "board", "png", "svg", "pixels"},
         [
             ["show", "2413"],
             ["show", "1234", "--block", "1,1"],
@@ -106,7 +106,7 @@ CONTRACT = {
         ],
     ),
     "orbits": (
-        {"n", "orbits", "count", "solutions", "complete", "group", "known_unique", "agrees", "problem", "burnside"},
+        {"n", "orbits", "unique", "count", "complete", "group", "known_unique", "agrees", "problem", "burnside"},
         [
             ["orbits", 6],
             ["orbits", 6, "--burnside"],
@@ -118,7 +118,7 @@ CONTRACT = {
         {
             "n",
             "placement",
-            "solution",
+            "valid",
             "images",
             "orbit",
             "size",
@@ -170,7 +170,7 @@ def test_a_range_of_counts_prints_the_count_keys_on_every_line(flags, capsys, mo
 
 def test_crosscheck_rows_keys(capsys, monkeypatch):
     code, out, _ = run_cli(capsys, monkeypatch, "crosscheck", 6, "--backends", "native,sat", "--json")
-    rows = json.loads(out)["rows"]
+    rows = json.loads(out)["results"]
     keys = {"backend", "count", "unique", "seconds", "complete", "timed_out", "error"}
     assert code == 0 and all(set(row) == keys for row in rows)
 
@@ -183,7 +183,7 @@ def test_index_commands_keys(capsys, monkeypatch, tmp_path):
         "path",
         "n",
         "depth",
-        "total",
+        "count",
         "rows",
         "bytes",
         "problem",
@@ -195,7 +195,7 @@ def test_index_commands_keys(capsys, monkeypatch, tmp_path):
     code, out, _ = run_cli(capsys, monkeypatch, "index", "info", "--json")
     info = json.loads(out)
     assert code == 0 and set(info) == {"directory", "indexes"}
-    keys = {"path", "bytes", "status", "n", "depth", "total", "rows", "problem", "built"}
+    keys = {"path", "bytes", "status", "n", "depth", "count", "rows", "problem", "built"}
     assert len(info["indexes"]) == 2 and all(set(e) == keys for e in info["indexes"])
 
 

@@ -158,12 +158,8 @@ CASE_STUDY = [
 @cache
 def eight():
     sols = naive.all_solutions(Problem(8))
-    reps = sorted({min(naive_images(s)) for s in sols})
+    reps = sorted({min(naive.image_set(s)) for s in sols})
     return sols, reps
-
-
-def naive_images(p):
-    return set(naive.images(p))
 
 
 def solution_number(p):
@@ -171,7 +167,7 @@ def solution_number(p):
 
 
 def orbit_number(p):
-    return eight()[1].index(min(naive_images(p))) + 1
+    return eight()[1].index(min(naive.image_set(p))) + 1
 
 
 @pytest.mark.parametrize("orbit,source,kind,args,generator,src_no,gen_no,src_orbit", CASE_STUDY)
@@ -359,7 +355,7 @@ def naive_closure(n):
                     if q not in seen and fast_solution(q):
                         seen.add(q)
                         todo.append(q)
-    return {min(naive_images(s)) for s in seen}
+    return {min(naive.image_set(s)) for s in seen}
 
 
 @pytest.mark.parametrize("n", range(1, 11))
@@ -370,7 +366,7 @@ def test_search_reaches_exactly_the_orbits_of_a_scalar_closure(n):
         found = {d.canonical for d in s.discoveries}
         assert found == naive_closure(n)
         assert s.found == len(found) and s.complete == (len(found) == known_unique(n))
-        assert set(s.missing()) == {min(naive_images(r)) for r in s.fundamentals} - found
+        assert set(s.missing()) == {min(naive.image_set(r)) for r in s.fundamentals} - found
 
 
 @pytest.mark.slow
@@ -392,14 +388,14 @@ def test_every_discovery_is_a_valid_step(n):
     s = search_orbits(n, strategy="dfs")
     for d in s.discoveries:
         assert d.operation.apply(d.source) == d.generator and solution(d.generator)
-        assert d.canonical == min(naive_images(d.generator)) and d.size == len(naive_images(d.generator))
+        assert d.canonical == min(naive.image_set(d.generator)) and d.size == len(naive.image_set(d.generator))
         if d.step == 1:
             assert d.parent is None and isinstance(d.operation, Inc)
             assert naive.is_solution(Problem(n - 1), d.source)
         else:
             parent = s.discoveries[d.parent]
             assert isinstance(d.operation, Mov) and d.parent < d.index
-            assert d.source in naive_images(parent.generator)  # a member of the parent orbit
+            assert d.source in naive.image_set(parent.generator)  # a member of the parent orbit
     edges = s.edges()
     assert len(edges) == len(s.discoveries) and all(e[0] is None for e in edges[: len(s.step1)])
 
@@ -420,17 +416,17 @@ def test_search_errors():
 def test_orbit_search_command(capsys, monkeypatch):
     code, out, _ = run_cli(capsys, monkeypatch, "experiment", "orbit-search", "8", "--json")
     data = json.loads(out)
-    assert code == 0 and data["n"] == 8 and data["orbits"] == 12 == data["found"] and data["complete"]
-    assert {t["orbit"] for t in data["trajectory"] if t["step"] == 1} == {1, 2, 9}
-    assert sorted(t["orbit"] for t in data["trajectory"]) == list(range(1, 13))
-    first = next(t for t in data["trajectory"] if t["orbit"] == 1)
+    assert code == 0 and data["n"] == 8 and data["unique"] == 12 == data["found"] and data["complete"]
+    assert {t["orbit_number"] for t in data["trajectory"] if t["step"] == 1} == {1, 2, 9}
+    assert sorted(t["orbit_number"] for t in data["trajectory"]) == list(range(1, 13))
+    first = next(t for t in data["trajectory"] if t["orbit_number"] == 1)
     assert first["operation"] == "Inc(7.5, 0.5)" and first["generator"] == [8, 2, 4, 1, 7, 5, 3, 6]
     for t in data["trajectory"]:
         if t["step"] == 2:
             op = Mov.from_document(*[float(a) for a in t["operation"][4:-1].split(", ")])
             assert one(op.apply(zero(t["source"]))) == tuple(t["generator"])
             assert t["generator_rank"] == solution_number(zero(t["generator"]))
-    assert {"commit", "python", "date"} <= set(data["environment"])
+    assert {"commit", "python", "date"} <= set(data["provenance"])
     code, out, _ = run_cli(capsys, monkeypatch, "experiment", "orbit-search", "9", "--strategy", "dfs")
     assert code == 0 and f"coverage: {len(naive_closure(9))} of {known_unique(9)} orbits" in out
     assert "not reached:" in out

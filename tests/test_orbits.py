@@ -11,7 +11,7 @@ import naive
 import pytest
 from clirun import run_cli
 from hypothesis import given, strategies as st
-from naive import images as naive_images
+from naive import images as naive_images, zero
 from strategies import symmetric_problems
 
 from queenslab.d4 import IDENTITY, element
@@ -57,15 +57,12 @@ def test_every_member_of_every_orbit_has_the_same_orbit_and_canonical_form(n):
     assert sum(canon.values()) == known_total(n)
 
 
-def test_document_003_orbit_numbers_are_canonical_ranks():
+def test_zhang_and_zhangs_orbit_numbers_are_canonical_ranks():
     # The case study numbers the 12 orbits of 8 queens by the order of their least members
     # and calls (2, 4, 6, 8, 3, 1, 7, 5) "solution 5 on orbit 3", (3, 6, 8, 1, 5, 7, 2, 4)
     # "solution 24 on orbit 12", (8, 2, 4, 1, 7, 5, 3, 6) a generator of orbit 1.
     reps = [f.solution for f in fundamental_solutions(Problem(8))]
     sols = naive.all_solutions(Problem(8))
-
-    def zero(t):
-        return tuple(x - 1 for x in t)
 
     for placement, solution_no, orbit_no in [
         ((2, 4, 6, 8, 3, 1, 7, 5), 5, 3),
@@ -200,7 +197,7 @@ def test_orbits_command_text_and_json(capsys, monkeypatch):
 def test_orbits_command_burnside_limit_and_variants(capsys, monkeypatch):
     code, out, _ = run_cli(capsys, monkeypatch, "orbits", "10", "--burnside", "--json")
     data = json.loads(out)
-    assert code == 0 and data["burnside"]["orbits"] == known_unique(10) == data["count"]
+    assert code == 0 and data["burnside"]["unique"] == known_unique(10) == data["unique"]
     assert data["burnside"]["fixed"]["po1"] == known_total(10) and data["burnside"]["agrees"]
     code, out, _ = run_cli(capsys, monkeypatch, "orbits", "8", "--burnside")
     assert code == 0 and "Burnside: 96 / 8 = 12 orbits" in out
@@ -210,7 +207,7 @@ def test_orbits_command_burnside_limit_and_variants(capsys, monkeypatch):
     code, out, _ = run_cli(capsys, monkeypatch, "orbits", "7", "--fix", "1,1", "--json")
     p = Problem(7, fixed=[(0, 0)])
     data = json.loads(out)
-    assert data["count"] == naive.orbit_count(p) and data["group"] == ["po1", "po2"]
+    assert data["unique"] == naive.orbit_count(p) and data["group"] == ["po1", "po2"]
 
 
 @pytest.mark.parametrize(
@@ -243,7 +240,7 @@ def test_symmetry_table_command(capsys, monkeypatch):
 def test_symmetry_orbit_command(capsys, monkeypatch):
     code, out, _ = run_cli(capsys, monkeypatch, "symmetry", "orbit", "1", "6", "8", "3", "7", "4", "2", "5", "--json")
     data = json.loads(out)
-    assert code == 0 and data["solution"] and data["size"] == 8 and data["stabilizer"] == ["po1"]
+    assert code == 0 and data["valid"] and data["size"] == 8 and data["stabilizer"] == ["po1"]
     # Zhang and Zhang, Table 2: the orbit's eight permutations and the first one's signature
     assert data["images"]["po8"] == [3, 5, 2, 8, 6, 4, 7, 1]
     assert data["raw_signature"][0][0] == [26, 3, 5]

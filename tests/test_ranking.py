@@ -244,7 +244,7 @@ def test_index_cli(tmp_path, capsys):
     d = str(tmp_path / "cli")
     assert main(["index", "build", "10", "--index", d, "--json"]) == 0
     info = json.loads(capsys.readouterr().out)
-    assert info["n"] == 10 and info["total"] == 724 and info["status"] == "complete"
+    assert info["n"] == 10 and info["count"] == 724 and info["status"] == "complete"
     assert main(["index", "info", "--index", d, "--json"]) == 0
     listed = json.loads(capsys.readouterr().out)["indexes"]
     assert [e["n"] for e in listed] == [10] and listed[0]["bytes"] > 0

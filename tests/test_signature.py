@@ -38,10 +38,6 @@ from queenslab.symmetry.signature import (
 perms = st.integers(1, 9).flatmap(lambda n: st.permutations(list(range(n))))
 
 
-def naive_images(p):
-    return set(naive.images(p))
-
-
 # Table 2 of Zhang and Zhang's paper, as printed: permutation (1-based) and signature {Sig_x, Sig_y}.
 TABLE_2 = [
     (
@@ -102,7 +98,7 @@ def test_table_2_signatures_exactly_as_printed(placement, printed):
 
 def test_table_2_is_one_orbit_with_one_signature():
     perms8 = [tuple(c - 1 for c in p) for p, _ in TABLE_2]
-    assert set(perms8) == naive_images(perms8[0])
+    assert set(perms8) == naive.image_set(perms8[0])
     keys = {signature(p) for p in perms8}
     assert len(keys) == 1
     printed = [parse_printed(t) for _, t in TABLE_2]
@@ -155,7 +151,7 @@ def test_the_key_is_a_canonical_form_of_the_criterion(p, data):
     # q: an image of p, a permutation of the same size, or one of the nearby 3-cycles of p
     q = data.draw(
         st.one_of(
-            st.sampled_from(sorted(naive_images(p))),
+            st.sampled_from(sorted(naive.image_set(p))),
             st.permutations(list(range(n))).map(tuple),
             st.sampled_from([p] if n < 3 else [p[:i] + (p[i + 1], p[i + 2], p[i]) + p[i + 3 :] for i in range(n - 2)]),
         )
@@ -185,7 +181,7 @@ def test_rules_1_and_2_on_small_cases():
 def test_every_member_of_every_orbit_has_the_same_signature(n):
     sols = list(engine.solutions(Problem(n)))
     for s in sols:
-        images = naive_images(s)
+        images = naive.image_set(s)
         for crit in ("document", "oriented"):
             keys = {signature(m, crit) for m in images}
             assert len(keys) == 1
@@ -194,7 +190,7 @@ def test_every_member_of_every_orbit_has_the_same_signature(n):
 @given(perms)
 def test_signature_is_an_invariant_of_any_permutation(p):
     for crit in ("document", "oriented"):
-        assert len({signature(m, crit) for m in naive_images(tuple(p))}) == 1
+        assert len({signature(m, crit) for m in naive.image_set(tuple(p))}) == 1
 
 
 # ----------------------------------------------------------------------------- uniqueness
@@ -205,7 +201,7 @@ def test_oriented_signature_separates_the_orbits_of_all_permutations(n):
     # the completeness theorem of docs/symmetry.md, exhaustively
     classes = defaultdict(set)
     for p in itertools.permutations(range(n)):
-        classes[signature(p, "oriented")].add(min(naive_images(p)))
+        classes[signature(p, "oriented")].add(min(naive.image_set(p)))
     assert all(len(v) == 1 for v in classes.values())
 
 
@@ -233,7 +229,7 @@ def test_document_signature_on_all_permutations(n):
     # permutations for n <= 7 (n = 8 too, but it takes 10 s).
     classes = defaultdict(set)
     for p in itertools.permutations(range(n)):
-        classes[signature(p)].add(min(naive_images(p)))
+        classes[signature(p)].add(min(naive.image_set(p)))
     assert all(len(v) == 1 for v in classes.values())
 
 
@@ -268,7 +264,7 @@ def test_ambiguous_solutions():
 @pytest.mark.parametrize("n", range(1, 12))
 def test_no_two_orbits_share_a_signature(n):
     # the document's claim, by brute force over the orbits' representatives
-    reps = {min(naive_images(s)) for s in engine.solutions(Problem(n))}
+    reps = {min(naive.image_set(s)) for s in engine.solutions(Problem(n))}
     assert len(reps) == known_unique(n)
     for crit in ("document", "oriented"):
         assert len({signature(r, crit) for r in reps}) == len(reps)
@@ -324,14 +320,14 @@ def test_signature_experiment_command(capsys, monkeypatch):
         "--json",
     )
     data = json.loads(out)
-    assert code == 0 and data["unique"] is True
-    rows = {(r["n"], r["criterion"]): r for r in data["rows"]}
+    assert code == 0 and data["distinct_signatures"] is True
+    rows = {(r["n"], r["criterion"]): r for r in data["results"]}
     assert set(rows) == {(n, c) for n in range(4, 10) for c in ("document", "oriented")}
     for (n, _), r in rows.items():
-        assert r["orbits"] == known_unique(n) == r["signatures"] and r["collisions"] == []
+        assert r["unique"] == known_unique(n) == r["signatures"] and r["collisions"] == []
     assert rows[(4, "document")]["ambiguous"] == 1 and rows[(9, "document")]["ambiguous"] == 0
     assert [c["n"] for c in data["certified"]] == [10, 11, 12]
-    assert {"commit", "python", "machine", "date"} <= set(data["environment"])
+    assert {"commit", "python", "machine", "date"} <= set(data["provenance"])
     code, out, _ = run_cli(capsys, monkeypatch, "experiment", "signature", "--max-n", "8")
     assert code == 0 and "no two orbits share a signature" in out
 

@@ -143,7 +143,7 @@ def test_the_readme_workflow(capsys, monkeypatch, tmp_path):
     code, out, _ = run_cli(capsys, monkeypatch, "solve", 10000, "--out", f)
     code, out, _ = run_cli(capsys, monkeypatch, "show", "--from", f, "--png", tmp_path / "q.png", "--json")
     data = json.loads(out)
-    assert code == 0 and data["solution"] is True and data["pixels"] == [10000, 10000]
+    assert code == 0 and data["valid"] is True and data["pixels"] == [10000, 10000]
 
 
 # ----------------------------------------------------------------------------- heuristics and variants
@@ -264,7 +264,7 @@ def test_show_reads_what_numpy_saves(capsys, monkeypatch, tmp_path):
     np.save(f, np.array(p))
     code, out, _ = run_cli(capsys, monkeypatch, "show", "--from", f, "--json")
     data = json.loads(out)
-    assert code == 0 and data["solution"] is True and data["placement"] == one_based(p)
+    assert code == 0 and data["valid"] is True and data["placement"] == one_based(p)
     write_placement(p, f)
     assert np.load(f).tolist() == list(p) and read_placement(f).tolist() == list(p)
 

@@ -16,6 +16,7 @@ import click
 
 from .. import __version__, interrupt
 from ..errors import QueensError
+from ..reports import ErrorReport, to_json
 
 __all__ = ["cli", "experiment", "main", "run", "emit_json"]
 
@@ -35,14 +36,15 @@ def experiment() -> None:
     """Reproducible experiments from the literature (see the experiments page of the docs)."""
 
 
-def emit_json(obj: dict) -> None:
-    """Print one JSON object on standard output."""
-    click.echo(json.dumps(obj))
+def emit_json(report: object) -> None:
+    """Print a report (a dataclass of :mod:`queenslab.reports`) as one JSON object on
+    standard output."""
+    click.echo(json.dumps(to_json(report)))
 
 
 def _error(message: str, kind: str, as_json: bool) -> int:
     if as_json:
-        emit_json({"error": message, "kind": kind})
+        emit_json(ErrorReport(message, kind))
     click.echo(f"error: {message}", err=True)
     return 2
 

@@ -17,9 +17,11 @@ from ..backends.interface import COUNTS
 from ..counting import check_range, count as count_problem, count_range
 from ..data import compare
 from ..errors import QueensError
+from ..models.export import export
 from ..outfile import atomic_output
 from ..problem import Problem
 from ..provenance import environment
+from ..reports import CountReport, CrosscheckReport, Disagreement, ExportReport, to_json
 from ..result import CountResult
 from .app import cli, emit_json
 from .options import (
@@ -97,43 +99,30 @@ def _n_or_range(f: Callable) -> Callable:
     return wrapper
 
 
-def _count_json(
-    problem: Problem, res: CountResult, sizes: dict[int, int] | None, unique: bool, known: Any, extra: dict
-) -> dict:
-    return {
-        "n": problem.n,
-        "count": res.count,
-        "unique": res.unique if unique else None,
-        "classes": None if sizes is None else {str(k): v for k, v in sizes.items()},
-        "backend": res.backend,
-        "method": res.method,
-        "threads": res.threads,
-        "seconds": round(res.seconds or 0.0, 6),
-        "complete": res.complete,
-        "known": known.count,
-        "known_unique": known.unique if unique else None,
-        "agrees": known.agrees,
-        "nodes": res.nodes,
-        "problem": problem.to_dict(one_based=True),
-        "note": res.note,
-        **extra,
-        "provenance": environment(res.threads),
-    }
+def _count_report(problem: Problem, res: CountResult, unique: bool, known: Any, split: dict) -> CountReport:
+    return CountReport(
+        n=problem.n,
+        count=res.count,
+        unique=res.unique if unique else None,
+        classes=res.classes,
+        backend=res.backend,
+        method=res.method,
+        threads=res.threads,
+        seconds=res.seconds or 0.0,
+        complete=res.complete,
+        known=known.count,
+        known_unique=known.unique if unique else None,
+        agrees=known.agrees,
+        nodes=res.nodes,
+        problem=problem,
+        note=res.note,
+        **split,
+        provenance=environment(res.threads),
+    )
 
 
 def _classes_text(sizes: dict[int, int]) -> str:
     return ", ".join(f"{k} of size {size}" for size, k in sizes.items())
-
-
-#: The keys of ``count --json`` that only a split count (--ledger / --dask) fills.
-_NOT_SPLIT = {
-    "tasks": None,
-    "from_ledger": None,
-    "workers": None,
-    "verified": None,
-    "verify_method": None,
-    "disagreements": None,
-}
 
 
 def _count_range(rows: Iterable[tuple[Problem, CountResult]], unique: bool, as_json: bool, bar: Progress) -> int:
@@ -153,7 +142,7 @@ def _count_range(rows: Iterable[tuple[Problem, CountResult]], unique: bool, as_j
         if known.agrees is False or not res.complete:
             code = 1
         if as_json:
-            emit_json(_count_json(problem, res, sizes, unique, known, _NOT_SPLIT))
+            emit_json(_count_report(problem, res, unique, known, {}))
             continue
         pre = "" if res.complete else ">="
         line = f"{problem.n:>3} {pre + str(res.count):>16}"
@@ -255,7 +244,7 @@ def count_cmd(
     object mapping each orbit size to its number of orbits, else null), backend,
     method, threads, seconds, complete, known, known_unique, agrees (null when nothing
     is known), nodes, problem, note (why a problem whose constraints contradict each
-    other has no solutions, else null), tasks, from_ledger, workers, verified,
+    other has no solutions, else null), tasks, from_ledger, workers, recounted,
     verify_method, disagreements (null without --ledger / --dask), provenance
     (package, commit, library versions, threads, CPU and date).
 
@@ -312,28 +301,23 @@ def count_cmd(
         orbit_sizes = res.classes
     finally:
         progress.close()
-    extra = {
-        "tasks": getattr(res, "tasks", None),
-        "from_ledger": getattr(res, "from_ledger", None),
-        "workers": list(getattr(res, "workers", ())) if split else None,
-        "verified": getattr(res, "verified", None),
-        "verify_method": verify_method if split else None,
-        "disagreements": [
-            {
-                "task": list(d.task),
-                "recorded": list(d.recorded),
-                "recomputed": list(d.recomputed),
-                "method": d.method,
-            }
-            for d in getattr(res, "disagreements", ())
-        ]
-        if split
-        else None,
-    }
+    extra: dict[str, Any] = {}
+    if split:
+        extra = {
+            "tasks": getattr(res, "tasks", None),
+            "from_ledger": getattr(res, "from_ledger", None),
+            "workers": tuple(getattr(res, "workers", ())),
+            "recounted": getattr(res, "verified", None),
+            "verify_method": verify_method,
+            "disagreements": tuple(
+                Disagreement(tuple(d.task), tuple(d.recorded), tuple(d.recomputed), d.method)
+                for d in getattr(res, "disagreements", ())
+            ),
+        }
     assert res.count is not None  # a problem is counted, never a model with lex-leader constraints alone
     known = compare(problem, res.count, res.unique if unique else None, complete=res.complete)
     if as_json:
-        emit_json(_count_json(problem, res, orbit_sizes, unique, known, extra))
+        emit_json(_count_report(problem, res, unique, known, extra))
     else:
         pre = "" if res.complete else "at least "
         line = f"{pre}{res.count} solution{'' if res.count == 1 else 's'} of {problem.describe()}"
@@ -356,7 +340,7 @@ def count_cmd(
                 f"{extra['tasks']} tasks, {extra['from_ledger']} found done in the ledger, "
                 f"{len(extra['workers'] or [])} worker(s) this run"
                 + (
-                    f"; {extra['verified']} recomputed ({verify_method} method), "
+                    f"; {extra['recounted']} recomputed ({verify_method} method), "
                     f"{len(extra['disagreements'] or [])} disagreeing"
                     if verify
                     else ""
@@ -366,7 +350,8 @@ def count_cmd(
         click.echo("error: the count disagrees with the known value", err=True)
         return 1
     if split and extra["disagreements"]:
-        click.echo("error: recomputed tasks disagree with the ledger: " + json.dumps(extra["disagreements"]), err=True)
+        disagreeing = [to_json(d) for d in extra["disagreements"]]
+        click.echo("error: recomputed tasks disagree with the ledger: " + json.dumps(disagreeing), err=True)
         return 1
     return 0 if res.complete else 1
 
@@ -401,8 +386,8 @@ def crosscheck_cmd(problem: Problem, backends: str | None, no_unique: bool, time
     (a backend that ran out holds none: the others decide); Ctrl-C exits 130.
 
     \b
-    JSON keys: n, problem, unique (whether orbits were compared), time_limit, agree,
-    verdict (agree, disagree or inconclusive), rows (each: backend, count, unique,
+    JSON keys: n, problem, compared_unique (whether orbits were compared), time_limit,
+    agrees, verdict (agree, disagree or inconclusive), results (each: backend, count, unique,
     seconds, complete, timed_out, error), note (why contradicting constraints leave no
     solutions, else null).
 
@@ -416,27 +401,16 @@ def crosscheck_cmd(problem: Problem, backends: str | None, no_unique: bool, time
     res = crosscheck(problem, names, unique=not no_unique, strict=names is not None, time_limit=time_limit)
     if as_json:
         emit_json(
-            {
-                "n": problem.n,
-                "problem": problem.to_dict(one_based=True),
-                "unique": not no_unique,
-                "time_limit": time_limit,
-                "agree": res.agree,
-                "verdict": res.verdict,
-                "note": problem.contradiction,
-                "rows": [
-                    {
-                        "backend": r.backend,
-                        "count": r.count,
-                        "unique": r.unique,
-                        "seconds": round(r.seconds, 6),
-                        "complete": r.complete,
-                        "timed_out": r.timed_out,
-                        "error": r.error,
-                    }
-                    for r in res.rows
-                ],
-            }
+            CrosscheckReport(
+                n=problem.n,
+                problem=problem,
+                compared_unique=not no_unique,
+                time_limit=time_limit,
+                agrees=res.agree,
+                verdict=res.verdict,
+                results=res.rows,
+                note=problem.contradiction,
+            )
         )
     else:
         click.echo(f"{problem.describe()}")
@@ -464,7 +438,7 @@ def crosscheck_cmd(problem: Problem, backends: str | None, no_unique: bool, time
 
 
 @cli.command("export")
-@click.argument("kind", type=click.Choice(["cnf", "cpsat"]))
+@click.argument("model", type=click.Choice(["cnf", "cpsat"]))
 @problem_options(optional_n=True)
 @click.option("--encoding", default=None, metavar="E", help="cnf only: cardinality encoding (default pairwise).")
 @click.option(
@@ -478,7 +452,7 @@ def crosscheck_cmd(problem: Problem, backends: str | None, no_unique: bool, time
 @out_option()
 @json_option
 def export_cmd(
-    kind: str,
+    model: str,
     problem: Problem,
     encoding: str | None,
     formulation: str | None,
@@ -490,7 +464,7 @@ def export_cmd(
     """Export the model: DIMACS CNF with a cell-variable map, or CP-SAT's text proto.
 
     \b
-    JSON keys: kind, n, problem, symmetry, encoding (null for cpsat), formulation (null
+    JSON keys: model, n, problem, symmetry, encoding (null for cpsat), formulation (null
     for cnf), variables and clauses (null for cpsat), out, text (null with --out).
 
     \b
@@ -498,44 +472,28 @@ def export_cmd(
       queenslab export cnf 8 --out q8.cnf
       queenslab export cpsat 8 --symmetry lex-leader
     """
-    # an option of the other model would be silently ignored: refuse it
-    if kind == "cnf" and formulation is not None:
-        raise QueensError("--formulation is an option of the cpsat model; the cnf model takes --encoding")
-    if kind == "cpsat" and encoding is not None:
-        raise QueensError("--encoding is an option of the cnf model; the cpsat model takes --formulation")
-    # an empty --encoding is refused with the encodings by the model, never read as the default
-    encoding = "pairwise" if encoding is None else encoding
-    formulation = formulation or "integer"
-    sym = None if symmetry == "none" else symmetry
-    if kind == "cnf":
-        from ..models.cnf import to_dimacs
-
-        text = to_dimacs(problem, encoding=encoding, symmetry=sym, force=force)
-    else:
-        from ..models.cpsat import export_text
-
-        text = export_text(problem, formulation=formulation, symmetry=sym, force=force)
+    exported = export(problem, model, symmetry=symmetry, encoding=encoding, formulation=formulation, force=force)
+    text = exported.text
     if out:
         with atomic_output(out, "w", what="--out") as fh:
             fh.write(text)
     if as_json:
-        header = next((line for line in text.splitlines() if line.startswith("p cnf")), None)
         emit_json(
-            {
-                "kind": kind,
-                "n": problem.n,
-                "problem": problem.to_dict(one_based=True),
-                "symmetry": symmetry,
-                "encoding": encoding if kind == "cnf" else None,
-                "formulation": formulation if kind == "cpsat" else None,
-                "variables": int(header.split()[2]) if header else None,
-                "clauses": int(header.split()[3]) if header else None,
-                "out": out,
-                "text": None if out else text,
-            }
+            ExportReport(
+                model=model,
+                n=problem.n,
+                problem=problem,
+                symmetry=symmetry,
+                encoding=exported.encoding,
+                formulation=exported.formulation,
+                variables=exported.variables,
+                clauses=exported.clauses,
+                out=out,
+                text=None if out else text,
+            )
         )
     elif not out:
         click.echo(text, nl=False)
     else:
-        click.echo(f"wrote {kind} model of {problem.describe()} to {out}", err=True)
+        click.echo(f"wrote {model} model of {problem.describe()} to {out}", err=True)
     return 0

@@ -18,6 +18,7 @@ the native search's practical limit (``engine.FIRST_SOLUTION``, n > 33, without
 
 from __future__ import annotations
 
+import functools
 import time
 from typing import Any
 
@@ -28,6 +29,8 @@ from ..backends.registry import BACKENDS, backend_options
 from ..errors import Incomplete, QueensError
 from ..placement_file import write_placement
 from ..problem import Problem
+from ..reports import SolveReport
+from ..solution import format_placement
 from .app import cli, emit_json
 from .options import Progress, json_option, number_option, out_option, problem_options, solver_options
 
@@ -243,18 +246,11 @@ def solve_cmd(
         effective_seed = (seed if seed is not None else 0) if backend in _SEEDED_BACKENDS else None
     else:
         effective_seed = (seed if seed is not None else 0) if method in _SEEDED else None
-    result: dict[str, Any] = {
-        "n": n,
-        "problem": problem.to_dict(one_based=True),
-        "backend": backend,
-        "method": method,
-        "seed": effective_seed,
-        "seconds": round(seconds, 6),
-    }
+    report = functools.partial(SolveReport, n, problem, backend, method, effective_seed, seconds)
     if placement is None:
         reason = error or _no_solution(problem)
         if as_json:
-            emit_json({**result, "verified": False, "solution": None, "out": None, "error": reason})
+            emit_json(report(verified=False, solution=None, out=None, error=reason))
         else:
             click.echo(f"no solution: {reason}", err=True)
         return 1
@@ -262,18 +258,17 @@ def solve_cmd(
     if why is not None:  # a defect, never bad input
         message = f"{_solver_name(backend, method, default)} returned a placement that is not a solution: {why}"
         if as_json:
-            emit_json({**result, "verified": False, "solution": None, "out": None, "error": message})
+            emit_json(report(verified=False, solution=None, out=None, error=message))
         else:
             click.echo(f"error: {message}", err=True)
         return 1
     fmt = write_placement(placement, out) if out else None
-    shown = [int(c) + 1 for c in placement] if n <= PRINT_MAX_N else None
-    result.update(verified=True, solution=shown, out=out, error=None)
+    shown = tuple(int(c) for c in placement) if n <= PRINT_MAX_N else None
     if as_json:
-        emit_json(result)
+        emit_json(report(verified=True, solution=shown, out=out, error=None))
         return 0
     if shown is not None:
-        click.echo(" ".join(map(str, shown)))
+        click.echo(format_placement(shown))
     label = f"{name} backend" if backend is not None else name
     click.echo(f"{label}: a solution of {problem.describe()} in {seconds:.3f} s, verified", err=True)
     if default and method is not None:

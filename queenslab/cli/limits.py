@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..reports import LimitsReport
 from .app import cli, emit_json
 from .options import json_option
 
@@ -26,11 +27,11 @@ def limits_cmd(as_json: bool) -> int:
       queenslab limits
       queenslab limits --json
     """
-    from ..limits import as_dict, every_limit
+    from ..limits import every_limit
 
     found = every_limit()
     if as_json:
-        emit_json({"limits": [as_dict(lim) for lim in found]})
+        emit_json(LimitsReport(tuple(found)))
         return 0
     width = max(len(lim.name) for lim in found)
     for lim in found:

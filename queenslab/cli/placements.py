@@ -17,6 +17,7 @@ from ..errors import QueensError, TooLarge, UnsupportedProblem
 from ..outfile import NpyRows, atomic_output, free_bytes
 from ..placement_file import read_placement
 from ..problem import Problem, leaper_name
+from ..reports import BrokenRule, CheckReport, ShowReport, SolutionsReport
 from ..solution import board_text, conflicts, format_placement, parse_placement
 from ..viz.bits import MAX_PNG_SIDE
 from .app import cli, emit_json
@@ -48,8 +49,8 @@ def solutions_cmd(problem, limit, offset, fmt, out, force, as_json):
     shape (k, N)), so that numpy.load gives the Python API's placements.
 
     \b
-    JSON keys: n, problem, offset, limit, count, format, out, solutions (the list of
-    1-based placements; null when they go to a file).
+    JSON keys: n, problem, offset, limit, listed (how many solutions were written),
+    format, out, solutions (the list of 1-based placements; null when they go to a file).
 
     \b
     Examples:
@@ -71,19 +72,8 @@ def solutions_cmd(problem, limit, offset, fmt, out, force, as_json):
 
         return solution_batches(problem, offset=offset, limit=limit, force=force)
 
-    def report(count: int, sols) -> None:
-        emit_json(
-            {
-                "n": n,
-                "problem": problem.to_dict(one_based=True),
-                "offset": offset,
-                "limit": limit,
-                "count": count,
-                "format": fmt,
-                "out": out,
-                "solutions": sols,
-            }
-        )
+    def report(listed: int, sols) -> None:
+        emit_json(SolutionsReport(n, problem, offset, limit, listed, fmt, out, sols))
 
     if fmt == "npy":
         if limit is None:  # every solution from the offset on: refuse early what cannot fit on the disk
@@ -101,7 +91,7 @@ def solutions_cmd(problem, limit, offset, fmt, out, force, as_json):
         return 0
 
     if as_json and out is None:
-        flat = [s for a in stream() for s in (a + 1).tolist()]
+        flat = tuple(tuple(s) for a in stream() for s in a.tolist())
         report(len(flat), flat)
         return 0
 
@@ -163,7 +153,7 @@ def check_cmd(placement, variant, as_json):
     Exits 0 for a solution, 1 otherwise.
 
     \b
-    JSON keys: n, problem, placement, solution, conflicts (each: kind, cells, message).
+    JSON keys: n, problem, placement, valid, conflicts (each: rule, cells, message).
 
     \b
     Examples:
@@ -175,16 +165,13 @@ def check_cmd(placement, variant, as_json):
     found = conflicts(problem, p)
     if as_json:
         emit_json(
-            {
-                "n": problem.n,
-                "problem": problem.to_dict(one_based=True),
-                "placement": [c + 1 for c in p],
-                "solution": not found,
-                "conflicts": [
-                    {"kind": c.kind, "cells": [[r + 1, col + 1] for r, col in c.cells], "message": c.message()}
-                    for c in found
-                ],
-            }
+            CheckReport(
+                n=problem.n,
+                problem=problem,
+                placement=tuple(p),
+                valid=not found,
+                conflicts=tuple(BrokenRule(c.kind, tuple(c.cells), c.message()) for c in found),
+            )
         )
     elif not found:
         click.echo(f"a solution of {problem.describe()}")
@@ -230,11 +217,11 @@ def _pictures(problem: Problem | None, p, png, svg, scale, bits, attacks) -> dic
                 raise QueensError(f"--attacks is drawn on boards up to n = {MAX_N}, not on the 1-bit PNG")
             from ..viz.bits import write_png
 
-            out["pixels"] = list(write_png(p, png, scale=scale or 1))
+            out["pixels"] = tuple(write_png(p, png, scale=scale or 1))
         else:
             from ..viz.png import write_board_png
 
-            out["pixels"] = list(write_board_png(png, problem, p, attacks_of=row, cell=scale))
+            out["pixels"] = tuple(write_board_png(png, problem, p, attacks_of=row, cell=scale))
     return out
 
 
@@ -246,15 +233,15 @@ def _show_problem(problem: Problem, png, svg, scale, attacks, as_json: bool) -> 
     text = board_text(problem) if problem.n <= TEXT_BOARD_MAX_N else None
     if as_json:
         emit_json(
-            {
-                "n": problem.n,
-                "problem": problem.to_dict(one_based=True),
-                "placement": None,
-                "solution": None,
-                "conflict": None,
-                "board": text.splitlines() if text is not None and png is None and svg is None else None,
+            ShowReport(
+                n=problem.n,
+                problem=problem,
+                placement=None,
+                valid=None,
+                conflict=None,
+                board=tuple(text.splitlines()) if text is not None and png is None and svg is None else None,
                 **pictures,
-            }
+            )
         )
         return 0
     if png is not None or svg is not None:
@@ -327,7 +314,7 @@ def show_cmd(placement, from_file, png, svg, scale, bits, attacks, variant, as_j
 
     \b
     JSON keys: n, problem (null for a large board checked without variant flags),
-    placement (null for n > 1000), solution, conflict, board (text lines; null with a
+    placement (null for n > 1000), valid, conflict, board (text lines; null with a
     picture), png, svg, pixels (the PNG's width and height).
 
     \b
@@ -372,17 +359,18 @@ def show_cmd(placement, from_file, png, svg, scale, bits, attacks, variant, as_j
     pictures = _pictures(
         problem if problem is not None else Problem(n) if n <= MAX_N else None, p, png, svg, scale, bits, attacks
     )
-    result: dict = {
-        "n": n,
-        "problem": problem.to_dict(one_based=True) if problem is not None else None,
-        "placement": [int(c) + 1 for c in p] if n <= 1000 else None,
-        "solution": why is None,
-        "conflict": why,
-        "board": text.splitlines() if text is not None else None,
-        **pictures,
-    }
     if as_json:
-        emit_json(result)
+        emit_json(
+            ShowReport(
+                n=n,
+                problem=problem,
+                placement=tuple(int(c) for c in p) if n <= 1000 else None,
+                valid=why is None,
+                conflict=why,
+                board=tuple(text.splitlines()) if text is not None else None,
+                **pictures,
+            )
+        )
     elif not picture:
         click.echo(text)
         if why is not None:

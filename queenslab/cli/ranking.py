@@ -17,6 +17,17 @@ import click
 from .. import interrupt
 from ..errors import QueensError
 from ..problem import Problem
+from ..reports import (
+    IndexBuildReport,
+    IndexEntry,
+    IndexInfoReport,
+    IndexVerifyReport,
+    RankReport,
+    Sample,
+    SampleReport,
+    UnrankReport,
+    to_json,
+)
 from ..solution import format_placement, parse_placement
 from .app import cli, emit_json
 from .options import (
@@ -69,16 +80,7 @@ def rank_cmd(problem: Problem, placement, index, threads, force, as_json) -> int
     t0 = time.perf_counter()
     r = interrupt.run(rank, problem, p, index=index, threads=threads, force=force)
     if as_json:
-        emit_json(
-            {
-                "n": problem.n,
-                "problem": problem.to_dict(one_based=True),
-                "placement": [c + 1 for c in p],
-                "rank": r + 1,
-                "seconds": round(time.perf_counter() - t0, 6),
-                "index": _index_path(index),
-            }
-        )
+        emit_json(RankReport(problem.n, problem, tuple(p), r, time.perf_counter() - t0, _index_path(index)))
     else:
         click.echo(r + 1)
     return 0
@@ -109,16 +111,7 @@ def unrank_cmd(problem: Problem, r: int, index, threads, force, as_json) -> int:
     t0 = time.perf_counter()
     s = interrupt.run(unrank, problem, r - 1, index=index, threads=threads, force=force)
     if as_json:
-        emit_json(
-            {
-                "n": problem.n,
-                "problem": problem.to_dict(one_based=True),
-                "rank": r,
-                "solution": [c + 1 for c in s],
-                "seconds": round(time.perf_counter() - t0, 6),
-                "index": _index_path(index),
-            }
-        )
+        emit_json(UnrankReport(problem.n, problem, r - 1, tuple(s), time.perf_counter() - t0, _index_path(index)))
     else:
         click.echo(format_placement(s))
     return 0
@@ -167,16 +160,12 @@ def sample_cmd(problem: Problem, k: int, seed: int, distinct: bool, index, threa
             finally:
                 progress.close()
             return
-        head = {
-            "n": problem.n,
-            "problem": problem.to_dict(one_based=True),
-            "seed": seed,
-            "index": _index_path(index),
-        }
-        click.echo(json.dumps(head)[:-1] + ', "samples": [', nl=False)
+        # the report is written as the samples are drawn: its head, then each sample
+        head = json.dumps(to_json(SampleReport(problem.n, problem, seed, _index_path(index))))
+        click.echo(head[: -len("[]}")] + "[", nl=False)
         try:
             for i, (r, s) in enumerate(draws):
-                item = json.dumps({"rank": r + 1, "solution": [c + 1 for c in s]})
+                item = json.dumps(to_json(Sample(r, tuple(s))))
                 click.echo(item if i == 0 else ", " + item, nl=False)
         except QueensError:
             click.echo("")  # the error object follows on its own line
@@ -197,6 +186,13 @@ def _build_target(index_path: str | None) -> dict:
         return {}
     p = Path(index_path)
     return {"path": p} if p.suffix == ".sqlite" or os.path.isfile(p) else {"directory": p}
+
+
+def _counted(info: dict) -> dict:
+    """An index's description with its number of solutions under the report's key."""
+    info = dict(info)
+    info["count"] = info.pop("total")
+    return info
 
 
 @index_group.command("build")
@@ -229,7 +225,8 @@ def index_build_cmd(problem: Problem, depth, index_path, threads, rebuild, force
     for the first ("being built by PID ...") and returns its result.
 
     \b
-    JSON keys: path, n, depth, total, rows, bytes, problem, built, seconds, status.
+    JSON keys: path, n, depth, count (the number of solutions), rows, bytes, problem,
+    built, seconds, status.
 
     \b
     Examples:
@@ -268,7 +265,7 @@ def index_build_cmd(problem: Problem, depth, index_path, threads, rebuild, force
     idx.close()
     info["seconds"] = round(time.perf_counter() - t0, 3)
     if as_json:
-        emit_json(info)
+        emit_json(IndexBuildReport(**_counted(info)))
     else:
         click.echo(
             f"index of {problem.describe()}: depth {info['depth']}, {info['rows']} prefixes, "
@@ -299,7 +296,8 @@ def index_verify_cmd(problem: Problem, depth, index_path, recount, seed, threads
     is wrong and how to rebuild the index.
 
     \b
-    JSON keys: path, n, depth, total, rows, problem, checks, recounted, seconds, status.
+    JSON keys: path, n, depth, count (the number of solutions), rows, problem, checks,
+    recounted, seconds, status.
 
     \b
     Example:
@@ -328,24 +326,24 @@ def index_verify_cmd(problem: Problem, depth, index_path, recount, seed, threads
             report = interrupt.run(idx.verify, recount=recount, seed=seed, threads=threads, progress=progress)
         finally:
             progress.close()
-        out = {
-            "path": str(idx.path),
-            "n": problem.n,
-            "depth": idx.depth,
-            "total": report["total"],
-            "rows": report["rows"],
-            "problem": problem.to_dict(one_based=True),
-            "checks": report["checks"],
-            "recounted": report["recounted"],
-            "seconds": round(time.perf_counter() - t0, 3),
-            "status": "ok",
-        }
+        out = IndexVerifyReport(
+            path=str(idx.path),
+            n=problem.n,
+            depth=idx.depth,
+            count=report["total"],
+            rows=report["rows"],
+            problem=problem,
+            checks=tuple(report["checks"]),
+            recounted=report["recounted"],
+            seconds=time.perf_counter() - t0,
+            status="ok",
+        )
     if as_json:
         emit_json(out)
     else:
         click.echo(
-            f"index of {problem.describe()} (depth {out['depth']}, {out['rows']} prefixes, {out['total']} "
-            f"solutions) is consistent: {', '.join(out['checks'])}\n{out['path']}"
+            f"index of {problem.describe()} (depth {out.depth}, {out.rows} prefixes, {out.count} "
+            f"solutions) is consistent: {', '.join(out.checks)}\n{out.path}"
         )
     return 0
 
@@ -365,14 +363,15 @@ def index_info_cmd(index_path, as_json) -> int:
     Only the cheap checks are run here; `queenslab index verify` checks everything.
 
     \b
-    JSON keys: directory, indexes (each: path, bytes, status, n, depth, total, rows,
+    JSON keys: directory, indexes (each: path, bytes, status, n, depth, count, rows,
     problem, built; null where unknown or unreadable).
     """
     from ..ranking.index import index_dir, list_indexes
 
     entries = list_indexes(index_path)
     if as_json:
-        emit_json({"directory": str(index_dir(index_path)), "indexes": entries})
+        found = tuple(IndexEntry(**_counted(e)) for e in entries)
+        emit_json(IndexInfoReport(str(index_dir(index_path)), found))
         return 0
     click.echo(f"index directory: {index_dir(index_path)}")
     if not entries:

@@ -24,6 +24,19 @@ import click
 from .. import limits
 from ..errors import QueensError
 from ..provenance import environment
+from ..reports import (
+    BurnsideReport,
+    Certified,
+    Element,
+    Orbit,
+    OrbitSearchReport,
+    OrbitsReport,
+    SearchStep,
+    SignatureReport,
+    SignatureRow,
+    SymmetryOrbitReport,
+    SymmetryTableReport,
+)
 from .app import cli, emit_json, experiment
 from .options import (
     Progress,
@@ -35,10 +48,6 @@ from .options import (
     placement_arg,
     problem_options,
 )
-
-
-def _one(p) -> list[int]:
-    return [int(c) + 1 for c in p]
 
 
 def _text(p) -> str:
@@ -88,8 +97,9 @@ def orbits_cmd(problem, limit, burnside, force, as_json):
     A002562 / A000170 and the command exits 1 if they disagree.
 
     \b
-    JSON keys: n, orbits (each: solution, size), count, solutions, complete, group, known_unique,
-    agrees, problem, burnside (null without --burnside).
+    JSON keys: n, orbits (each: solution, size), unique (the orbits listed), count (their
+    solutions), complete, group, known_unique, agrees, problem, burnside (null without
+    --burnside; else fixed, unique, native_unique, agrees).
 
     \b
     Examples:
@@ -110,7 +120,7 @@ def orbits_cmd(problem, limit, burnside, force, as_json):
         count += 1
         total += f.size
         if as_json:
-            orbits.append({"solution": _one(f.solution), "size": f.size})
+            orbits.append(Orbit(tuple(f.solution), f.size))
         else:
             click.echo(f"{_text(f.solution)}  size {f.size}")
     complete = limit is None or count < limit
@@ -121,26 +131,20 @@ def orbits_cmd(problem, limit, burnside, force, as_json):
     if b is not None:
         agree = agree and b.agrees and b.orbits == count
     if as_json:
-        out = {
-            "n": n,
-            "orbits": orbits,
-            "count": count,
-            "solutions": total,
-            "complete": complete,
-            "group": [g.po for g in problem.symmetries()],
-            "known_unique": known_u,
-            "agrees": agree,
-            "problem": problem.to_dict(one_based=True),
-            "burnside": None,
-        }
-        if b is not None:
-            out["burnside"] = {
-                "fixed": b.by_name(),
-                "orbits": b.orbits,
-                "native_unique": b.native_unique,
-                "agrees": b.agrees,
-            }
-        emit_json(out)
+        emit_json(
+            OrbitsReport(
+                n=n,
+                orbits=tuple(orbits),
+                unique=count,
+                count=total,
+                complete=complete,
+                group=tuple(g.po for g in problem.symmetries()),
+                known_unique=known_u,
+                agrees=agree,
+                problem=problem,
+                burnside=None if b is None else BurnsideReport(b.by_name(), b.orbits, b.native_unique, b.agrees),
+            )
+        )
     else:
         what = "orbit" if count == 1 else "orbits"
         line = f"{count} {what} ({total} solutions) of {problem.describe()}"
@@ -189,21 +193,13 @@ def table_cmd(as_json):
     reading = "row i, column j: apply po_i first, then po_j (po_j composed with po_i)"
     if as_json:
         emit_json(
-            {
-                "table": [[g.po for g in row] for row in table],
-                "reading": reading,
-                "elements": [
-                    {
-                        "name": g.po,
-                        "definition": g.operations,
-                        "geometry": g.name,
-                        "document_geometry": g.document_geometry,
-                        "flags": list(g.flags),
-                        "inverse": g.inverse().po,
-                    }
-                    for g in PO
-                ],
-            }
+            SymmetryTableReport(
+                table=tuple(tuple(g.po for g in row) for row in table),
+                reading=reading,
+                elements=tuple(
+                    Element(g.po, g.operations, g.name, g.document_geometry, tuple(g.flags), g.inverse().po) for g in PO
+                ),
+            )
         )
         return 0
     click.echo(f"Table 1 of Zhang and Zhang ({reading})")
@@ -226,7 +222,7 @@ def orbit_cmd(placement, as_json):
     be a solution.
 
     \b
-    JSON keys: n, placement, solution, images, orbit, size, stabilizer, canonical,
+    JSON keys: n, placement, valid, images, orbit, size, stabilizer, canonical,
     raw_signature, signature.
 
     \b
@@ -249,18 +245,18 @@ def orbit_cmd(placement, as_json):
     sig = signature(p)
     if as_json:
         emit_json(
-            {
-                "n": len(p),
-                "placement": _one(p),
-                "solution": sol,
-                "images": {g.po: _one(g.apply(p)) for g in PO},
-                "orbit": [_one(m) for m in members],
-                "size": len(members),
-                "stabilizer": [g.po for g in stab],
-                "canonical": _one(canon),
-                "raw_signature": [[list(t) for t in part] for part in raw_signature(p)],
-                "signature": [[list(t) for t in part] for part in sig],
-            }
+            SymmetryOrbitReport(
+                n=len(p),
+                placement=tuple(p),
+                valid=sol,
+                images={g.po: tuple(g.apply(p)) for g in PO},
+                orbit=tuple(tuple(m) for m in members),
+                size=len(members),
+                stabilizer=tuple(g.po for g in stab),
+                canonical=tuple(canon),
+                raw_signature=raw_signature(p),
+                signature=sig,
+            )
         )
         return 0
     click.echo(f"{_text(p)}: {'a solution' if sol else 'not a solution'}; orbit of {len(members)} under PO")
@@ -277,7 +273,7 @@ def orbit_cmd(placement, as_json):
 # ----------------------------------------------------------------------------- experiments
 
 
-def _certify(n: int, force: bool) -> dict:
+def _certify(n: int, force: bool) -> Certified:
     """The ambiguous solutions of order n grouped into orbits and by document signature."""
     from ..symmetry.orbits import canonical
     from ..symmetry.signature import ambiguous_solutions, signature
@@ -288,13 +284,13 @@ def _certify(n: int, force: bool) -> dict:
     for p in amb:
         groups.setdefault(signature(p), set()).add(canonical(p))
     collisions = [sorted(g) for g in groups.values() if len(g) > 1]
-    return {
-        "n": n,
-        "ambiguous_solutions": len(amb),
-        "ambiguous_orbits": len({canonical(p) for p in amb}),
-        "collisions": [[_one(p) for p in g] for g in sorted(collisions)],
-        "seconds": round(time.perf_counter() - t0, 3),
-    }
+    return Certified(
+        n=n,
+        ambiguous_solutions=len(amb),
+        ambiguous_orbits=len({canonical(p) for p in amb}),
+        collisions=tuple(tuple(g) for g in sorted(collisions)),
+        seconds=time.perf_counter() - t0,
+    )
 
 
 @experiment.command("signature")
@@ -334,7 +330,10 @@ def signature_cmd(max_n, min_n, criterion, certify_to, plot, force, as_json):
     against n (log scale; a collision is marked) to F, a .png or .svg file.
 
     \b
-    JSON keys: experiment, min_n, max_n, rows, certified, unique, plot, environment.
+    JSON keys: experiment, min_n, max_n, results (each: n, criterion, unique, known_unique,
+    signatures, collisions, ambiguous, seconds), certified (each: n, ambiguous_solutions,
+    ambiguous_orbits, collisions, seconds), distinct_signatures (whether no two orbits
+    share a signature), plot, provenance.
 
     \b
     Examples:
@@ -365,35 +364,35 @@ def signature_cmd(max_n, min_n, criterion, certify_to, plot, force, as_json):
     finally:
         bar.close()
     certified = [_certify(n, force) for n in range(max_n + 1, (certify_to or 0) + 1)]
-    any_collision = any(r.collisions for r in rows) or any(c["collisions"] for c in certified)
+    any_collision = any(r.collisions for r in rows) or any(c.collisions for c in certified)
     if plot is not None:
         from .. import plot as figures
 
         figures.save(figures.signatures([(r.n, r.orbits, r.signatures, r.criterion) for r in rows]), plot)
     if as_json:
         emit_json(
-            {
-                "experiment": "signature",
-                "min_n": min_n,
-                "max_n": max_n,
-                "rows": [
-                    {
-                        "n": r.n,
-                        "criterion": r.criterion,
-                        "orbits": r.orbits,
-                        "known_unique": known_unique(r.n),
-                        "signatures": r.signatures,
-                        "collisions": [[_one(p) for p in g] for g in r.collisions],
-                        "ambiguous": r.ambiguous if r.criterion == "document" else None,
-                        "seconds": round(r.seconds, 3),
-                    }
+            SignatureReport(
+                experiment="signature",
+                min_n=min_n,
+                max_n=max_n,
+                results=tuple(
+                    SignatureRow(
+                        n=r.n,
+                        criterion=r.criterion,
+                        unique=r.orbits,
+                        known_unique=known_unique(r.n),
+                        signatures=r.signatures,
+                        collisions=tuple(tuple(tuple(p) for p in g) for g in r.collisions),
+                        ambiguous=r.ambiguous if r.criterion == "document" else None,
+                        seconds=r.seconds,
+                    )
                     for r in rows
-                ],
-                "certified": certified,
-                "unique": not any_collision,
-                "plot": plot,
-                "environment": environment(),
-            }
+                ),
+                certified=tuple(certified),
+                distinct_signatures=not any_collision,
+                plot=plot,
+                provenance=environment(),
+            )
         )
     else:
         click.echo(
@@ -411,8 +410,8 @@ def signature_cmd(max_n, min_n, criterion, certify_to, plot, force, as_json):
             click.echo(f"{'n':>3} {'ambiguous solutions':>20} {'orbits':>7} {'collisions':>10} {'seconds':>8}")
             for c in certified:
                 click.echo(
-                    f"{c['n']:>3} {c['ambiguous_solutions']:>20} {c['ambiguous_orbits']:>7} "
-                    f"{len(c['collisions']):>10} {c['seconds']:>8.2f}"
+                    f"{c.n:>3} {c.ambiguous_solutions:>20} {c.ambiguous_orbits:>7} "
+                    f"{len(c.collisions):>10} {c.seconds:>8.2f}"
                 )
         click.echo(
             "no two orbits share a signature" if not any_collision else "COLLISIONS: some orbits share a signature"
@@ -447,8 +446,10 @@ def orbit_search_cmd(n, strategy, key, force, plot, as_json):
     far, and the true number of orbits.
 
     \b
-    JSON keys: experiment, n, strategy, key, step1_solutions, step1_orbits, found, orbits,
-    complete, coverage, trajectory, missing, seconds, plot, environment.
+    JSON keys: experiment, n, strategy, key, step1_solutions, step1_orbits, found, unique
+    (the true number of orbits), complete, coverage, trajectory (each: orbit_number, step,
+    parent, operation, source, source_rank, generator, generator_rank, size, canonical),
+    missing, seconds, plot, provenance.
 
     \b
     Examples:
@@ -482,20 +483,20 @@ def orbit_search_cmd(n, strategy, key, force, plot, as_json):
     for d in res.discoveries:
         parent = None if d.parent is None else label(res.discoveries[d.parent])
         op = d.operation
-        item = {
-            "orbit": label(d),
-            "step": d.step,
-            "parent": parent,
-            "operation": op.document(),
-            "source": _one(d.source),
-            "source_rank": ranks.get(d.source),
-            "generator": _one(d.generator),
-            "generator_rank": ranks.get(d.generator),
-            "size": d.size,
-            "canonical": _one(d.canonical),
-        }
+        item = SearchStep(
+            orbit_number=label(d),
+            step=d.step,
+            parent=parent,
+            operation=op.document(),
+            source=tuple(d.source),
+            source_rank=ranks.get(d.source),
+            generator=tuple(d.generator),
+            generator_rank=ranks.get(d.generator),
+            size=d.size,
+            canonical=tuple(d.canonical),
+        )
         trajectory.append(item)
-    missing = [_one(c) for c in res.missing()]
+    missing = tuple(tuple(c) for c in res.missing())
     if plot is not None:
         from .. import plot as figures
 
@@ -505,23 +506,23 @@ def orbit_search_cmd(n, strategy, key, force, plot, as_json):
         figures.save(figures.orbit_generations(generation, res.total, n=n), plot)
     if as_json:
         emit_json(
-            {
-                "experiment": "orbit-search",
-                "n": n,
-                "strategy": strategy,
-                "key": key,
-                "step1_solutions": res.step1_solutions,
-                "step1_orbits": len(res.step1),
-                "found": res.found,
-                "orbits": res.total,
-                "complete": res.complete,
-                "coverage": round(res.found / res.total, 6) if res.total else None,
-                "trajectory": trajectory,
-                "missing": missing,
-                "seconds": round(res.seconds, 3),
-                "plot": plot,
-                "environment": environment(),
-            }
+            OrbitSearchReport(
+                experiment="orbit-search",
+                n=n,
+                strategy=strategy,
+                key=key,
+                step1_solutions=res.step1_solutions,
+                step1_orbits=len(res.step1),
+                found=res.found,
+                unique=res.total,
+                complete=res.complete,
+                coverage=res.found / res.total if res.total else None,
+                trajectory=tuple(trajectory),
+                missing=missing,
+                seconds=res.seconds,
+                plot=plot,
+                provenance=environment(),
+            )
         )
         return 0
     click.echo(
@@ -531,21 +532,17 @@ def orbit_search_cmd(n, strategy, key, force, plot, as_json):
     )
     click.echo(f"step 1: Inc on the {res.step1_solutions} solutions of {n - 1} queens found {len(res.step1)} orbits")
     for t in trajectory:
-        if t["step"] == 1:
-            src = " ".join(map(str, t["source"]))
-            click.echo(
-                f"  orbit {t['orbit']}: {t['operation']} on ({src}) gives ({' '.join(map(str, t['generator']))})"
-            )
-    if any(t["step"] == 2 for t in trajectory):
+        if t.step == 1:
+            click.echo(f"  orbit {t.orbit_number}: {t.operation} on ({_text(t.source)}) gives ({_text(t.generator)})")
+    if any(t.step == 2 for t in trajectory):
         click.echo("step 2: Mov")
     for t in trajectory:
-        if t["step"] == 2:
-            src = " ".join(map(str, t["source"]))
-            sr = f", solution {t['source_rank']}" if t["source_rank"] else ""
-            gr = f", solution {t['generator_rank']}" if t["generator_rank"] else ""
+        if t.step == 2:
+            sr = f", solution {t.source_rank}" if t.source_rank else ""
+            gr = f", solution {t.generator_rank}" if t.generator_rank else ""
             click.echo(
-                f"  orbit {t['orbit']} <- orbit {t['parent']}: {t['operation']} on ({src}{sr}) "
-                f"gives ({' '.join(map(str, t['generator']))}{gr})"
+                f"  orbit {t.orbit_number} <- orbit {t.parent}: {t.operation} on ({_text(t.source)}{sr}) "
+                f"gives ({_text(t.generator)}{gr})"
             )
     pct = 100.0 * res.found / res.total if res.total else 0.0
     click.echo(f"coverage: {res.found} of {res.total} orbits ({pct:.1f}%), {res.seconds:.2f} s")
@@ -553,7 +550,7 @@ def orbit_search_cmd(n, strategy, key, force, plot, as_json):
         shown = missing[:20]
         click.echo(
             "not reached: "
-            + "; ".join(" ".join(map(str, m)) for m in shown)
+            + "; ".join(_text(m) for m in shown)
             + (f"; ... ({len(missing) - len(shown)} more)" if len(missing) > len(shown) else "")
         )
     if plot is not None:

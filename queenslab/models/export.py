@@ -1,0 +1,96 @@
+"""Exporting a model as text by the model's name: DIMACS CNF (``"cnf"``) or CP-SAT's text
+proto (``"cpsat"``), each with the one build setting it takes."""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+
+from .. import validate
+from ..errors import QueensError
+from ..problem import Problem
+
+__all__ = ["EXPORTS", "ModelText", "export"]
+
+#: Model name -> (module, its export function, the build setting it takes, that setting's default).
+EXPORTS = {
+    "cnf": ("cnf", "to_dimacs", "encoding", "pairwise"),
+    "cpsat": ("cpsat", "export_text", "formulation", "integer"),
+}
+#: The symmetry breaking a model can be exported with.
+SYMMETRIES = ("none", "lex-leader")
+
+
+@dataclass(frozen=True)
+class ModelText:
+    """A model written as text, with what it was built with.
+
+    ``encoding`` belongs to the CNF model and ``formulation`` to the CP-SAT model (None for
+    the other); ``variables`` and ``clauses`` are read from a DIMACS header (None without one).
+    """
+
+    model: str
+    symmetry: str
+    encoding: str | None
+    formulation: str | None
+    variables: int | None
+    clauses: int | None
+    text: str
+
+
+def export(
+    problem: Problem,
+    model: str,
+    *,
+    symmetry: str = "none",
+    encoding: str | None = None,
+    formulation: str | None = None,
+    force: bool = False,
+) -> ModelText:
+    """The model ``model`` of ``problem`` as text.
+
+    Parameters
+    ----------
+    problem : Problem
+    model : {"cnf", "cpsat"}
+    symmetry : {"none", "lex-leader"}
+    encoding : str, optional
+        The CNF model's cardinality encoding (default ``"pairwise"``); refused for cpsat.
+    formulation : str, optional
+        The CP-SAT model's formulation (default ``"integer"``); refused for cnf.
+    force : bool
+        Build a model beyond its practical size.
+
+    Raises
+    ------
+    QueensError
+        For an unknown model, or the other model's setting (it would be silently ignored).
+
+    Examples
+    --------
+    >>> m = export(Problem(4), "cnf")
+    >>> m.variables, m.encoding, m.formulation
+    (16, 'pairwise', None)
+    """
+    validate.choice(model, tuple(EXPORTS), "model")
+    validate.choice(symmetry, SYMMETRIES, "symmetry")
+    module, function, setting, default = EXPORTS[model]
+    given = {"encoding": encoding, "formulation": formulation}
+    for other, value in given.items():
+        if other != setting and value is not None:
+            takes = EXPORTS[model][2]
+            raise QueensError(f"{other} is not an option of the {model} model; the {model} model takes {takes}")
+    # an empty setting is refused with the allowed values by the model, never read as the default
+    value = default if given[setting] is None else given[setting]
+    build = getattr(importlib.import_module(f"{__package__}.{module}"), function)
+    text = build(problem, **{setting: value}, symmetry=None if symmetry == "none" else symmetry, force=force)
+    header = next((line.split() for line in text.splitlines() if line.startswith("p cnf")), None)
+    return ModelText(
+        model=model,
+        symmetry=symmetry,
+        encoding=value if setting == "encoding" else None,
+        formulation=value if setting == "formulation" else None,
+        variables=int(header[2]) if header else None,
+        clauses=int(header[3]) if header else None,
+        text=text,
+    )
