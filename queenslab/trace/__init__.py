@@ -1,0 +1,58 @@
+"""Traces: the steps a search takes, recorded by the package's own algorithms.
+
+A trace is the sequence of steps of one search -- a queen placed, moved or removed, two
+queens swapped, a whole board set (a try's start, a generation's best individual, an
+orbit's generator), a solution reached -- recorded by the same algorithm the package runs,
+so the same seed gives the same trace and a complete trace ends on the board the
+un-traced method returns:
+
+=================  ======================================================================
+method             what is recorded
+=================  ======================================================================
+``backtrack``      the native engine's lexicographic search over the compiled tables
+                   (any variant); its ``solution`` steps in ``queenslab.solutions`` order
+``selfcorrect``    the self-correcting Queens program's search: every move of a queen
+``minconflicts``   min-conflicts: the greedy start, then every swap
+``ga``             the genetic algorithm: the best individual of every generation
+``orbit-search``   Zhang and Zhang's orbit search: every orbit reached, by generation
+=================  ======================================================================
+
+* :func:`record` -- record a search (with a step cap checked against memory);
+* :class:`Trace`, :class:`Step` -- the trace and its steps; :meth:`Trace.boards` replays it;
+* :func:`write_trace` / :func:`read_trace` -- the JSON-lines file (:mod:`.fileformat`);
+* :func:`trace_svg` / :func:`write_trace_svg` -- an animated SVG of a trace (:mod:`.animate`).
+
+The command line has ``queenslab watch`` (draw a search as it runs) and ``queenslab
+replay`` (a trace file's summary and pictures).
+
+Examples
+--------
+>>> from queenslab import Problem, solutions
+>>> t = record(Problem(6), "backtrack", solutions=0)
+>>> t.solutions() == [tuple(s) for s in solutions(Problem(6))]
+True
+"""
+
+from .animate import trace_svg, write_trace_svg
+from .fileformat import FORMAT, VERSION, InvalidTrace, read_trace, write_trace
+from .record import DEFAULT_MAX_STEPS, RANDOMISED, VARIANT_METHODS, memory_estimate, record
+from .steps import METHODS, Step, Trace, attacking_pairs
+
+__all__ = [
+    "METHODS",
+    "RANDOMISED",
+    "VARIANT_METHODS",
+    "DEFAULT_MAX_STEPS",
+    "Step",
+    "Trace",
+    "record",
+    "memory_estimate",
+    "attacking_pairs",
+    "FORMAT",
+    "VERSION",
+    "InvalidTrace",
+    "write_trace",
+    "read_trace",
+    "trace_svg",
+    "write_trace_svg",
+]

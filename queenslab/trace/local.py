@@ -1,0 +1,119 @@
+"""The traces of the two local searches with a seed: the self-correcting search and min-conflicts.
+
+Both run try after try, as :func:`queenslab.heuristics.self_correct` and
+:func:`queenslab.heuristics.min_conflicts` do with their default options: the same
+generator (:func:`~queenslab.heuristics.minconflicts.rng_state` of the seed), the same
+kernel for the random start where the package has one, and the recording variant of
+the search loop (:mod:`queenslab.trace.kernels`). Every try begins with a ``start`` step
+(its random board); the self-correcting search then ``move``\\ s one queen at a time,
+min-conflicts ``swap``\\ s the columns of two rows. So the last board of a complete trace
+is the solution the un-traced function returns for the same seed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import limits
+from ..heuristics import kernels as HK
+from ..heuristics.construct import check_memory, check_n
+from ..heuristics.minconflicts import rng_state
+from ..heuristics.selfcorrect import SELF_CORRECT
+from . import kernels as K
+from .events import decode
+from .steps import Step, Trace
+
+__all__ = ["record_self_correct", "record_min_conflicts", "SELF_CORRECT_RESTARTS", "MIN_CONFLICTS_RESTARTS"]
+
+#: The default budgets of the un-traced functions (the traces record those searches).
+SELF_CORRECT_RESTARTS = 1000
+MIN_CONFLICTS_RESTARTS = 100
+_CANDIDATES = 16
+_GREEDY_TRIES = 32
+
+
+def _trivial(problem, method: str, seed: int) -> Trace | None:
+    """The boards that need no search: n = 1 (one start step) and n = 2, 3 (none)."""
+    n = problem.n
+    if n == 1:
+        return Trace(method, problem, seed, (Step("start", board=(0,)),), True)
+    if n in (2, 3):
+        return Trace(method, problem, seed, (), True)
+    return None
+
+
+def record_self_correct(problem, seed: int, max_steps: int, *, force: bool = False) -> Trace:
+    """Record the self-correcting search (limit ``n * n`` moves per try, 1000 restarts).
+
+    Examples
+    --------
+    >>> from queenslab import Problem
+    >>> from queenslab.heuristics import self_correct
+    >>> t = record_self_correct(Problem(8), 3, 10**5)
+    >>> t.final().tolist() == self_correct(8, seed=3).tolist()
+    True
+    """
+    n = check_n(problem, "the self-correcting search")
+    limits.check(SELF_CORRECT, n, force, hint="use construct or minconflicts for large boards")
+    done = _trivial(problem, "selfcorrect", seed)
+    if done is not None:
+        return done
+    check_memory(n, "the self-correcting search")
+    rng = rng_state(seed)
+    q = np.empty(n, np.int64)
+    t = np.empty(n, np.int64)
+    lines = np.empty(5 * n, np.int32)
+    ev = np.empty((max_steps, 3), np.int64)
+    steps: list[Step] = []
+    for _ in range(SELF_CORRECT_RESTARTS + 1):
+        if len(steps) == max_steps:
+            return Trace("selfcorrect", problem, seed, tuple(steps), False)
+        HK.self_correct_start(n, rng, q)
+        steps.append(Step("start", board=tuple(q.tolist())))
+        m, solved, status = K.self_correct(n, n * n, q, t, lines, ev[: max_steps - len(steps)])
+        steps.extend(decode(ev[:m]))
+        if status == K.FULL:
+            return Trace("selfcorrect", problem, seed, tuple(steps), False)
+        if solved:
+            break
+    return Trace("selfcorrect", problem, seed, tuple(steps), True)
+
+
+def record_min_conflicts(problem, seed: int, max_steps: int) -> Trace:
+    """Record min-conflicts (greedy start, ``50 n + 500`` steps per try, 100 restarts).
+
+    Examples
+    --------
+    >>> from queenslab import Problem
+    >>> from queenslab.heuristics import min_conflicts
+    >>> t = record_min_conflicts(Problem(20), 4, 10**5)
+    >>> t.final().tolist() == min_conflicts(20, seed=4).tolist()
+    True
+    """
+    n = check_n(problem, "min-conflicts")
+    done = _trivial(problem, "minconflicts", seed)
+    if done is not None:
+        return done
+    check_memory(n, "min-conflicts")
+    rng = rng_state(seed)
+    p = np.empty(n, np.int64)
+    d1 = np.empty(2 * n - 1, np.int32)
+    d2 = np.empty(2 * n - 1, np.int32)
+    work = np.empty(n, np.int64)
+    start = np.empty(n, np.int64)
+    ev = np.empty((max_steps, 3), np.int64)
+    steps: list[Step] = []
+    for _ in range(MIN_CONFLICTS_RESTARTS + 1):
+        room = max_steps - len(steps) - 1  # the start step first
+        if room < 0:
+            return Trace("minconflicts", problem, seed, tuple(steps), False)
+        m, solved, status = K.min_conflicts(
+            n, _GREEDY_TRIES, 50 * n + 500, _CANDIDATES, rng, p, d1, d2, work, start, ev[:room]
+        )
+        steps.append(Step("start", board=tuple(start.tolist())))
+        steps.extend(decode(ev[:m]))
+        if status == K.FULL:
+            return Trace("minconflicts", problem, seed, tuple(steps), False)
+        if solved:
+            break
+    return Trace("minconflicts", problem, seed, tuple(steps), True)

@@ -1,0 +1,166 @@
+"""A trace: the steps a search took, and the boards they lead through.
+
+A :class:`Trace` holds the recorded search (method, seed, problem, options) and its
+steps in order. A :class:`Step` changes the board, which holds at most one queen per row
+(``board[r]`` is the 0-based column of row ``r``'s queen, -1 for an empty row); the board
+starts empty.
+
+======================  ==================================================================
+op                      meaning
+======================  ==================================================================
+``place`` r, c          a queen is put on the empty row r, column c
+``move`` r, c           the queen of row r moves to column c
+``remove`` r            the queen of row r is taken off
+``swap`` r, r2          the queens of rows r and r2 exchange their columns
+``start`` board         the whole board is set: a try's (random) start
+``best`` g, board       the whole board is set: the best individual of generation g
+``orbit`` g, board, op  the whole board is set: a new orbit's generator, found in
+                        generation g by the orbit operator ``op``
+``solution``            the board is a solution (backtracking)
+======================  ==================================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ..problem import Problem
+
+__all__ = ["OPS", "BOARD_OPS", "METHODS", "Step", "Trace", "apply", "attacking_pairs"]
+
+#: Every step's op, and the ops that set the whole board.
+OPS = ("place", "move", "remove", "swap", "start", "best", "orbit", "solution")
+BOARD_OPS = ("start", "best", "orbit")
+#: The searches that can be traced, by the names ``record`` and ``queenslab watch`` take.
+METHODS = ("backtrack", "selfcorrect", "minconflicts", "ga", "orbit-search")
+
+
+class Step(NamedTuple):
+    """One step of a search (see the module docstring for the ops).
+
+    Attributes
+    ----------
+    op : str
+    row : int
+        The row moved (place, move, remove, swap); -1 otherwise.
+    col : int
+        The column (place, move), the other row (swap), the generation (best, orbit); -1
+        otherwise.
+    board : tuple of int or None
+        The whole board (start, best, orbit).
+    operator : str or None
+        The orbit operator that produced the board (orbit), in Zhang and Zhang's notation.
+    """
+
+    op: str
+    row: int = -1
+    col: int = -1
+    board: tuple[int, ...] | None = None
+    operator: str | None = None
+
+
+def apply(board: np.ndarray, step: Step) -> None:
+    """Apply ``step`` to ``board`` (int64, -1 for an empty row) in place."""
+    op = step.op
+    if op in ("place", "move"):
+        board[step.row] = step.col
+    elif op == "remove":
+        board[step.row] = -1
+    elif op == "swap":
+        i, j = step.row, step.col
+        board[i], board[j] = board[j], board[i]
+    elif step.board is not None:
+        board[:] = step.board
+
+
+def attacking_pairs(problem: Problem, board: np.ndarray) -> int:
+    """Pairs of queens on ``board`` (-1: empty row) that attack each other under the
+    problem's rules: by line counters in O(n) for the standard problem, pair by pair for
+    a variant (whose boards the tracer keeps at n <= 64).
+
+    Examples
+    --------
+    >>> attacking_pairs(Problem(4), np.array([0, 1, -1, 3]))
+    3
+    """
+    rows = np.flatnonzero(board >= 0)
+    cols = board[rows]
+    if problem.is_standard:
+        total = 0
+        for line in (cols, rows - cols, rows + cols):
+            _, counts = np.unique(line, return_counts=True)
+            total += int((counts * (counts - 1) // 2).sum())
+        return total
+    cells = [(int(r), int(c)) for r, c in zip(rows, cols)]
+    return sum(1 for i, a in enumerate(cells) for b in cells[i + 1 :] if problem.attack(a, b))
+
+
+@dataclass(frozen=True)
+class Trace:
+    """A recorded search: what ran, and its steps in order.
+
+    Attributes
+    ----------
+    method : str
+        One of :data:`METHODS`.
+    problem : Problem
+    seed : int or None
+        The seed of a randomised search (None for backtracking and the orbit search).
+    steps : tuple of Step
+    complete : bool
+        Whether the search ran to its end (a solution, or the end of its budget or tree);
+        False when the step cap cut it.
+    options : dict
+        The recorded search's own options (``solutions`` for backtracking, ``strategy``
+        for the orbit search, ...), as written in the file's header.
+    """
+
+    method: str
+    problem: Problem
+    seed: int | None
+    steps: tuple[Step, ...]
+    complete: bool
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def n(self) -> int:
+        return self.problem.n
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+    def boards(self) -> Iterator[np.ndarray]:
+        """The board after each step (one array, updated in place: copy to keep one)."""
+        board = np.full(self.n, -1, np.int64)
+        for step in self.steps:
+            apply(board, step)
+            yield board
+
+    def final(self) -> np.ndarray:
+        """The board after the last step (all -1 for a trace without steps)."""
+        board = np.full(self.n, -1, np.int64)
+        for step in self.steps:
+            apply(board, step)
+        return board
+
+    def solutions(self) -> list[tuple[int, ...]]:
+        """The boards at the ``solution`` steps, in order (backtracking)."""
+        out = []
+        for step, board in zip(self.steps, self.boards()):
+            if step.op == "solution":
+                out.append(tuple(int(c) for c in board))
+        return out
+
+    @property
+    def solved(self) -> bool:
+        """Whether the last board is a solution found by the search."""
+        if not self.steps:
+            return False
+        if self.method == "backtrack":
+            return self.steps[-1].op == "solution"
+        final = self.final()
+        return bool((final >= 0).all()) and attacking_pairs(self.problem, final) == 0

@@ -1,0 +1,237 @@
+"""Traces are the searches the package runs: each is checked against the un-traced method
+(the same seed ends on the same board) or an independent oracle (tests/naive.py), its file
+reads back, and bad input is refused with what is allowed."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+import pytest
+from naive import all_solutions, is_solution
+
+import queenslab
+from queenslab import Problem, validate
+from queenslab.errors import QueensError, TooLarge, UnsupportedProblem
+from queenslab.heuristics import genetic, min_conflicts, self_correct
+from queenslab.problem_file import read_problem
+from queenslab.symmetry.operators import search_orbits
+from queenslab.trace import (
+    InvalidTrace,
+    attacking_pairs,
+    read_trace,
+    record,
+    trace_svg,
+    write_trace,
+    write_trace_svg,
+)
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+VARIANTS = [
+    Problem(6),
+    Problem(7),
+    Problem(7, toroidal=True),
+    Problem(8, blocked=[(0, 0), (3, 4)]),
+    Problem(8, fixed=[(2, 5)]),
+    Problem(8, knight=True),
+    read_problem(EXAMPLES / "two-in-the-top-left-quadrant.toml"),
+]
+
+
+# ----------------------------------------------------------------------------- backtracking
+
+
+@pytest.mark.parametrize("problem", VARIANTS, ids=lambda p: p.describe())
+def test_backtracking_visits_the_solutions_in_lexicographic_order(problem):
+    t = record(problem, "backtrack", solutions=0)
+    assert t.complete
+    expected = [tuple(int(c) for c in s) for s in queenslab.solutions(problem)]
+    assert t.solutions() == expected
+    if problem.n <= 8:
+        assert t.solutions() == all_solutions(problem)  # the brute-force oracle
+
+
+@pytest.mark.parametrize("problem", VARIANTS, ids=lambda p: p.describe())
+def test_a_backtracking_trace_stops_at_the_first_solution_and_its_partial_boards_are_legal(problem):
+    t = record(problem, "backtrack")
+    first = queenslab.solve(problem)
+    if first is None:
+        assert t.complete and t.solutions() == []
+        return
+    assert t.steps[-1].op == "solution" and tuple(t.final()) == tuple(first)
+    for board in t.boards():  # every partial board of the walk is conflict-free
+        assert attacking_pairs(problem, board) == 0
+
+
+def test_backtracking_steps_change_one_row_at_a_time():
+    t = record(8, "backtrack", solutions=3)
+    prev = np.full(8, -1)
+    for step, board in zip(t.steps, t.boards()):
+        changed = np.flatnonzero(board != prev)
+        assert len(changed) == (0 if step.op == "solution" else 1)
+        if step.op == "place":
+            assert prev[step.row] == -1
+        prev = board.copy()
+
+
+# ----------------------------------------------------------------------------- heuristics
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_self_correcting_trace_ends_on_the_solution_of_the_same_seed(seed):
+    for n in (5, 8, 13):
+        t = record(n, "selfcorrect", seed=seed)
+        assert t.complete and t.solved
+        assert t.final().tolist() == self_correct(n, seed=seed).tolist()
+        assert all(s.op in ("start", "move") for s in t.steps)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_min_conflicts_trace_ends_on_the_solution_of_the_same_seed(seed):
+    for n in (6, 9, 40, 200):
+        t = record(n, "minconflicts", seed=seed)
+        assert t.complete and t.solved
+        assert t.final().tolist() == min_conflicts(n, seed=seed).tolist()
+        assert queenslab.solve_large(n, "minconflicts", seed=seed).tolist() == t.final().tolist()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_genetic_trace_ends_on_the_solution_of_the_same_seed(seed):
+    for n in (5, 6):
+        t = record(n, "ga", seed=seed)
+        assert t.complete and t.solved
+        assert t.final().tolist() == genetic(n, seed=seed).tolist()
+        assert [s.col for s in t.steps] == list(range(len(t.steps)))  # one best per generation
+
+
+def test_the_same_seed_gives_the_same_trace_and_another_seed_another():
+    for method in ("selfcorrect", "minconflicts", "ga"):
+        a, b, c = (record(8, method, seed=s) for s in (4, 4, 5))
+        assert a == b
+        assert a.steps != c.steps
+
+
+def test_the_orbit_search_trace_lists_the_orbits_the_search_reaches():
+    for n in (6, 8, 9):
+        search = search_orbits(n)
+        t = record(n, "orbit-search")
+        assert [s.board for s in t.steps] == [d.generator for d in search.discoveries]
+        generation = {}
+        for s, d in zip(t.steps, search.discoveries):
+            generation[d.index] = 1 if d.parent is None else generation[d.parent] + 1
+            assert s.col == generation[d.index] and s.operator == d.operation.document()
+            assert is_solution(Problem(n), s.board)
+
+
+def test_trivial_boards():
+    assert record(3, "minconflicts").steps == () and not record(3, "selfcorrect").solved
+    assert record(1, "selfcorrect").final().tolist() == [0]
+
+
+# ----------------------------------------------------------------------------- the cap, refusals
+
+
+def test_the_step_cap_cuts_the_trace():
+    t = record(10, "backtrack", solutions=0, max_steps=50)
+    assert len(t) == 50 and not t.complete
+    t = record(30, "minconflicts", seed=1, max_steps=7)
+    assert len(t) == 7 and not t.complete
+
+
+def test_a_cap_beyond_memory_is_refused_up_front(monkeypatch):
+    monkeypatch.setattr(validate, "available_memory", lambda: 10**6)
+    with pytest.raises(TooLarge, match="memory.*step cap"):
+        record(8, "backtrack", max_steps=10**6)
+
+
+def test_a_variant_is_refused_for_a_heuristic_naming_the_method_that_traces_it():
+    for method in ("selfcorrect", "minconflicts", "ga", "orbit-search"):
+        with pytest.raises(UnsupportedProblem, match="trace a variant: backtrack"):
+            record(Problem(8, toroidal=True), method)
+
+
+def test_bad_requests_say_what_is_allowed():
+    with pytest.raises(QueensError, match="the methods traced are"):
+        record(8, "aco")
+    with pytest.raises(QueensError, match="deterministic"):
+        record(8, "backtrack", seed=1)
+    with pytest.raises(QueensError, match="max_steps"):
+        record(8, "backtrack", max_steps=0)
+
+
+# ----------------------------------------------------------------------------- the file
+
+
+@pytest.mark.parametrize("method", ["backtrack", "selfcorrect", "minconflicts", "ga", "orbit-search"])
+def test_a_trace_file_reads_back(tmp_path, method):
+    t = record(Problem(8) if method != "backtrack" else Problem(8, blocked=[(0, 0)]), method)
+    path = tmp_path / "t.jsonl"
+    write_trace(t, path)
+    head = json.loads(path.read_text().splitlines()[0])
+    assert (head["format"], head["version"], head["method"], head["n"], head["steps"]) == (
+        "queenslab-trace",
+        1,
+        method,
+        8,
+        len(t),
+    )
+    assert read_trace(path) == t
+
+
+def test_a_truncated_or_other_version_file_is_refused(tmp_path):
+    path = tmp_path / "t.jsonl"
+    write_trace(record(8, "selfcorrect", seed=2), path)
+    lines = path.read_text().splitlines(keepends=True)
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("".join(lines[:-3]))
+    with pytest.raises(InvalidTrace, match="cut short"):
+        read_trace(cut)
+    cut.write_text("".join(lines)[:-5])
+    with pytest.raises(InvalidTrace, match="cut short"):
+        read_trace(cut)
+    head = json.loads(lines[0])
+    head["version"] = 2
+    other = tmp_path / "v2.jsonl"
+    other.write_text(json.dumps(head) + "\n" + "".join(lines[1:]))
+    with pytest.raises(InvalidTrace, match="version 2.*reads version 1"):
+        read_trace(other)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(lines[0] + '["move", 9, 0]\n' + "".join(lines[2:]))
+    with pytest.raises(InvalidTrace, match="line 2"):
+        read_trace(bad)
+    (tmp_path / "nt.jsonl").write_text("hello\n")
+    with pytest.raises(InvalidTrace, match="not a queenslab trace"):
+        read_trace(tmp_path / "nt.jsonl")
+
+
+def test_an_unwritable_path_is_refused_and_nothing_is_left(tmp_path):
+    t = record(6, "backtrack")
+    with pytest.raises(QueensError):
+        write_trace(t, tmp_path / "missing" / "t.jsonl")
+    with pytest.raises(QueensError):
+        write_trace_svg(tmp_path, t)
+    assert list(tmp_path.iterdir()) == []
+
+
+# ----------------------------------------------------------------------------- the animation
+
+
+def test_the_animated_svg_is_plain_smil_and_shows_the_last_board_when_still(tmp_path):
+    t = record(8, "selfcorrect", seed=3)
+    svg = trace_svg(t)
+    root = ET.fromstring(svg)  # well-formed XML
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    assert "<script" not in svg and root.findall(".//s:animate", ns)
+    queens = root.findall(".//s:g[@class='trace-queens']/s:use", ns)
+    final = {int(float(q.get("y"))): int(q.get("x")) for q in queens if q.get("visibility") == "visible"}
+    assert [final[r] for r in range(8)] == t.final().tolist()
+    path = write_trace_svg(tmp_path / "a.svg", t, every=5)
+    assert Path(path).read_text().startswith("<svg")
+
+
+def test_a_trace_without_steps_has_nothing_to_draw():
+    with pytest.raises(QueensError, match="no steps"):
+        trace_svg(record(3, "minconflicts"))
