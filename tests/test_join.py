@@ -86,28 +86,26 @@ def test_every_row_split_counted_without_symmetry(n):
     assert total == known_total(n)
 
 
-@given(
-    st.lists(st.integers(0, (1 << 40) - 1), min_size=0, max_size=300),
-    st.lists(st.integers(0, (1 << 40) - 1), min_size=0, max_size=300),
-    st.integers(0, 39),
-)
-def test_bit_sliced_pair_count_against_pairwise(xs, ys, sparsity):
-    # sparse keys (as real diagonal keys are), so that disjoint pairs occur
-    xs = [x & (x >> (sparsity % 7)) & (x >> 3) for x in xs]
-    ys = [y & (y >> (sparsity % 5)) & (y >> 5) for y in ys]
-    want = sum(1 for x in xs for y in ys if x & y == 0)
-    a = np.array(xs + [0], np.int64)
-    b = np.array(ys + [0], np.int64)
-    groups = (max(len(xs), len(ys)) + 63) // 64 + 1
+@given(st.integers(0, 2**32 - 1), st.integers(1, 300), st.integers(70, 300), st.integers(2, 12))
+def test_bit_sliced_pair_count_against_pairwise(seed, nx, ny, density):
+    # keys of about ``density`` random bits, as wide as the chunks hold; the second list is
+    # long enough that the tables are used (more than DIRECT_PAIRS pairs) unless the first
+    # is very short
+    rng = np.random.default_rng(seed)
     cuts = JK._cuts(16)
-    groups += 1 << len(cuts)
+    groups = (max(nx, ny) + 63) // 64 + (1 << len(cuts)) + 1
     table = np.empty((JK.MAX_CHUNKS, 1 << JK.CHUNK, groups), np.int64)
     planes = np.empty((JK.MAX_CHUNKS * JK.CHUNK, groups), np.int64)
     gstart = np.empty((1 << len(cuts)) + 1, np.int64)
     for nchunks in (5, 6, 8):
+        width = min(nchunks * JK.CHUNK, 48)
+        bits = rng.integers(0, width, size=(nx + ny, density))
+        keys = np.bitwise_or.reduce(np.left_shift(1, bits), axis=1).astype(np.int64)
+        a, b = keys[:nx].copy(), keys[nx:].copy()
+        want = int(((a[:, None] & b[None, :]) == 0).sum())  # every pair, one by one
         for ncut in (0, 2, len(cuts)):
-            got = JK._pairs(a, len(xs), b, len(ys), nchunks, cuts, ncut, table, planes, gstart)
-            assert got == want
+            got = JK._pairs(a, nx, b, ny, nchunks, cuts, ncut, table, planes, gstart)
+            assert got == want, (nchunks, ncut)
 
 
 @given(st.integers(4, 11), st.integers(1, 2))
