@@ -61,6 +61,8 @@ __all__ = [
     "SignatureReport",
     "SearchStep",
     "OrbitSearchReport",
+    "WatchReport",
+    "ReplayReport",
 ]
 
 #: Digits kept of a float (seconds, ratios): a microsecond is below any timing's noise.
@@ -520,3 +522,42 @@ class OrbitSearchReport:
     seconds: float = 0.0
     plot: str | None = None
     provenance: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class WatchReport:
+    """``queenslab watch``: a search recorded and drawn as it runs."""
+
+    n: int
+    problem: Problem
+    method: str
+    seed: int | None
+    max_steps: int
+    steps: int
+    complete: bool
+    solutions_found: int
+    attacking_pairs: int
+    final: tuple[int | None, ...] = field(metadata=ONE_BASED)
+    solution: tuple[int, ...] | None = field(metadata=ONE_BASED)
+    out: str | None
+    seconds: float
+
+
+@dataclass(frozen=True)
+class ReplayReport:
+    """``queenslab replay``: a trace file read back, and the pictures made of it."""
+
+    path: str
+    n: int
+    problem: Problem
+    method: str
+    seed: int | None
+    steps: int
+    complete: bool
+    solutions_found: int
+    attacking_pairs: int
+    final: tuple[int | None, ...] = field(metadata=ONE_BASED)
+    solution: tuple[int, ...] | None = field(metadata=ONE_BASED)
+    svg: str | None
+    frames: str | None
+    every: int | None

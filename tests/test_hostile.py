@@ -1131,6 +1131,25 @@ COMMANDS: dict[str, st.SearchStrategy] = {
         opt("--plot", PATH_TOKENS),
         flag_("--json"),
     ),
+    "watch": st.tuples(
+        N_TOKENS.map(lambda t: [t]),
+        opt(
+            "--method", st.sampled_from(["backtrack", "selfcorrect", "minconflicts", "ga", "orbit-search", "aco", "x"])
+        ),
+        opt("--seed", NUMBER_TOKENS),
+        opt("--delay", st.sampled_from(["0", "0.01", "-1", "nan", "inf", "1e9", "x"])),
+        opt("--max-steps", st.sampled_from(["1", "50", "0", "-5", str(2**63), "1" + "0" * 30, "x"])),
+        opt("--solutions", st.sampled_from(["0", "1", "3", "-1", "x"])),
+        opt("--record", PATH_TOKENS),
+        VARIANT,
+    ),
+    "replay": st.tuples(
+        st.one_of(PATH_TOKENS, st.sampled_from(["trace.jsonl", "missing.jsonl"])).map(lambda t: [t]),
+        opt("--svg", PATH_TOKENS),
+        opt("--frames", PATH_TOKENS),
+        opt("--every", NUMBER_TOKENS),
+        flag_("--json"),
+    ),
     "experiment orbit-search": st.tuples(
         st.sampled_from(["1", "5", "6", "0", "14", "40", "65", "x"]).map(lambda t: [t]),
         opt("--strategy", st.sampled_from(["bfs", "dfs", "x"])),

@@ -10,10 +10,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from clirun import run_cli
 from naive import all_solutions, is_solution
 
 import queenslab
-from queenslab import Problem, validate
+from queenslab import Problem, interrupt, validate
+from queenslab.cli import watch
 from queenslab.errors import QueensError, TooLarge, UnsupportedProblem
 from queenslab.heuristics import genetic, min_conflicts, self_correct
 from queenslab.problem_file import read_problem
@@ -235,3 +237,63 @@ def test_the_animated_svg_is_plain_smil_and_shows_the_last_board_when_still(tmp_
 def test_a_trace_without_steps_has_nothing_to_draw():
     with pytest.raises(QueensError, match="no steps"):
         trace_svg(record(3, "minconflicts"))
+
+
+# ----------------------------------------------------------------------------- the commands
+
+
+def test_watch_without_a_terminal_prints_only_the_final_line(capsys, monkeypatch, tmp_path):
+    code, out, err = run_cli(capsys, monkeypatch, "watch", 8, "--method", "selfcorrect", "--seed", 4)
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert len(lines) == 1 and lines[0].endswith(" ".join(str(c + 1) for c in self_correct(8, seed=4)))
+
+
+def test_watch_records_the_trace_replay_reads_it_back(capsys, monkeypatch, tmp_path):
+    path = tmp_path / "t.jsonl"
+    code, out, _ = run_cli(
+        capsys, monkeypatch, "watch", 10, "--method", "minconflicts", "--seed", 3, "--record", path, "--json"
+    )
+    data = json.loads(out)
+    assert code == 0 and data["solution"] == [c + 1 for c in min_conflicts(10, seed=3)]
+    assert read_trace(path) == record(10, "minconflicts", seed=3, max_steps=data["max_steps"])
+    code, out, _ = run_cli(capsys, monkeypatch, "replay", path, "--json", "--svg", tmp_path / "a.svg")
+    replay = json.loads(out)
+    assert code == 0 and (replay["method"], replay["seed"], replay["steps"]) == ("minconflicts", 3, data["steps"])
+    assert replay["final"] == data["solution"] and (tmp_path / "a.svg").read_text().startswith("<svg")
+
+
+def test_a_backtracking_replay_ends_at_the_first_solution(capsys, monkeypatch, tmp_path):
+    path = tmp_path / "b.jsonl"
+    run_cli(capsys, monkeypatch, "watch", 9, "--block", "1,1", "--fix", "2,5", "--record", path)
+    code, out, _ = run_cli(capsys, monkeypatch, "replay", path, "--json")
+    first = queenslab.solve(Problem(9, blocked=[(0, 0)], fixed=[(1, 4)]))
+    assert code == 0 and json.loads(out)["final"] == [c + 1 for c in first]
+    assert json.loads(out)["solutions_found"] == 1
+
+
+def test_the_commands_refuse_bad_input_with_what_is_allowed(capsys, monkeypatch, tmp_path):
+    code, _, err = run_cli(capsys, monkeypatch, "watch", 8, "--toroidal", "--method", "ga")
+    assert code == 2 and "the methods that trace a variant: backtrack" in err
+    code, _, err = run_cli(capsys, monkeypatch, "watch", 8, "--solutions", 2, "--method", "ga")
+    assert code == 2 and "--solutions" in err
+    path = tmp_path / "t.jsonl"
+    write_trace(record(8, "ga", seed=1), path)
+    path.write_text(path.read_text()[:-10])
+    code, _, err = run_cli(capsys, monkeypatch, "replay", path)
+    assert code == 2 and "cut short" in err
+    code, _, err = run_cli(capsys, monkeypatch, "replay", path, "--svg", tmp_path / "no" / "a.svg")
+    assert code == 2 and not (tmp_path / "no").exists()
+
+
+def test_watch_on_a_terminal_draws_the_board_and_stops_on_ctrl_c(capsys, monkeypatch):
+
+    monkeypatch.setattr(watch.sys.stdout, "isatty", lambda: True, raising=False)
+    code, out, _ = run_cli(capsys, monkeypatch, "watch", 6, "--delay", 0)
+    assert code == 0 and "♛" in out and "step " in out and out.rstrip().endswith("2 4 6 1 3 5")
+    monkeypatch.setattr(watch.time, "sleep", lambda _s: interrupt.request())
+    try:
+        code, _, err = run_cli(capsys, monkeypatch, "watch", 6, "--delay", 0.01)
+    finally:
+        interrupt.clear()
+    assert code == 130 and "interrupted" in err

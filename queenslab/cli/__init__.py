@@ -8,10 +8,11 @@ variant flags, ``--json``, the backends' options derived from the registry):
 * :mod:`.placements` -- ``solutions``, ``check``, ``show``;
 * :mod:`.ranking` -- ``rank``, ``unrank``, ``sample``, ``index build|info``;
 * :mod:`.symmetry` -- ``orbits``, ``symmetry table|orbit``, ``experiment signature|orbit-search``;
-* :mod:`.heuristics` -- ``solve``.
+* :mod:`.heuristics` -- ``solve``;
+* :mod:`.watch` -- ``watch``, ``replay``.
 """
 
-from . import counting, heuristics, limits, placements, ranking, symmetry  # noqa: F401  (they declare the commands)
+from . import counting, heuristics, limits, placements, ranking, symmetry, watch  # noqa: F401  (they declare the commands)
 from .app import cli, main, run
 
 __all__ = ["cli", "main", "run"]

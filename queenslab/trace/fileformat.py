@@ -33,7 +33,8 @@ board and a file cut short are refused with :class:`InvalidTrace`.
 from __future__ import annotations
 
 import json
-from pathlib import Path
+import os
+import stat
 from typing import Any
 
 from .. import validate
@@ -166,8 +167,17 @@ def _header(line: str, shown: str) -> dict[str, Any]:
     return head
 
 
+#: The longest header line read (its problem may list many cells).
+HEADER_BYTES = 1 << 24
+#: Bytes a trace takes in memory per byte of its file, at most (measured on every method's traces).
+MEMORY_PER_BYTE = 16
+
+
 def read_trace(path: object) -> Trace:
     """Read a trace file written by :func:`write_trace`.
+
+    The file is read line by line, each line at most as long as a step of its board can
+    be, and refused up front when its steps could outgrow the memory available.
 
     Raises
     ------
@@ -175,37 +185,62 @@ def read_trace(path: object) -> Trace:
         Not a trace, another format version, a step that does not fit the board, or a
         file cut short (fewer steps than its header says, or a last line cut off).
     QueensError
-        A path that cannot be read.
+        A path that cannot be read (missing, a directory, a device).
+    TooLarge
+        A file whose steps would not fit in memory.
     """
     p = validate.path(path, "trace file")
     shown = repr(str(path))
     try:
-        text = Path(p).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise QueensError(f"cannot read the trace file {shown}: {e}") from None
-    lines = text.split("\n")
-    head = _header(lines[0], shown)
+        fh = open(p, "rb")  # noqa: SIM115 (closed below, also on errors)
+    except OSError as e:
+        raise QueensError(f"cannot read the trace file {shown}: {e.strerror or e}") from None
+    with fh:
+        info = os.fstat(fh.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise QueensError(f"the trace file {shown} is not a regular file (a directory, a device or a pipe)")
+        validate.memory(info.st_size * MEMORY_PER_BYTE, f"reading the trace file {shown}", "record a shorter trace")
+        try:
+            return _read(fh, shown)
+        except UnicodeDecodeError:
+            raise InvalidTrace(f"{shown} is not a queenslab trace: it is not UTF-8 text") from None
+        except OSError as e:
+            raise QueensError(f"cannot read the trace file {shown}: {e.strerror or e}") from None
+
+
+def _read(fh: Any, shown: str) -> Trace:
+    first = fh.readline(HEADER_BYTES)
+    head = _header(first.decode("utf-8") if first.endswith(b"\n") else "", shown)
     try:
         problem = Problem.from_dict(head.get("problem"))  # type: ignore[arg-type]
     except QueensError as e:
         raise InvalidTrace(f"{shown}: the header's problem is invalid: {e}") from None
     if head.get("n") != problem.n:
         raise InvalidTrace(f"{shown}: the header's n is {head.get('n')!r}, its problem's {problem.n}")
+    n = problem.n
     want = head["steps"]
-    body = lines[1:]
+    longest = 16 * n + 200  # an orbit step: n columns of up to 7 digits and 8 separators, its operator
     cut = f"{shown} is cut short: its header announces {want} steps"
-    if not text.endswith("\n"):
-        raise InvalidTrace(f"{cut}, and its last line is incomplete; record the trace again")
-    body = body[:-1]  # the empty string after the last newline
-    if len(body) < want:
-        raise InvalidTrace(f"{cut}, the file holds {len(body)}; record the trace again")
-    if len(body) > want:
-        raise InvalidTrace(f"{shown}: its header announces {want} steps, the file holds {len(body)}")
-    steps = []
-    for i, line in enumerate(body, start=2):
+    steps: list[Step] = []
+    line_no = 1
+    while True:
+        raw = fh.readline(longest + 1)
+        if not raw:
+            break
+        line_no += 1
+        if not raw.endswith(b"\n"):
+            if len(raw) > longest:
+                raise InvalidTrace(
+                    f"{shown}, line {line_no}: longer than any step of an {n}-board; the file is corrupt"
+                )
+            raise InvalidTrace(f"{cut}, and its last line is incomplete; record the trace again")
+        if len(steps) == want:
+            raise InvalidTrace(f"{shown}: its header announces {want} steps, the file holds more")
         try:
-            value = json.loads(line)
+            value = json.loads(raw)
         except json.JSONDecodeError:
-            raise InvalidTrace(f"{shown}, line {i}: not JSON; the file is corrupt") from None
-        steps.append(_step(value, problem.n, f"{shown}, line {i}"))
+            raise InvalidTrace(f"{shown}, line {line_no}: not JSON; the file is corrupt") from None
+        steps.append(_step(value, n, f"{shown}, line {line_no}"))
+    if len(steps) < want:
+        raise InvalidTrace(f"{cut}, the file holds {len(steps)}; record the trace again")
     return Trace(head["method"], problem, head.get("seed"), tuple(steps), head["complete"], head.get("options", {}))

@@ -1,0 +1,345 @@
+"""``queenslab watch`` and ``queenslab replay``: a search drawn step by step, and a trace file read back.
+
+``watch`` records the search with :func:`queenslab.trace.record` (the package's own
+algorithm, so the same seed gives the same steps and ends on the board ``solve`` gives)
+and plays its steps on the terminal with rich's live display: the board, the step, the
+queens attacking each other and the solutions found. Boards up to n = 20 are drawn one
+line per row, up to n = 40 two rows per line (half blocks), larger ones summarised, so
+the display fits an 80x24 terminal. Colours only on a terminal; without one the command
+prints nothing but its final line (or its JSON object). Ctrl-C stops it (exit 130).
+
+``replay`` reads a trace file (:mod:`queenslab.trace.fileformat`) and prints its
+summary, an animated SVG (``--svg``) and a strip of frames (``--frames``).
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from typing import Any
+
+import click
+import numpy as np
+
+from .. import interrupt
+from ..errors import QueensError
+from ..problem import Problem
+from ..reports import ReplayReport, WatchReport
+from ..solution import format_placement
+from ..trace import METHODS, RANDOMISED, Trace, attacking_pairs, read_trace, record, write_trace
+from .app import cli, emit_json
+from .options import INT64_MAX, OutputPath, json_option, number_option, problem_options
+
+__all__ = ["watch_cmd", "replay_cmd", "DRAW_MAX_N", "HALF_MAX_N"]
+
+#: Boards drawn one line per row up to this n, two rows per line up to HALF_MAX_N;
+#: larger boards are summarised (an 80x24 terminal holds them).
+DRAW_MAX_N = 20
+HALF_MAX_N = 40
+#: Placements printed in the final line up to this n.
+PRINT_MAX_N = 1000
+#: Display refreshes per second when the steps come faster.
+_FPS = 20
+#: The default step cap of ``watch``.
+WATCH_MAX_STEPS = 10_000
+
+
+class _Delay(click.ParamType):
+    """Seconds between two steps: a finite number >= 0."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            seconds = math.nan
+        if not (math.isfinite(seconds) and 0 <= seconds <= 60):
+            self.fail(f"{value!r} is not a delay: give seconds between 0 and 60, for example 0.05", param, ctx)
+        return seconds
+
+
+def _one_based_text(board: np.ndarray) -> str:
+    return " ".join(str(int(c) + 1) if c >= 0 else "." for c in board)
+
+
+def _conflicted(problem: Problem, board: np.ndarray) -> set[int]:
+    """Rows whose queen another queen attacks (the standard rules; variants are traced by
+    backtracking, whose boards never hold an attack)."""
+    if not problem.is_standard:
+        return set()
+    rows = np.flatnonzero(board >= 0)
+    cols = board[rows]
+    hit: set[int] = set()
+    for line in (cols, rows - cols, rows + cols):
+        _, inverse, counts = np.unique(line, return_inverse=True, return_counts=True)
+        hit.update(int(r) for r in rows[counts[inverse] > 1])
+    return hit
+
+
+def _board_text(problem: Problem, board: np.ndarray) -> Any:
+    """The board as rich Text: one line per row (n <= 20), two rows per line (n <= 40)."""
+    from rich.text import Text
+
+    n = problem.n
+    hit = _conflicted(problem, board)
+    blocked = set(problem.blocked)
+    text = Text()
+    if n <= DRAW_MAX_N:
+        for r in range(n):
+            for c in range(n):
+                light = (r + c) % 2 == 0
+                bg = "on #f0d9b5" if light else "on #b58863"
+                if board[r] == c:
+                    text.append("♛ ", style=("bold red " if r in hit else "bold black ") + bg)
+                elif (r, c) in blocked:
+                    text.append("x ", style="#4a4a4a " + bg)
+                else:
+                    text.append("· ", style="#9a8060 " + bg)
+            text.append("\n")
+        return text
+    for r in range(0, n, 2):
+        for c in range(n):
+            top = board[r] == c
+            bottom = r + 1 < n and board[r + 1] == c
+            glyph = "█" if top and bottom else "▀" if top else "▄" if bottom else "·"
+            red = (top and r in hit) or (bottom and r + 1 in hit)
+            text.append(glyph, style="red" if red else "" if glyph != "·" else "dim")
+        text.append("\n")
+    return text
+
+
+def _status(trace: Trace, done: int, pairs: int, found: int) -> str:
+    seed = f", seed {trace.seed}" if trace.seed is not None else ""
+    return (
+        f"{trace.method}{seed} on {trace.problem.describe()}\n"
+        f"step {done}/{len(trace.steps)}   attacking pairs {pairs}   solutions found {found}"
+    )
+
+
+def _play(trace: Trace, delay: float) -> None:
+    """Play the trace's steps on the terminal with rich's live display."""
+    from rich.console import Console, Group
+    from rich.live import Live
+    from rich.text import Text
+
+    console = Console(stderr=False)
+    n = trace.n
+    found = 0
+
+    def view(board: np.ndarray, done: int) -> Any:
+        pairs = attacking_pairs(trace.problem, board)
+        solved = found if trace.method == "backtrack" else int(pairs == 0 and bool((board >= 0).all()))
+        status = Text(_status(trace, done, pairs, solved))
+        if n <= HALF_MAX_N:
+            return Group(_board_text(trace.problem, board), status)
+        placed = int((board >= 0).sum())
+        summary = Text(f"{n} x {n} board (drawn up to n = {HALF_MAX_N}): {placed} queens placed\n")
+        return Group(summary, status)
+
+    board = np.full(n, -1, np.int64)
+    last = 0.0
+    with Live(view(board, 0), console=console, auto_refresh=False, transient=False) as live:
+        for i, (step, board) in enumerate(zip(trace.steps, trace.boards())):
+            interrupt.check()  # Ctrl-C: the command runs off the main thread, which sets the flag
+            found += step.op == "solution"
+            now = time.monotonic()
+            if delay > 0 or now - last >= 1 / _FPS or i == len(trace.steps) - 1:
+                live.update(view(board, i + 1), refresh=True)
+                last = now
+                if delay > 0:
+                    time.sleep(delay)
+
+
+def _summary(trace: Trace) -> tuple[np.ndarray, int, int, tuple[int, ...] | None]:
+    """(final board, attacking pairs on it, solutions found, the solution it is or None)."""
+    final = trace.final()
+    pairs = attacking_pairs(trace.problem, final)
+    found = len(trace.solutions()) if trace.method == "backtrack" else int(trace.solved)
+    solved = trace.solved and trace.n <= PRINT_MAX_N
+    return final, pairs, found, tuple(int(c) for c in final) if solved else None
+
+
+def _final_line(trace: Trace, final: np.ndarray, pairs: int, found: int) -> str:
+    what = "complete" if trace.complete else "cut by the step cap"
+    board = "solved" if trace.solved else f"{pairs} attacking pair{'' if pairs == 1 else 's'}"
+    text = f"{trace.method}: {len(trace.steps)} steps ({what}), {found} solution{'' if found == 1 else 's'} found; "
+    text += f"last board ({board})"
+    if trace.n <= PRINT_MAX_N:
+        text += ": " + (format_placement(final.tolist()) if (final >= 0).all() else _one_based_text(final))
+    return text
+
+
+def _final(final: np.ndarray) -> tuple[int | None, ...]:
+    return tuple(int(c) if c >= 0 else None for c in final)
+
+
+@cli.command("watch")
+@problem_options
+@click.option(
+    "--method",
+    type=click.Choice(list(METHODS)),
+    default="backtrack",
+    show_default=True,
+    help="The search watched: backtrack (the native engine's lexicographic search, any variant), selfcorrect "
+    "(the self-correcting Queens program), minconflicts, ga (the genetic algorithm's best individual per "
+    "generation), orbit-search (Zhang and Zhang's orbit search, an orbit per step). The heuristics and the orbit "
+    "search take the standard problem only.",
+)
+@number_option("--seed", 0, "S", "selfcorrect, minconflicts, ga: the random seed (default 0).")
+@click.option(
+    "--delay",
+    type=_Delay(),
+    default=0.05,
+    show_default=True,
+    metavar="SECONDS",
+    help="Seconds between two steps on the display; 0 plays as fast as the terminal draws.",
+)
+@number_option(
+    "--max-steps",
+    1,
+    "K",
+    f"The step cap: the search is cut after K steps (default {WATCH_MAX_STEPS}); refused up front when the trace "
+    "could outgrow memory.",
+    maximum=INT64_MAX,
+)
+@number_option("--solutions", 0, "K", "backtrack: stop after K solutions (default 1; 0: search the whole tree).")
+@click.option(
+    "--record",
+    "record_path",
+    type=OutputPath(),
+    default=None,
+    metavar="FILE",
+    help="Also write the trace to FILE (JSON lines; queenslab replay reads it).",
+)
+@json_option
+def watch_cmd(
+    problem: Problem,
+    method: str,
+    seed: int | None,
+    delay: float,
+    max_steps: int | None,
+    solutions: int | None,
+    record_path: str | None,
+    as_json: bool,
+) -> int:
+    """Watch a search solve N-queens: the board drawn step by step as the search runs.
+
+    The steps are recorded by the package's own algorithm (queenslab.trace.record), so the
+    same --seed gives the same steps and the last board is the solution queenslab solve
+    finds. On a terminal the board is drawn with colours (queens under attack red) up to
+    N = 40, summarised beyond; without a terminal only the final line is printed.
+    Ctrl-C stops the display (exit 130).
+    """
+    if seed is not None and method not in RANDOMISED:
+        raise QueensError(
+            f"--seed: {method} is deterministic and takes no seed; seeds apply to {', '.join(RANDOMISED)}"
+        )
+    if solutions is not None and method != "backtrack":
+        raise QueensError(f"--solutions applies to --method backtrack; {method} stops at its first solution")
+    t0 = time.perf_counter()
+    options: dict[str, Any] = {"max_steps": WATCH_MAX_STEPS if max_steps is None else max_steps}
+    if solutions is not None:
+        options["solutions"] = solutions
+    if method in RANDOMISED:
+        options["seed"] = 0 if seed is None else seed
+    trace = record(problem, method, **options)
+    seconds = time.perf_counter() - t0
+    if record_path is not None:
+        write_trace(trace, record_path)
+    if not as_json and sys.stdout.isatty() and trace.steps:
+        _play(trace, delay)
+    final, pairs, found, solution = _summary(trace)
+    if as_json:
+        emit_json(
+            WatchReport(
+                n=trace.n,
+                problem=trace.problem,
+                method=method,
+                seed=trace.seed,
+                max_steps=options["max_steps"],
+                steps=len(trace.steps),
+                complete=trace.complete,
+                solutions_found=found,
+                attacking_pairs=pairs,
+                final=_final(final) if trace.n <= PRINT_MAX_N else (),
+                solution=solution,
+                out=record_path,
+                seconds=seconds,
+            )
+        )
+    else:
+        click.echo(_final_line(trace, final, pairs, found))
+    return 0
+
+
+@cli.command("replay")
+@click.argument("file", metavar="FILE")
+@click.option(
+    "--svg",
+    "svg_path",
+    type=OutputPath(),
+    default=None,
+    metavar="OUT",
+    help="Write an animated SVG of the trace (SMIL, no script: it plays in a browser).",
+)
+@click.option(
+    "--frames",
+    "frames_path",
+    type=OutputPath(),
+    default=None,
+    metavar="OUT",
+    help="Write a strip of frames (a grid of boards, .png or .svg; needs matplotlib).",
+)
+@number_option("--every", 1, "K", "Draw every K-th step (the last always); default: a few hundred frames at most.")
+@json_option
+def replay_cmd(file: str, svg_path: str | None, frames_path: str | None, every: int | None, as_json: bool) -> int:
+    """Read a trace file (written by queenslab watch --record) back: its summary, and
+    pictures of it.
+
+    Prints the method, the steps and the last board (1-based; a backtracking trace ends at
+    its first solution unless it was recorded with --solutions). --svg OUT writes an
+    animated SVG of the search, --frames OUT a strip of its boards for a paper.
+    """
+    if every is not None and svg_path is None and frames_path is None:
+        raise QueensError("--every sets the frames of --svg or --frames; give one of them")
+    if frames_path is not None:
+        from .. import plot
+
+        plot.check_path(frames_path, "--frames")
+    trace = read_trace(file)
+    if svg_path is not None:
+        from ..trace import write_trace_svg
+
+        write_trace_svg(svg_path, trace, every=every)
+    if frames_path is not None:
+        from ..trace.strip import write_frame_strip
+
+        write_frame_strip(frames_path, trace, every)
+    final, pairs, found, solution = _summary(trace)
+    if as_json:
+        emit_json(
+            ReplayReport(
+                path=file,
+                n=trace.n,
+                problem=trace.problem,
+                method=trace.method,
+                seed=trace.seed,
+                steps=len(trace.steps),
+                complete=trace.complete,
+                solutions_found=found,
+                attacking_pairs=pairs,
+                final=_final(final) if trace.n <= PRINT_MAX_N else (),
+                solution=solution,
+                svg=svg_path,
+                frames=frames_path,
+                every=every,
+            )
+        )
+    else:
+        click.echo(_final_line(trace, final, pairs, found))
+        for what, path in (("animated SVG", svg_path), ("frames", frames_path)):
+            if path is not None:
+                click.echo(f"{what} written to {path}")
+    return 0
