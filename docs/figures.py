@@ -10,7 +10,10 @@ seconds and gives the same bytes every time:
 * ``figures/benchmark-ratios.svg`` -- the benchmarks' measured ratios against their targets;
 * ``figures/minconflicts-steps.svg`` -- min-conflicts repair steps by n, seeds 0..4, counted
   here (the steps do not depend on the machine);
-* ``figures/rank-times.svg`` -- rank and unrank times without an index.
+* ``figures/rank-times.svg`` -- rank and unrank times without an index;
+* ``figures/watch-selfcorrect.svg``, ``figures/watch-backtrack.svg`` -- animated SVGs of two
+  traced searches (:mod:`queenslab.trace`): the self-correcting search on 8 queens and
+  backtracking through every solution of 6 queens.
 
 Measured times and ratios are not re-measured while the site is built: they are the
 numbers recorded on the benchmarks and experiments pages (:data:`BENCHMARK_RATIOS`,
@@ -115,6 +118,19 @@ def minconflicts_runs() -> list[tuple[int, int]]:
     return runs
 
 
+def watch_animations() -> dict[str, bytes]:
+    """The animated traces of the "Watching a search" page (the same bytes every time:
+    the searches are seeded or deterministic)."""
+    from queenslab import Problem
+    from queenslab.trace import record, trace_svg
+
+    traces = {
+        "figures/watch-selfcorrect.svg": record(Problem(8), "selfcorrect", seed=1),
+        "figures/watch-backtrack.svg": record(Problem(6), "backtrack", solutions=0),
+    }
+    return {path: trace_svg(trace, frame_seconds=0.15).encode() for path, trace in traces.items()}
+
+
 def build() -> dict[str, bytes]:
     """Draw every figure of the site.
 
@@ -138,7 +154,9 @@ def build() -> dict[str, bytes]:
         "figures/minconflicts-steps.svg": plot.minconflicts_steps(minconflicts_runs()),
         "figures/rank-times.svg": plot.rank_times([(n, rank, unrank) for n, _, unrank, rank in RANK_TIMES]),
     }
-    return {path: plot.render(figure, "svg") for path, figure in figures.items()}
+    out = {path: plot.render(figure, "svg") for path, figure in figures.items()}
+    out.update(watch_animations())
+    return out
 
 
 def main(argv: list[str]) -> int:

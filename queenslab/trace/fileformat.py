@@ -2,7 +2,7 @@
 
 Format ``queenslab-trace``, version 1 (UTF-8 text, one JSON value per line)::
 
-    {"format": "queenslab-trace", "version": 1, "method": "selfcorrect", "seed": 0, "n": 8,
+    {"format": "queenslab-trace", "version": 1, "base": 0, "method": "selfcorrect", "seed": 0, "n": 8,
      "problem": {...}, "options": {}, "steps": 117, "complete": true}
     ["start", [3, 5, 0, 0, 6, 2, 1, 4]]
     ["move", 1, 6]
@@ -10,8 +10,8 @@ Format ``queenslab-trace``, version 1 (UTF-8 text, one JSON value per line)::
 
 The header's ``problem`` is :meth:`Problem.to_dict <queenslab.problem.Problem.to_dict>`
 (it records its own base); ``steps`` is the number of step lines that follow, so a file
-cut short is recognised. Rows and columns in the steps are **0-based**, as in the Python
-API; a board is a list of columns by row, -1 for an empty row. The steps:
+cut short is recognised. Rows and columns in the steps are **0-based** (``base``), as in the
+Python API and in ``.npy`` files, for the programs that read traces; a board is a list of columns by row, -1 for an empty row. The steps:
 
 =================================  ==========================================
 line                               step
@@ -80,6 +80,7 @@ def header(trace: Trace) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "version": VERSION,
+        "base": 0,
         "method": trace.method,
         "seed": trace.seed,
         "n": trace.n,
@@ -157,6 +158,8 @@ def _header(line: str, shown: str) -> dict[str, Any]:
             f"{shown} is a trace of format version {validate.brief(head.get('version'))}; this queenslab reads "
             f"version {VERSION} (record it again with this version)"
         )
+    if head.get("base", 0) != 0:
+        raise InvalidTrace(f"{shown}: the header's base is {validate.brief(head.get('base'))}; trace steps are 0-based")
     if head.get("method") not in METHODS:
         raise InvalidTrace(f"{shown}: unknown method {validate.brief(head.get('method'))}; traces are of {METHODS}")
     if not (_is_int(head.get("steps")) and head["steps"] >= 0 and isinstance(head.get("complete"), bool)):
