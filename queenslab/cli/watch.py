@@ -28,6 +28,7 @@ from ..problem import Problem
 from ..reports import ReplayReport, WatchReport
 from ..solution import format_placement
 from ..trace import METHODS, RANDOMISED, Trace, attacking_pairs, read_trace, record, write_trace
+from ..viz.scene import scene
 from .app import cli, emit_json
 from .options import INT64_MAX, OutputPath, json_option, number_option, problem_options
 
@@ -78,13 +79,12 @@ def _conflicted(problem: Problem, board: np.ndarray) -> set[int]:
     return hit
 
 
-def _board_text(problem: Problem, board: np.ndarray) -> Any:
+def _board_text(problem: Problem, board: np.ndarray, blocked: set[tuple[int, int]]) -> Any:
     """The board as rich Text: one line per row (n <= 20), two rows per line (n <= 40)."""
     from rich.text import Text
 
     n = problem.n
     hit = _conflicted(problem, board)
-    blocked = set(problem.blocked)
     text = Text()
     if n <= DRAW_MAX_N:
         for r in range(n):
@@ -127,13 +127,15 @@ def _play(trace: Trace, delay: float) -> None:
     console = Console(stderr=False)
     n = trace.n
     found = 0
+    # blocked cells, and the cells of regions that allow no queen, as the pictures mark them
+    blocked = set(scene(trace.problem).blocked) if n <= HALF_MAX_N else set()
 
     def view(board: np.ndarray, done: int) -> Any:
         pairs = attacking_pairs(trace.problem, board)
         solved = found if trace.method == "backtrack" else int(pairs == 0 and bool((board >= 0).all()))
         status = Text(_status(trace, done, pairs, solved))
         if n <= HALF_MAX_N:
-            return Group(_board_text(trace.problem, board), status)
+            return Group(_board_text(trace.problem, board, blocked), status)
         placed = int((board >= 0).sum())
         summary = Text(f"{n} x {n} board (drawn up to n = {HALF_MAX_N}): {placed} queens placed\n")
         return Group(summary, status)
