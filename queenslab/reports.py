@@ -559,5 +559,6 @@ class ReplayReport:
     final: tuple[int | None, ...] = field(metadata=ONE_BASED)
     solution: tuple[int, ...] | None = field(metadata=ONE_BASED)
     svg: str | None
+    gif: str | None
     frames: str | None
     every: int | None

@@ -1146,6 +1146,7 @@ COMMANDS: dict[str, st.SearchStrategy] = {
     "replay": st.tuples(
         st.one_of(PATH_TOKENS, st.sampled_from(["trace.jsonl", "missing.jsonl"])).map(lambda t: [t]),
         opt("--svg", PATH_TOKENS),
+        opt("--gif", PATH_TOKENS),
         opt("--frames", PATH_TOKENS),
         opt("--every", NUMBER_TOKENS),
         flag_("--json"),

@@ -87,7 +87,18 @@ CALLS = [
     ["experiment", "signature", "--max-n", 6, "--certify-to", 8, "--plot", "{tmp}/sig.svg"],
     ["experiment", "orbit-search", 7],
     ["watch", 8, "--method", "minconflicts", "--seed", 2, "--record", "{tmp}/t.jsonl"],
-    ["replay", "{tmp}/t.jsonl", "--svg", "{tmp}/t.svg", "--frames", "{tmp}/f.png", "--every", 5],
+    [
+        "replay",
+        "{tmp}/t.jsonl",
+        "--svg",
+        "{tmp}/t.svg",
+        "--gif",
+        "{tmp}/t.gif",
+        "--frames",
+        "{tmp}/f.png",
+        "--every",
+        5,
+    ],
     ["count", 0],
 ]
 

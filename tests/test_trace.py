@@ -4,6 +4,7 @@ reads back, and bad input is refused with what is allowed."""
 
 from __future__ import annotations
 
+import io
 import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -25,8 +26,10 @@ from queenslab.trace import (
     attacking_pairs,
     read_trace,
     record,
+    trace_gif,
     trace_svg,
     write_trace,
+    write_trace_gif,
     write_trace_svg,
 )
 
@@ -297,3 +300,22 @@ def test_watch_on_a_terminal_draws_the_board_and_stops_on_ctrl_c(capsys, monkeyp
     finally:
         interrupt.clear()
     assert code == 130 and "interrupted" in err
+
+
+def test_the_animated_gif_plays_the_frames_of_the_svg(tmp_path):
+    from PIL import Image
+
+    from queenslab.trace.animate import frames
+
+    t = record(8, "selfcorrect", seed=1)
+    image = Image.open(io.BytesIO(trace_gif(t, every=2)))
+    assert image.format == "GIF" and image.n_frames == len(frames(t, 2)[0])
+    with pytest.raises(QueensError):
+        write_trace_gif(tmp_path / "no" / "a.gif", t)
+    assert not (tmp_path / "no").exists()
+
+
+def test_a_trace_shows_as_its_animation_in_a_notebook():
+    svg = record(6, "backtrack")._repr_svg_()
+    assert svg is not None and svg.startswith("<svg") and "<animate" in svg
+    assert record(3, "minconflicts")._repr_svg_() is None

@@ -9,7 +9,7 @@ the display fits an 80x24 terminal. Colours only on a terminal; without one the 
 prints nothing but its final line (or its JSON object). Ctrl-C stops it (exit 130).
 
 ``replay`` reads a trace file (:mod:`queenslab.trace.fileformat`) and prints its
-summary, an animated SVG (``--svg``) and a strip of frames (``--frames``).
+summary, an animated SVG (``--svg``) or GIF (``--gif``) and a strip of frames (``--frames``).
 """
 
 from __future__ import annotations
@@ -287,6 +287,14 @@ def watch_cmd(
     help="Write an animated SVG of the trace (SMIL, no script: it plays in a browser).",
 )
 @click.option(
+    "--gif",
+    "gif_path",
+    type=OutputPath(),
+    default=None,
+    metavar="OUT",
+    help="Write an animated GIF of the trace (for slides and messages, where an SVG does not play).",
+)
+@click.option(
     "--frames",
     "frames_path",
     type=OutputPath(),
@@ -296,16 +304,19 @@ def watch_cmd(
 )
 @number_option("--every", 1, "K", "Draw every K-th step (the last always); default: a few hundred frames at most.")
 @json_option
-def replay_cmd(file: str, svg_path: str | None, frames_path: str | None, every: int | None, as_json: bool) -> int:
+def replay_cmd(
+    file: str, svg_path: str | None, gif_path: str | None, frames_path: str | None, every: int | None, as_json: bool
+) -> int:
     """Read a trace file (written by queenslab watch --record) back: its summary, and
     pictures of it.
 
     Prints the method, the steps and the last board (1-based; a backtracking trace ends at
     its first solution unless it was recorded with --solutions). --svg OUT writes an
-    animated SVG of the search, --frames OUT a strip of its boards for a paper.
+    animated SVG of the search, --gif OUT an animated GIF, --frames OUT a strip of its
+    boards for a paper.
     """
-    if every is not None and svg_path is None and frames_path is None:
-        raise QueensError("--every sets the frames of --svg or --frames; give one of them")
+    if every is not None and svg_path is None and gif_path is None and frames_path is None:
+        raise QueensError("--every sets the frames of --svg, --gif or --frames; give one of them")
     if frames_path is not None:
         from .. import plot
 
@@ -315,6 +326,10 @@ def replay_cmd(file: str, svg_path: str | None, frames_path: str | None, every: 
         from ..trace import write_trace_svg
 
         write_trace_svg(svg_path, trace, every=every)
+    if gif_path is not None:
+        from ..trace import write_trace_gif
+
+        write_trace_gif(gif_path, trace, every=every)
     if frames_path is not None:
         from ..trace.strip import write_frame_strip
 
@@ -335,13 +350,14 @@ def replay_cmd(file: str, svg_path: str | None, frames_path: str | None, every: 
                 final=_final(final) if trace.n <= PRINT_MAX_N else (),
                 solution=solution,
                 svg=svg_path,
+                gif=gif_path,
                 frames=frames_path,
                 every=every,
             )
         )
     else:
         click.echo(_final_line(trace, final, pairs, found))
-        for what, path in (("animated SVG", svg_path), ("frames", frames_path)):
+        for what, path in (("animated SVG", svg_path), ("animated GIF", gif_path), ("frames", frames_path)):
             if path is not None:
                 click.echo(f"{what} written to {path}")
     return 0

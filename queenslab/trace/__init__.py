@@ -20,7 +20,9 @@ method             what is recorded
 * :func:`record` -- record a search (with a step cap checked against memory);
 * :class:`Trace`, :class:`Step` -- the trace and its steps; :meth:`Trace.boards` replays it;
 * :func:`write_trace` / :func:`read_trace` -- the JSON-lines file (:mod:`.fileformat`);
-* :func:`trace_svg` / :func:`write_trace_svg` -- an animated SVG of a trace (:mod:`.animate`).
+* :func:`trace_svg` / :func:`write_trace_svg` -- an animated SVG of a trace (:mod:`.animate`);
+  :func:`trace_gif` / :func:`write_trace_gif` an animated GIF (:mod:`.gif`);
+  :func:`~.strip.frame_strip` a strip of frames for a paper (:mod:`.strip`, matplotlib).
 
 The command line has ``queenslab watch`` (draw a search as it runs) and ``queenslab
 replay`` (a trace file's summary and pictures).
@@ -35,6 +37,7 @@ True
 
 from .animate import trace_svg, write_trace_svg
 from .fileformat import FORMAT, VERSION, InvalidTrace, read_trace, write_trace
+from .gif import trace_gif, write_trace_gif
 from .record import DEFAULT_MAX_STEPS, RANDOMISED, VARIANT_METHODS, memory_estimate, record
 from .steps import METHODS, Step, Trace, attacking_pairs
 
@@ -55,4 +58,6 @@ __all__ = [
     "read_trace",
     "trace_svg",
     "write_trace_svg",
+    "trace_gif",
+    "write_trace_gif",
 ]

@@ -28,14 +28,14 @@ from ..viz.scene import scene
 from ..viz.svg import ATTACKER, QUEEN, cell_size, render
 from .steps import Trace
 
-__all__ = ["MAX_FRAMES", "frames", "trace_svg", "write_trace_svg"]
+__all__ = ["MAX_FRAMES", "attacked_rows", "frames", "solved_frames", "trace_svg", "write_trace_svg"]
 
 #: Frames of an animation when ``every`` is not given.
 MAX_FRAMES = 400
 _SOLVED = "#2ca02c"
 
 
-def _attacked_rows(board: np.ndarray) -> np.ndarray:
+def attacked_rows(board: np.ndarray) -> np.ndarray:
     """Rows whose queen another queen attacks on a standard board (-1: empty row)."""
     n = board.size
     rows = np.flatnonzero(board >= 0)
@@ -45,6 +45,19 @@ def _attacked_rows(board: np.ndarray) -> np.ndarray:
         _, inverse, counts = np.unique(line, return_inverse=True, return_counts=True)
         hit[rows[counts[inverse] > 1]] = True
     return hit
+
+
+def solved_frames(trace: Trace, picked: list[int], boards: list[np.ndarray]) -> list[bool]:
+    """Which frames show a solution: a backtracking ``solution`` step, or for the other
+    searches (the standard problem) a full board without an attack."""
+    out = []
+    for i, board in zip(picked, boards):
+        full = bool((board >= 0).all())
+        if trace.method == "backtrack":
+            out.append(full and trace.steps[i].op == "solution")
+        else:
+            out.append(full and trace.problem.is_standard and not attacked_rows(board).any())
+    return out
 
 
 def frames(trace: Trace, every: int | None = None) -> tuple[list[int], list[np.ndarray]]:
@@ -144,14 +157,7 @@ def trace_svg(trace: Trace, *, every: int | None = None, frame_seconds: float = 
     body = re.sub(r"<title>[^<]*</title>", "", body, count=1)  # the static board's own title
     out.append(body)
     standard = trace.problem.is_standard
-    solved_frames = [False] * count
-    steps = trace.steps
-    for f, i in enumerate(picked):
-        b = boards[f]
-        if (b >= 0).all():
-            solved_frames[f] = steps[i].op == "solution" or (
-                standard and not _attacked_rows(b).any() and trace.method != "backtrack"
-            )
+    solved = solved_frames(trace, picked, boards)
     scale = cycle  # keyTimes are fractions of the whole cycle, held end included
 
     def times(changes: list[tuple[int, str]]) -> list[tuple[float, str]]:
@@ -166,7 +172,7 @@ def trace_svg(trace: Trace, *, every: int | None = None, frame_seconds: float = 
             f'dur="{dur}" repeatCount="indefinite"/>'
         )
 
-    hit = [(_attacked_rows(b) if standard else np.zeros(n, bool)) for b in boards]
+    hit = [(attacked_rows(b) if standard else np.zeros(n, bool)) for b in boards]
     out.append(f'<g class="trace-queens" fill="{QUEEN}" stroke="#ffffff" stroke-width="0.035">')
     for r in range(n):
         cols = [int(b[r]) for b in boards]
@@ -189,7 +195,7 @@ def trace_svg(trace: Trace, *, every: int | None = None, frame_seconds: float = 
         parts.append("</use>")
         out.append("".join(parts))
     out.append("</g>")
-    frame = _changes(["1" if s else "0" for s in solved_frames])
+    frame = _changes(["1" if s else "0" for s in solved])
     out.append(
         f'<rect class="solved" width="{n}" height="{n}" fill="none" stroke="{_SOLVED}" stroke-width="0.12" '
         f'stroke-opacity="0">{animate("stroke-opacity", frame)}</rect>'

@@ -17,25 +17,14 @@ import numpy as np
 from .. import validate
 from ..errors import MissingDependency, QueensError
 from ..viz.svg import ATTACKER, DARK, LIGHT, QUEEN
-from .animate import frames
-from .steps import Trace, attacking_pairs
+from .animate import attacked_rows, frames, solved_frames
+from .steps import Trace
 
 __all__ = ["MAX_STRIP_FRAMES", "frame_strip", "write_frame_strip"]
 
 #: The most boards one strip holds (a page's worth).
 MAX_STRIP_FRAMES = 48
 _COLUMNS = 6
-
-
-def _conflicted(board: np.ndarray) -> np.ndarray:
-    n = board.size
-    rows = np.flatnonzero(board >= 0)
-    cols = board[rows]
-    hit = np.zeros(n, bool)
-    for line in (cols, rows - cols, rows + cols):
-        _, inverse, counts = np.unique(line, return_inverse=True, return_counts=True)
-        hit[rows[counts[inverse] > 1]] = True
-    return hit
 
 
 def frame_strip(trace: Trace, every: int | None = None) -> Any:
@@ -82,16 +71,14 @@ def frame_strip(trace: Trace, every: int | None = None) -> Any:
     fig = Figure(figsize=(1.6 * cols, 1.8 * rows))
     standard = trace.problem.is_standard
     checker = np.indices((n, n)).sum(axis=0) % 2
-    for k, (i, board) in enumerate(zip(picked, boards)):
+    solved_at = solved_frames(trace, picked, boards)
+    for k, (i, board, solved) in enumerate(zip(picked, boards, solved_at)):
         ax = fig.add_subplot(rows, cols, k + 1)
         ax.imshow(checker, cmap=_cmap(), vmin=0, vmax=1, extent=(0, n, n, 0), interpolation="nearest")
-        hit = _conflicted(board) if standard else np.zeros(n, bool)
+        hit = attacked_rows(board) if standard else np.zeros(n, bool)
         for r in np.flatnonzero(board >= 0):
             c = int(board[r])
             ax.add_patch(Rectangle((c + 0.15, r + 0.15), 0.7, 0.7, color=ATTACKER if hit[r] else QUEEN, linewidth=0))
-        solved = trace.steps[i].op == "solution" or (
-            trace.method != "backtrack" and bool((board >= 0).all()) and attacking_pairs(trace.problem, board) == 0
-        )
         ax.set_xlim(0, n)
         ax.set_ylim(n, 0)
         ax.set_xticks([])
