@@ -319,3 +319,48 @@ def test_a_trace_shows_as_its_animation_in_a_notebook():
     svg = record(6, "backtrack")._repr_svg_()
     assert svg is not None and svg.startswith("<svg") and "<animate" in svg
     assert record(3, "minconflicts")._repr_svg_() is None
+
+
+def _screenshot(svg_path: Path, png: Path, milliseconds: int, size: tuple[int, int]) -> None:
+    import shutil
+    import subprocess
+
+    browser = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+    if browser is None:
+        pytest.skip("no headless browser to play the animation")
+    subprocess.run(
+        [browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", f"--window-size={size[0]},{size[1]}",
+         f"--virtual-time-budget={milliseconds}", f"--screenshot={png}", svg_path.as_uri()],
+        capture_output=True, timeout=120, check=True,
+    )  # fmt: skip
+
+
+@pytest.mark.slow
+def test_a_browser_plays_the_animation_from_the_start_to_the_last_board(tmp_path):
+    """A headless browser's pictures of the animated SVG: the queens move, and once the
+    trace has played they stand on its last board (held). (The browser's virtual clock
+    starts a little after the document, so the first frame is not checked exactly.)"""
+    from PIL import Image
+
+    t = record(8, "selfcorrect", seed=1)
+    path = tmp_path / "a.svg"
+    write_trace_svg(path, t, frame_seconds=0.5, hold=20.0)
+    root = ET.parse(path).getroot()
+    size = (int(root.get("width")), int(root.get("height")))
+    px = size[0] / 8.6  # the board and its 0.6-cell margin of labels
+
+    def queen_rows(png: Path) -> list[int]:
+        image = Image.open(png).convert("RGB")
+        rows = []
+        for r in range(8):
+            dark = [
+                c for c in range(8) if sum(image.getpixel((int((0.6 + c + 0.5) * px), int((0.6 + r + 0.7) * px)))) < 300
+            ]
+            rows.append(dark[0] if len(dark) == 1 else -1)
+        return rows
+
+    start, end = tmp_path / "start.png", tmp_path / "end.png"
+    _screenshot(path, start, 10, size)
+    _screenshot(path, end, int(len(t) * 500 + 10000), size)
+    assert queen_rows(end) == t.final().tolist()
+    assert queen_rows(start) != queen_rows(end)
