@@ -1,0 +1,164 @@
+"""queenslab.estimate: calibrated, not merely plausible.
+
+On problems whose exact count is known independently (OEIS terms via queenslab.data,
+brute force via tests/naive.py, the engine's general walk for larger variants and for the
+node counts), each estimator is run over many seeds: the nominal 95% interval must contain
+the exact count in at least 90% of the runs, and the mean of the estimates must lie within
+a few of its own standard errors of the exact count (no bias), for the nodes too.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from naive import all_solutions
+
+from queenslab import Problem
+from queenslab.data import known_total
+from queenslab.errors import QueensError, TooLarge
+from queenslab.estimate import METHODS, estimate
+from queenslab.native import engine
+from queenslab.problem import Region
+
+
+def exact(problem: Problem) -> tuple[int, int]:
+    """(solutions, nodes) by the engine's general walk on one thread (its node count is
+    exact there: no prefix split)."""
+    r = engine.count_both(problem, unique=False, threads=1, method="general")
+    return r.count, r.nodes
+
+
+def calibrate(problem: Problem, method: str, samples: int, seeds: int = 200):
+    """(coverage of the 95% intervals, z of the mean estimate, z of the mean node estimate)."""
+    count, nodes = exact(problem)
+    runs = [estimate(problem, method=method, samples=samples, seed=s, threads=1) for s in range(seeds)]
+    assert not any(r.exact for r in runs), "the tree was counted exactly: nothing calibrated"
+    covered = np.mean([r.low <= count <= r.high for r in runs])
+    est = np.array([r.estimate for r in runs])
+    nod = np.array([r.nodes_estimate for r in runs])
+    z = (est.mean() - count) / (est.std(ddof=1) / math.sqrt(seeds))
+    zn = (nod.mean() - nodes) / (nod.std(ddof=1) / math.sqrt(seeds))
+    return covered, z, zn
+
+
+CASES = [
+    # (problem, method, samples); the exact counts come from the engine, checked below
+    (Problem(10), "knuth", 4000),
+    (Problem(10), "partial", 1000),
+    (Problem(12), "stratified", 3000),
+    (Problem(11, toroidal=True), "knuth", 4000),
+    (Problem(12, knight=True), "stratified", 3000),
+    (Problem(10, blocked=[(0, 0), (3, 4), (5, 5)], fixed=[(2, 7)]), "knuth", 4000),
+    (Problem(11, regions=[Region.rectangle((0, 0), (4, 4), exactly=2)]), "knuth", 4000),
+    (Problem(12, regions=[Region.rectangle((0, 0), (5, 5), at_least=3)]), "stratified", 3000),
+    (Problem(10, leapers=[(1, 4)]), "partial", 1000),
+]
+
+
+@pytest.mark.parametrize(("problem", "method", "samples"), CASES, ids=lambda x: str(x)[:40])
+def test_the_95_percent_interval_covers_the_exact_count(problem, method, samples):
+    covered, z, zn = calibrate(problem, method, samples)
+    assert covered >= 0.90, covered
+    assert abs(z) < 3.5, z
+    assert abs(zn) < 3.5, zn
+
+
+def test_the_engines_counts_are_the_independent_ones():
+    # the oracle of the calibration, itself checked against OEIS and brute force
+    assert exact(Problem(12))[0] == known_total(12)
+    for p in [Problem(7, toroidal=True), Problem(8, blocked=[(0, 0), (3, 4)], fixed=[(2, 7)])]:
+        assert exact(p)[0] == len(all_solutions(p))
+    p = Problem(7, regions=[Region.rectangle((0, 0), (3, 3), exactly=2)], leapers=[(1, 3)])
+    assert exact(p)[0] == len(all_solutions(p))
+
+
+@pytest.mark.parametrize("n", range(1, 11))
+def test_a_small_tree_is_counted_exactly(n):
+    e = estimate(Problem(n))
+    assert e.exact and e.count == known_total(n) and e.estimate == e.low == e.high == known_total(n)
+    assert e.nodes == exact(Problem(n))[1] and e.stderr == 0
+
+
+def test_stratified_probes_that_see_whole_subtrees_are_exact():
+    p = Problem(8, knight=True, blocked=[(1, 1)])
+    e = estimate(p, method="stratified", samples=100)
+    assert e.exact and (e.count, e.nodes) == exact(p)
+
+
+def test_contradicting_constraints_give_zero_with_the_reason():
+    p = Problem(6, fixed=[(0, 0), (2, 2)])
+    e = estimate(p, method="knuth", samples=100)
+    assert e.estimate == 0 and e.exact and e.count == 0 and e.note == p.contradiction and e.note
+
+
+def test_no_solutions_without_a_contradiction_is_an_exact_zero():
+    for method in ("auto", *METHODS):
+        e = estimate(Problem(3), method=method, samples=50)
+        assert e.estimate == 0 and e.high == 0
+
+
+def test_same_seed_same_answer_on_any_number_of_threads():
+    p = Problem(14, toroidal=False, blocked=[(3, 3)])
+    for method in METHODS:
+        runs = [estimate(p, method=method, samples=60_000, seed=5, threads=t) for t in (1, 2, 3)]
+        assert len({(r.estimate, r.stderr, r.nodes_estimate, r.probes) for r in runs}) == 1, method
+        other = estimate(p, method=method, samples=60_000, seed=6, threads=1)
+        assert other.estimate != runs[0].estimate
+
+
+def test_a_board_beyond_the_engine_is_refused_by_its_own_check():
+    with pytest.raises(TooLarge, match="64"):
+        estimate(Problem(65))
+
+
+def test_a_large_board_is_estimated():
+    e = estimate(Problem(40), samples=20_000, seed=1)
+    assert e.method == "stratified" and not e.exact and 0 < e.low < e.estimate < e.high
+    assert e.relative_stderr < 0.2
+
+
+def test_a_time_limit_is_kept():
+    e = estimate(Problem(22), time_limit=0.5, method="knuth")
+    assert e.probes > 0 and e.seconds < 2.5
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"samples": 0}, "samples must be at least 2"),
+        ({"samples": 2.5}, "samples must be an integer"),
+        ({"samples": 10**12}, "samples must be at most"),
+        ({"time_limit": 0}, "time_limit must be a positive number"),
+        ({"time_limit": math.inf}, "finite"),
+        ({"time_limit": "1"}, "time_limit"),
+        ({"method": "magic"}, "unknown method 'magic'; use one of auto, knuth"),
+        ({"confidence": 1.0}, r"confidence must be a number in \(0, 1\)"),
+        ({"confidence": 0}, "confidence"),
+        ({"seed": -1}, "seed must be"),
+        ({"threads": 0}, "threads must be"),
+        ({"progress": 5}, "progress must be a callable"),
+    ],
+)
+def test_bad_arguments_are_refused_with_what_is_allowed(kwargs, match):
+    with pytest.raises(QueensError, match=match):
+        estimate(Problem(8), **kwargs)
+
+
+def test_a_board_size_is_not_a_problem():
+    with pytest.raises(QueensError, match="Problem"):
+        estimate(8)  # type: ignore[arg-type]
+
+
+def test_progress_reaches_the_samples():
+    seen = []
+    estimate(Problem(16), method="knuth", samples=40_000, progress=lambda d, t: seen.append((d, t)))
+    assert seen and seen[-1] == (40_000, 40_000)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("method", METHODS)
+def test_calibration_at_n_13_with_more_probes(method):
+    covered, z, zn = calibrate(Problem(13), method, 20_000, seeds=200)
+    assert covered >= 0.90 and abs(z) < 3.5 and abs(zn) < 3.5
