@@ -82,7 +82,7 @@ def test_every_row_split_counted_without_symmetry(n):
         for east in itertools.combinations(free, m):
             rows.append((b, sum(1 << r for r in east), 1))
     tasks = np.array(rows, np.int64)
-    total, _, _ = JK.join_count(n, tasks, 0, len(tasks), *JK.quarter_tables(n), HALT)
+    total, _, _ = JK.join_count(n, tasks, 0, len(tasks), *JK.quarter_tables(n, HALT), HALT)
     assert total == known_total(n)
 
 
@@ -196,7 +196,7 @@ def test_split_tasks_add_up_largest_first(n):
         # the slices cover the row splits once, and come largest estimated work first
         spans = sorted(tasks)
         assert spans[0][0] == 0 and all(a[1] == b[0] for a, b in itertools.pairwise(spans))
-        tables = JK.quarter_tables(n)
+        tables = JK.quarter_tables(n, HALT)
         rows = JK.join_tasks(n)
         cost = JK.task_costs(n, rows, tables[1], tables[2])
         work = [int(cost[a:b].sum()) for a, b in tasks]
@@ -212,3 +212,29 @@ def test_bad_join_tasks_are_refused():
         engine.split_tasks(Problem(8, toroidal=True), method="join")
     with pytest.raises(QueensError):
         join.classes_from_total(8, 93)
+
+
+@pytest.mark.parametrize("call", [lambda: join.join_total(16, threads=1), lambda: join.fixed_counts(16)])
+def test_a_stop_requested_before_a_kernel_raises(call):
+    # the flag raised by another thread before the call: every kernel returns at once and
+    # the call raises instead of returning a partial count
+    join.join_total(10)
+    join.fixed_counts(10)
+    interrupt.request()
+    try:
+        with pytest.raises(interrupt.Interrupted):
+            call()
+    finally:
+        interrupt.clear()
+    assert join.join_total(10) == known_total(10) and join.fixed_counts(8) == (0, 4)
+
+
+def test_a_stop_during_a_slice_raises():
+    p = Problem(12)
+    _, _, tasks = engine.split_tasks(p, method="join")
+    interrupt.request()
+    try:
+        with pytest.raises(interrupt.Interrupted):
+            engine.count_task(p, "join", tasks[0])
+    finally:
+        interrupt.clear()

@@ -155,9 +155,23 @@ def check_join(n: int, threads: int = 1, force: bool = False) -> int:
     return n
 
 
+def _halting(kernel: Callable, *args):
+    """``kernel(*args, interrupt.FLAG)`` off the main thread (:func:`interrupt.run`), so
+    that Ctrl-C stops it; raises :class:`~queenslab.interrupt.Interrupted` if the kernel
+    was stopped (checked in the worker: ``run`` lowers the flag once the work is done)."""
+
+    def work():
+        found = kernel(*args, interrupt.FLAG)
+        interrupt.check()
+        return found
+
+    return interrupt.run(work)
+
+
 def _prepare(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``(tasks, words, offs, bases)``: the canonical row splits and the quarter tables."""
-    return (JK.join_tasks(n), *JK.quarter_tables(n))
+    tables = _halting(JK.quarter_tables, n)  # 1-2 s at n = 21
+    return (JK.join_tasks(n), *tables)
 
 
 @functools.lru_cache(maxsize=1)
@@ -228,8 +242,7 @@ def count_slice(n: int, task: tuple[int, int], *, force: bool = False) -> int:
     tasks, words, offs, bases = _prepared(n)
     if not start < stop <= len(tasks):
         raise QueensError(f"{validate.brief(task)} is not a join task of n = {n} (0 <= start < stop <= {len(tasks)})")
-    found, _, _ = interrupt.run(JK.join_count, n, tasks, start, stop, words, offs, bases, interrupt.FLAG)
-    interrupt.check()
+    found, _, _ = _halting(JK.join_count, n, tasks, start, stop, words, offs, bases)
     return int(found)
 
 
@@ -301,8 +314,7 @@ def fixed_counts(n: int) -> tuple[int, int]:
     ((0, 4), (0, 12), (1, 1))
     """
     n = validate.whole_number(n, "n", maximum=MAX_N, error=TooLarge, why="the join counter's limit")
-    f90, f180, _ = interrupt.run(JK.fixed_counts, n, interrupt.FLAG)
-    interrupt.check()
+    f90, f180, _ = _halting(JK.fixed_counts, n)
     return int(f90), int(f180)
 
 

@@ -159,7 +159,7 @@ def _layout(n):
 
 
 @njit(cache=True, nogil=True)
-def _quarter_pass(n, half, part, offs, base, words, fill):
+def _quarter_pass(n, half, part, offs, base, words, fill, halt):
     """Enumerate the placements of queens in the rows of one part (0 upper, 1 lower) and
     the columns of one half (0 east, 1 west): any rows, at most one queen per row and
     column, no shared diagonal. Without ``fill`` count them by (rows, columns) into
@@ -167,7 +167,8 @@ def _quarter_pass(n, half, part, offs, base, words, fill):
     ``offs[base + key]`` and advance it. ``key = (rows << m) | columns`` (local bits).
 
     A word holds the queens' diagonals relative to the half: bit ``r + c - off`` and bit
-    ``L + c - r + n - 1 - off`` (``off`` = 0 east, n - m west), all within ``2 L`` bits."""
+    ``L + c - r + n - 1 - off`` (``off`` = 0 east, n - m west), all within ``2 L`` bits.
+    Returns early (incomplete) when ``halt[0]`` is set."""
     m, nu, nl, big = _layout(n)
     r0 = 0 if part == 0 else nu
     nr = nu if part == 0 else nl
@@ -188,6 +189,8 @@ def _quarter_pass(n, half, part, offs, base, words, fill):
         a = avail[i]
         if a == 0:
             i -= 1
+            if i < 3 and halt[0]:  # polled near the root: cheap, and often enough
+                return
             continue
         bit = a & -a
         avail[i] = a ^ bit
@@ -220,11 +223,11 @@ def _quarter_pass(n, half, part, offs, base, words, fill):
 
 
 @njit(cache=True, nogil=True)
-def quarter_tables(n):
+def quarter_tables(n, halt):
     """``(words, offs, bases)``: every placement of a quarter, for the four quarters
     (table ``t = 2 * half + part``), grouped by rows and columns. The words of rows R and
     columns C of table t are ``words[offs[bases[t] + key] : offs[bases[t] + key + 1]]``,
-    ``key = (R << m) | C``."""
+    ``key = (R << m) | C``. Incomplete when ``halt[0]`` was set."""
     m, nu, nl, _big = _layout(n)
     bases = np.zeros(5, np.int64)
     for t in range(4):
@@ -233,7 +236,7 @@ def quarter_tables(n):
     offs = np.zeros(bases[4], np.int64)
     words = np.empty(0, np.int64)
     for t in range(4):
-        _quarter_pass(n, t // 2, t % 2, offs, bases[t], words, False)
+        _quarter_pass(n, t // 2, t % 2, offs, bases[t], words, False, halt)
     running = 0
     for t in range(4):
         b = bases[t]
@@ -244,7 +247,7 @@ def quarter_tables(n):
     words = np.empty(running, np.int64)
     cursor = offs.copy()
     for t in range(4):
-        _quarter_pass(n, t // 2, t % 2, cursor, bases[t], words, True)
+        _quarter_pass(n, t // 2, t % 2, cursor, bases[t], words, True, halt)
     return words, offs, bases
 
 
@@ -258,7 +261,7 @@ def quarter_size(n):
     for t in range(4):
         rows = nu if t % 2 == 0 else nl
         offs = np.zeros((1 << (rows + m)) + 1, np.int64)
-        _quarter_pass(n, t // 2, t % 2, offs, 0, offs, False)
+        _quarter_pass(n, t // 2, t % 2, offs, 0, offs, False, np.zeros(1, np.int64))
         total += offs.sum()
         entries += len(offs)
     return total, entries
