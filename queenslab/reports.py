@@ -561,4 +561,5 @@ class ReplayReport:
     svg: str | None
     gif: str | None
     frames: str | None
+    tree: str | None
     every: int | None

@@ -1148,6 +1148,7 @@ COMMANDS: dict[str, st.SearchStrategy] = {
         opt("--svg", PATH_TOKENS),
         opt("--gif", PATH_TOKENS),
         opt("--frames", PATH_TOKENS),
+        opt("--tree", PATH_TOKENS),
         opt("--every", NUMBER_TOKENS),
         flag_("--json"),
     ),

@@ -99,6 +99,8 @@ CALLS = [
         "--every",
         5,
     ],
+    ["watch", 6, "--solutions", 0, "--record", "{tmp}/b.jsonl"],
+    ["replay", "{tmp}/b.jsonl", "--tree", "{tmp}/tree.svg"],
     ["count", 0],
 ]
 

@@ -9,7 +9,8 @@ the display fits an 80x24 terminal. Colours only on a terminal; without one the 
 prints nothing but its final line (or its JSON object). Ctrl-C stops it (exit 130).
 
 ``replay`` reads a trace file (:mod:`queenslab.trace.fileformat`) and prints its
-summary, an animated SVG (``--svg``) or GIF (``--gif``) and a strip of frames (``--frames``).
+summary, an animated SVG (``--svg``) or GIF (``--gif``), a strip of frames (``--frames``)
+and a backtracking trace's search tree (``--tree``).
 """
 
 from __future__ import annotations
@@ -302,10 +303,24 @@ def watch_cmd(
     metavar="OUT",
     help="Write a strip of frames (a grid of boards, .png or .svg; needs matplotlib).",
 )
+@click.option(
+    "--tree",
+    "tree_path",
+    type=OutputPath(),
+    default=None,
+    metavar="OUT",
+    help="Write the search tree of a backtracking trace (.png or .svg; needs matplotlib).",
+)
 @number_option("--every", 1, "K", "Draw every K-th step (the last always); default: a few hundred frames at most.")
 @json_option
 def replay_cmd(
-    file: str, svg_path: str | None, gif_path: str | None, frames_path: str | None, every: int | None, as_json: bool
+    file: str,
+    svg_path: str | None,
+    gif_path: str | None,
+    frames_path: str | None,
+    tree_path: str | None,
+    every: int | None,
+    as_json: bool,
 ) -> int:
     """Read a trace file (written by queenslab watch --record) back: its summary, and
     pictures of it.
@@ -313,15 +328,20 @@ def replay_cmd(
     Prints the method, the steps and the last board (1-based; a backtracking trace ends at
     its first solution unless it was recorded with --solutions). --svg OUT writes an
     animated SVG of the search, --gif OUT an animated GIF, --frames OUT a strip of its
-    boards for a paper.
+    boards for a paper, --tree OUT the search tree of a backtracking trace.
     """
     if every is not None and svg_path is None and gif_path is None and frames_path is None:
         raise QueensError("--every sets the frames of --svg, --gif or --frames; give one of them")
-    if frames_path is not None:
-        from .. import plot
+    from .. import plot
 
-        plot.check_path(frames_path, "--frames")
+    for flag, path in (("--frames", frames_path), ("--tree", tree_path)):
+        if path is not None:
+            plot.check_path(path, flag)
     trace = read_trace(file)
+    if tree_path is not None:
+        from ..trace.tree import write_tree
+
+        write_tree(tree_path, trace)
     if svg_path is not None:
         from ..trace import write_trace_svg
 
@@ -352,12 +372,18 @@ def replay_cmd(
                 svg=svg_path,
                 gif=gif_path,
                 frames=frames_path,
+                tree=tree_path,
                 every=every,
             )
         )
     else:
         click.echo(_final_line(trace, final, pairs, found))
-        for what, path in (("animated SVG", svg_path), ("animated GIF", gif_path), ("frames", frames_path)):
+        for what, path in (
+            ("animated SVG", svg_path),
+            ("animated GIF", gif_path),
+            ("frames", frames_path),
+            ("search tree", tree_path),
+        ):
             if path is not None:
                 click.echo(f"{what} written to {path}")
     return 0

@@ -1,0 +1,149 @@
+"""The search tree of a backtracking trace, drawn with matplotlib.
+
+Backtracking places one queen per row, top-down: each ``place`` or ``move`` step of row r
+opens a node (the queen's column) under the current node of row r - 1. :func:`search_tree`
+rebuilds the tree from the steps; :func:`tree_figure` draws it with the root on top, a
+row per level and the leaves left to right in the order the search reached them (the
+lexicographic order), solutions green, dead ends (a leaf that is no solution) red.
+:func:`write_tree` saves the figure as PNG or SVG through :func:`queenslab.plot.save`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import MissingDependency, QueensError
+from .steps import Trace
+
+__all__ = ["MAX_TREE_NODES", "Node", "search_tree", "tree_figure", "write_tree"]
+
+#: The most nodes drawn (beyond, the picture is a smear: record fewer steps).
+MAX_TREE_NODES = 3000
+
+
+@dataclass
+class Node:
+    """One queen placed by the search: its row, column, parent node (-1: the empty board)
+    and whether the board it completes is a solution."""
+
+    row: int
+    col: int
+    parent: int
+    solution: bool = False
+    children: int = 0
+
+
+def search_tree(trace: Trace) -> list[Node]:
+    """The nodes of a backtracking trace's search tree, in the order the search opened them.
+
+    Raises
+    ------
+    QueensError
+        For a trace of another method (those move queens on a full board: no tree).
+
+    Examples
+    --------
+    >>> from queenslab.trace import record
+    >>> [(v.row, v.col, v.parent, v.solution) for v in search_tree(record(4, "backtrack"))][-4:]
+    [(0, 1, -1, False), (1, 3, 4, False), (2, 0, 5, False), (3, 2, 6, True)]
+    """
+    if trace.method != "backtrack":
+        raise QueensError(
+            f"the search tree is drawn for backtracking traces; {trace.method} moves queens on a whole board "
+            "(use the animation or the frames)"
+        )
+    nodes: list[Node] = []
+    path: list[int] = []  # the node of each row on the current branch
+    for step in trace.steps:
+        if step.op in ("place", "move"):
+            del path[step.row :]
+            parent = path[-1] if path else -1
+            nodes.append(Node(step.row, step.col, parent))
+            if parent >= 0:
+                nodes[parent].children += 1
+            path.append(len(nodes) - 1)
+        elif step.op == "remove":
+            del path[step.row :]
+        elif step.op == "solution" and path:
+            nodes[path[-1]].solution = True
+    return nodes
+
+
+def _layout(nodes: list[Node]) -> list[float]:
+    """x of every node: leaves 0, 1, 2, ... in order, a parent midway over its children."""
+    x = [0.0] * len(nodes)
+    span: list[list[float]] = [[] for _ in nodes]
+    leaf = 0
+    for i, node in enumerate(nodes):
+        if node.children == 0:
+            x[i] = float(leaf)
+            leaf += 1
+    for i in range(len(nodes) - 1, -1, -1):  # children come after their parent
+        if nodes[i].children:
+            x[i] = (min(span[i]) + max(span[i])) / 2
+        if nodes[i].parent >= 0:
+            span[nodes[i].parent].append(x[i])
+    return x
+
+
+def tree_figure(trace: Trace) -> Any:
+    """The search tree of a backtracking trace as a matplotlib figure.
+
+    Raises
+    ------
+    QueensError
+        A trace of another method, without steps, or of more than :data:`MAX_TREE_NODES`
+        nodes.
+    MissingDependency
+        Without matplotlib.
+    """
+    nodes = search_tree(trace)
+    if not nodes:
+        raise QueensError("the trace has no steps to draw")
+    if len(nodes) > MAX_TREE_NODES:
+        raise QueensError(
+            f"the search tree has {len(nodes)} nodes; it is drawn up to {MAX_TREE_NODES}: record fewer steps "
+            "(--max-steps) or fewer solutions"
+        )
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:  # pragma: no cover - the plot extra is installed in the tests
+        raise MissingDependency("the search tree needs matplotlib: pip install 'queenslab[plot]'") from None
+    x = _layout(nodes)
+    leaves = sum(1 for v in nodes if v.children == 0)
+    n = trace.n
+    fig = Figure(figsize=(min(16.0, 2.0 + 0.12 * leaves), 1.0 + 0.45 * n))
+    ax = fig.add_subplot()
+    root = (max(x) + min(x)) / 2 if nodes else 0.0
+    for i, v in enumerate(nodes):
+        px, py = (x[v.parent], v.row - 1) if v.parent >= 0 else (root, -1)
+        ax.plot([px, x[i]], [py, v.row], color="#9a8f80", linewidth=0.6, zorder=1)
+    colours = ["#2ca02c" if v.solution else "#d62728" if v.children == 0 else "#3f51b5" for v in nodes]
+    ax.scatter(x, [v.row for v in nodes], s=12 if len(nodes) > 200 else 24, c=colours, zorder=2, linewidths=0)
+    ax.scatter([root], [-1], s=24, c="#111111", zorder=2)
+    if len(nodes) <= 80:
+        for i, v in enumerate(nodes):
+            ax.annotate(str(v.col + 1), (x[i], v.row), xytext=(3, 2), textcoords="offset points", fontsize=6)
+    ax.set_ylim(n - 0.5, -1.5)
+    ax.set_yticks(range(n), [str(r + 1) for r in range(n)])
+    ax.set_ylabel("row")
+    ax.set_xticks([])
+    for side in ("top", "right", "bottom"):
+        ax.spines[side].set_visible(False)
+    found = sum(v.solution for v in nodes)
+    ax.set_title(
+        f"backtracking on {trace.problem.describe()}: {len(nodes)} queens placed, {found} solution"
+        f"{'' if found == 1 else 's'} (green), dead ends red",
+        fontsize=9,
+    )
+    fig.tight_layout()
+    return fig
+
+
+def write_tree(path: object, trace: Trace) -> str:
+    """Write :func:`tree_figure` to ``path`` (``.png`` or ``.svg``; whole or not at all)."""
+    from .. import plot
+
+    plot.check_path(path, "search tree")
+    return plot.save(tree_figure(trace), path)
