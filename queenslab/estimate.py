@@ -60,8 +60,10 @@ import numpy as np
 from . import interrupt, validate
 from .compiled import compile_problem
 from .errors import QueensError
-from .native import engine, estimate_kernels as EK, kernels as K
 from .problem import Problem, as_problem
+
+# the native modules (numba) are imported where they run: the command line's --help
+# imports this module for its option names and must not load numba
 
 __all__ = [
     "Estimate",
@@ -189,6 +191,8 @@ class _Strata:
 
     def add(self, idx: np.ndarray, counts: np.ndarray, out: np.ndarray) -> None:
         """Add a task's kernel output (one row per piece ``idx[j]``, ``counts[j]`` probes)."""
+        from .native import estimate_kernels as EK
+
         for j, h in enumerate(idx.tolist()):
             self._add(h, int(counts[j]), *out[j, : EK.RANDOM + 1].tolist())
 
@@ -218,6 +222,9 @@ class _Runner:
     """The kernel on one problem's tables, with fixed widths, run on seeded tasks."""
 
     def __init__(self, problem: Problem, width: np.ndarray, prefixes: np.ndarray, seed: int, cap: int = 0):
+        from .native import estimate_kernels
+
+        self.kernels = estimate_kernels
         self.c = compile_problem(problem)
         self.opts = np.array([problem.n, int(problem.toroidal), cap], np.int64)
         self.width = width
@@ -232,6 +239,7 @@ class _Runner:
         self, key: tuple[int, ...], idx: np.ndarray, counts: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         c = self.c
+        EK = self.kernels
         out = np.zeros((len(idx), EK.COLUMNS))
         EK.probe_strata(
             c.allowed,
@@ -321,6 +329,8 @@ def _pool_run(
 
 def _exhaustive(problem: Problem, cap: int) -> tuple[int, int] | None:
     """``(solutions, nodes)`` of the whole tree, or None when it has more than ``cap`` nodes."""
+    from .native import estimate_kernels as EK
+
     n = problem.n
     runner = _Runner(problem, np.full(n, n + 1, np.int64), np.zeros((1, 0), np.int64), 0, cap)
     _, _, out = interrupt.run(runner.run, (0,), np.zeros(1, np.int64), np.ones(1, np.int64))
@@ -342,6 +352,8 @@ def _strata(problem: Problem, budget: int) -> tuple[np.ndarray, int]:
     """``(prefixes, nodes above them)``: the deepest stratification (up to
     :data:`MAX_DEPTH` rows, above the exact tail) that leaves :data:`PER_STRATUM` probes
     per stratum of ``budget``."""
+    from .native import engine, kernels as K
+
     walk = engine.Walker(problem)
     n = problem.n
     best = (np.zeros((1, 0), np.int64), 0)
@@ -407,6 +419,8 @@ def estimate(
     >>> e.low < 14200 < e.high, e.probes
     (True, 20000)
     """
+    from .native import engine
+
     t0 = time.perf_counter()
     problem = as_problem(problem)
     engine.check_problem(problem)

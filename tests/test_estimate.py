@@ -9,13 +9,20 @@ a few of its own standard errors of the exact count (no bias), for the nodes too
 
 from __future__ import annotations
 
+import json
 import math
+import os
+import signal
+import threading
+import time
 
 import numpy as np
 import pytest
+from clirun import run_cli
 from naive import all_solutions
 
-from queenslab import Problem
+from queenslab import Problem, interrupt
+from queenslab.cli import main
 from queenslab.data import known_total
 from queenslab.errors import QueensError, TooLarge
 from queenslab.estimate import METHODS, estimate
@@ -162,3 +169,80 @@ def test_progress_reaches_the_samples():
 def test_calibration_at_n_13_with_more_probes(method):
     covered, z, zn = calibrate(Problem(13), method, 20_000, seeds=200)
     assert covered >= 0.90 and abs(z) < 3.5 and abs(zn) < 3.5
+
+
+# ----------------------------------------------------------------------------- command line
+
+
+def test_the_command_prints_the_estimate_with_its_interval(capsys, monkeypatch):
+    code, out, _ = run_cli(capsys, monkeypatch, "estimate", 12, "--method", "knuth", "--samples", 5000, "--seed", 3)
+    assert code == 0
+    e = estimate(Problem(12), method="knuth", samples=5000, seed=3)
+    assert f"about {e.estimate:.3e} solutions (95% interval {e.low:.3e} .. {e.high:.3e}" in out
+    assert "method knuth, 5,000 samples" in out
+
+
+def test_the_commands_json_is_the_librarys_estimate(capsys, monkeypatch):
+    args = ("estimate", 11, "--toroidal", "--method", "stratified", "--samples", 4000, "--seed", 2, "--threads", 2)
+    code, out, _ = run_cli(capsys, monkeypatch, *args, "--json")
+    assert code == 0
+    row = json.loads(out)
+    e = estimate(Problem(11, toroidal=True), method="stratified", samples=4000, seed=2, threads=1)
+    assert row["estimate"] == round(e.estimate, 6) and row["probes"] == e.probes and row["method"] == "stratified"
+    assert row["exact"] is False and row["count"] is None and row["threads"] == 2
+
+
+def test_the_command_says_when_a_small_tree_was_counted(capsys, monkeypatch):
+    code, out, _ = run_cli(capsys, monkeypatch, "estimate", 8)
+    assert code == 0 and f"exactly {known_total(8)} solutions" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "match"),
+    [
+        (("estimate", 65), "at most 64 columns"),
+        (("estimate", 8, "--samples", 1), "--samples"),
+        (("estimate", 8, "--confidence", 1), "--confidence"),
+        (("estimate", 8, "--time-limit", "inf"), "--time-limit"),
+        (("estimate", 8, "--method", "magic"), "--method"),
+    ],
+)
+def test_the_command_refuses_bad_input(capsys, monkeypatch, args, match):
+    code, _, err = run_cli(capsys, monkeypatch, *args)
+    assert code == 2 and "error:" in err and match in err
+
+
+@pytest.fixture
+def _sigint_raises():
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, old)
+
+
+@pytest.mark.usefixtures("_sigint_raises")
+def test_ctrl_c_stops_the_command_and_prints_nothing(capsys):
+    estimate(Problem(40), samples=1000, method="knuth")  # the kernel loaded first
+    timer = threading.Timer(0.7, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    t0 = time.perf_counter()
+    try:
+        code = main(["estimate", "40", "--samples", str(10**10)])
+    finally:
+        timer.cancel()
+    out, err = capsys.readouterr()
+    assert code == 130 and "interrupted" in err and out.strip() == ""
+    assert time.perf_counter() - t0 < 3.5
+    while interrupt.abandoned():
+        time.sleep(0.05)
+    assert not interrupt.requested()
+    assert estimate(Problem(10)).count == known_total(10)
+
+
+@pytest.mark.usefixtures("_sigint_raises")
+def test_ctrl_c_stops_the_library_call_from_the_main_thread():
+    timer = threading.Timer(0.7, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        estimate(Problem(40), samples=10**10, threads=1)
+    timer.cancel()
+    assert not interrupt.requested()

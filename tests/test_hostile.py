@@ -579,6 +579,13 @@ _target(
 )
 _target("queenslab.get_backend", name=JUNK)
 _target(
+    "queenslab.estimate.estimate",
+    samples=st.one_of(st.integers(-3, 3000), st.integers(2**63, 2**66), st.sampled_from([1e30, "5", 5.0, True]), JUNK),
+    time_limit=st.sampled_from([None, 0.05, 0, -1, NAN, INF, "1", True, 10**400, [], 1j]),
+    method=st.one_of(st.sampled_from(["auto", "knuth", "partial", "stratified"]), JUNK),
+    confidence=REALS,
+)
+_target(
     "queenslab.solve_large",
     n=LARGE_SIZES,
     method=st.one_of(
@@ -1036,6 +1043,20 @@ COMMANDS: dict[str, st.SearchStrategy] = {
         opt("--dask", st.sampled_from(["local", "local:0", "local:x", "x", "", "tcp://", "local:99999"])),
         opt("--verify", NUMBER_TOKENS),
         opt("--verify-method", st.sampled_from(["task", "general", "x"])),
+    ),
+    "estimate": st.tuples(
+        N_TOKENS.map(lambda t: [t]),
+        VARIANT,
+        # probe counts that end quickly, or are refused (a valid huge one would only be slow)
+        opt(
+            "--samples",
+            st.sampled_from(["2", "1", "0", "-1", "1000", "8.5", "x", "", "1e30", str(2**63), "1" + "0" * 14]),
+        ),
+        opt("--time-limit", st.sampled_from(["0.05", "0", "-1", "nan", "inf", "x", ""])),
+        opt("--seed", NUMBER_TOKENS),
+        opt("--threads", NUMBER_TOKENS),
+        opt("--method", st.sampled_from(["auto", "knuth", "partial", "stratified", "x"])),
+        opt("--confidence", st.sampled_from(["0.95", "0", "1", "0.5", "nan", "-1", "x"])),
     ),
     "solutions": st.tuples(
         N_TOKENS.map(lambda t: [t]),

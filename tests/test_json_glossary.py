@@ -101,6 +101,8 @@ CALLS = [
     ],
     ["watch", 6, "--solutions", 0, "--record", "{tmp}/b.jsonl"],
     ["replay", "{tmp}/b.jsonl", "--tree", "{tmp}/tree.svg"],
+    ["estimate", 12, "--method", "knuth", "--samples", 1000, "--seed", 1],
+    ["estimate", 6, "--fix", "1,1", "--fix", "3,3"],
     ["count", 0],
 ]
 

@@ -9,10 +9,11 @@ variant flags, ``--json``, the backends' options derived from the registry):
 * :mod:`.ranking` -- ``rank``, ``unrank``, ``sample``, ``index build|info``;
 * :mod:`.symmetry` -- ``orbits``, ``symmetry table|orbit``, ``experiment signature|orbit-search``;
 * :mod:`.heuristics` -- ``solve``;
-* :mod:`.watch` -- ``watch``, ``replay``.
+* :mod:`.watch` -- ``watch``, ``replay``;
+* :mod:`.estimate` -- ``estimate``.
 """
 
-from . import counting, heuristics, limits, placements, ranking, symmetry, watch  # noqa: F401  (they declare the commands)
+from . import counting, estimate, heuristics, limits, placements, ranking, symmetry, watch  # noqa: F401  (they declare the commands)
 from .app import cli, main, run
 
 __all__ = ["cli", "main", "run"]

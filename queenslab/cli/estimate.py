@@ -1,0 +1,116 @@
+"""``estimate``: an estimated number of solutions, with its standard error and interval."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import click
+
+from ..estimate import DEFAULT_SAMPLES, MAX_SAMPLES, METHODS, Estimate, estimate
+from ..problem import Problem
+from ..reports import EstimateReport
+from .app import cli, emit_json
+from .options import Progress, Seconds, choice_option, json_option, number_option, problem_options
+
+
+def _line(e: Estimate) -> str:
+    """The answer as one sentence."""
+    if e.exact:
+        return (
+            f"exactly {e.count:,} solutions (the whole search tree was counted: {e.nodes:,} nodes), "
+            f"method {e.method}, {e.seconds:.2f} s"
+        )
+    if e.estimate == 0:
+        return (
+            f"no probe reached a solution: 0 estimated, which a rare solution can hide (the interval says "
+            f"nothing then), method {e.method}, {e.probes:,} samples, {e.seconds:.2f} s"
+        )
+    rse = f"{100 * e.relative_stderr:.2g}%"
+    return (
+        f"about {e.estimate:.3e} solutions ({100 * e.confidence:g}% interval {e.low:.3e} .. {e.high:.3e}; "
+        f"relative standard error {rse}), method {e.method}, {e.probes:,} samples, {e.seconds:.2f} s"
+    )
+
+
+@cli.command("estimate")
+@problem_options(optional_n=True)
+@number_option(
+    "--samples",
+    2,
+    "K",
+    f"Probes to make (default {DEFAULT_SAMPLES:,} when no --time-limit; with both, whichever comes first).",
+    maximum=MAX_SAMPLES,
+)
+@click.option(
+    "--time-limit",
+    type=Seconds(),
+    default=None,
+    metavar="S",
+    help="Seconds to probe for (the number of probes then depends on the machine).  [finite, x>0]",
+)
+@number_option("--seed", 0, "S", "Random seed: the same seed gives the same estimate on any number of threads.", 0)
+@number_option("--threads", 1, "T", "Threads (default: every core).")
+@choice_option(
+    "--method",
+    ["auto", *METHODS],
+    "auto",
+    "knuth: random root-to-leaf probes (Knuth 1975); partial: Purdom's partial backtracking (1978) on the "
+    "last rows; stratified: exact top rows, probes allocated by their spread, the last rows counted "
+    "exactly; auto: count a small tree exactly, else stratified.",
+)
+@click.option(
+    "--confidence", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.95, show_default=True
+)
+@json_option
+def estimate_cmd(
+    problem: Problem,
+    samples: int | None,
+    time_limit: float | None,
+    seed: int,
+    threads: int | None,
+    method: str,
+    confidence: float,
+    as_json: bool,
+) -> int:
+    """Estimate the number of solutions of N queens (or a variant) where counting is out of reach.
+
+    Random probes of the search tree give an unbiased estimate of the solutions and of the
+    search nodes, with a standard error and a confidence interval (normal approximation).
+    A small tree is counted exactly (auto). Ctrl-C stops and prints nothing partial.
+
+    \b
+    JSON keys: n, problem, estimate, stderr, low, high, confidence, probes, method, strata,
+    nodes_estimate, nodes_stderr, exact, count and nodes (exact counts, null unless exact),
+    seed, threads, seconds, note (why contradicting constraints leave no solutions, else
+    null).
+
+    \b
+    Examples:
+      queenslab estimate 20
+      queenslab estimate 30 --time-limit 10 --threads 2
+      queenslab estimate 14 --toroidal --method knuth --samples 200000 --seed 7
+    """
+    bar = Progress(not as_json, f"estimate {problem.n}", unit="probe")
+    try:
+        e = estimate(
+            problem,
+            samples=samples,
+            time_limit=time_limit,
+            seed=seed,
+            threads=threads,
+            method=method,
+            confidence=confidence,
+            progress=bar,
+        )
+    finally:
+        bar.close()
+    if as_json:
+        emit_json(EstimateReport(**{f.name: getattr(e, f.name) for f in dataclasses.fields(e)}))
+        return 0
+    click.echo(problem.describe())
+    if e.note:
+        click.echo(f"note: no solutions, as {e.note}")
+    click.echo(_line(e))
+    if not e.exact:
+        click.echo(f"search nodes: about {e.nodes_estimate:.3e} (standard error {e.nodes_stderr:.2e})")
+    return 0
