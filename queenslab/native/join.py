@@ -14,10 +14,11 @@ Public functions (all take the board size ``n`` of the standard problem):
   the summed total.
 
 The join counts totals only; the orbits follow from Burnside's lemma. For n > 1 no
-solution is fixed by a reflection (a solution fixed by a diagonal reflection is an
-involution whose 2-cycles would share an anti-diagonal; one fixed by a side reflection
-has two queens in one row), so with T the total, F90 and F180 the solutions fixed by
-the quarter and the half turn::
+solution is fixed by a reflection: one fixed by a diagonal reflection is an involution,
+whose 2-cycles would put two queens on one anti-diagonal and two fixed points two queens
+on the diagonal (n > 1 has one or the other); one fixed by a side reflection would have
+two queens in one column. So with T the total, F90 and F180 the solutions fixed by the
+quarter and the half turn::
 
     unique = (T + 2 * F90 + F180) / 8
     orbits of size 2: F90 / 2,  of size 4: (F180 - F90) / 4,  of size 8: (T - F180) / 8
@@ -83,9 +84,10 @@ def _tasks_bound(n: int) -> int:
 
 @functools.cache
 def _quarter_bytes(n: int) -> int:
-    """Bytes of the quarter tables of n (counted by a pass that builds none; 0.5 s at n = 21)."""
+    """Bytes of the quarter tables of n, with the copy of the offsets that fills them
+    (counted by a pass that builds none; 0.5 s at n = 21)."""
     words, entries = JK.quarter_size(n)
-    return 8 * (int(words) + int(entries))
+    return 8 * (int(words) + 2 * int(entries))
 
 
 def memory_estimate(n: int, threads: int = 1) -> int:

@@ -15,6 +15,14 @@ each direction that cross both parts, so each half placement is reduced to a *ke
 ``2 * (2m - 1)`` bits and the count of ``(b, E)`` is the number of (east key, west key)
 pairs with ``east & west == 0``.
 
+The half placements come from quarter tables built once (:func:`quarter_tables`): every
+placement of queens, at most one per row and column, in the rows of the upper part
+(``[0, n-m)``, odd n's middle row included) or of the lower part and the columns of one
+half, grouped by its rows and columns, as a word of the half's diagonals. The placements
+of a half on the rows ``E`` are then the pairs of an upper placement on ``E``'s upper
+rows and columns ``C`` and a lower one on ``E``'s lower rows and the other columns whose
+words are disjoint (:func:`_half_join`): a loop of ORs and tests instead of a search.
+
 The pairs are counted bit-sliced: the keys of one side are stored transposed, 64 to a
 word, one word per key bit holding which keys *lack* that bit; the bits are cut into
 chunks of :data:`CHUNK` and, for every chunk value, the AND of the words of its bits is
@@ -44,7 +52,7 @@ from numba.extending import intrinsic
 #: n = 16 and 17 against 5 and 7; at n = 18, 7 bits, 5 chunks instead of 6, was 2% faster,
 #: less than a chunk width chosen at run time cost at n = 16 and 17).
 CHUNK = 6
-#: Largest number of chunks (keys of at most ``CHUNK * MAX_CHUNKS`` = 48 bits: n <= 25).
+#: Largest number of chunks of a table (n = 21 has keys of 38 bits: 7 chunks, run as 8).
 MAX_CHUNKS = 8
 #: Largest n: a half-board word holds ``2 * (n + n // 2 - 1)`` diagonal bits in an int64.
 MAX_N = 21
