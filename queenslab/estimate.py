@@ -26,7 +26,9 @@ tables the general walk reads, so that they sample exactly the tree it enumerate
     (proportional allocation: never more variance than the same probes from the root, and
     the spread between the strata is gone), and each probe follows Knuth's path down to the
     last :data:`TAIL` rows and counts those exactly (the conditional expectation of the
-    path: the same mean, far less variance).
+    path: the same mean, far less variance); on large boards it follows two random
+    children on up to four rows above those (Purdom's partial backtracking, where it was
+    measured to pay: :func:`_branching_rows`).
 
 ``"auto"`` first counts the tree exactly when it has at most :data:`EXACT_NODES` nodes
 (``exact`` is then True and the interval a point), else runs ``"stratified"``.
@@ -336,11 +338,23 @@ def _exhaustive(problem: Problem, cap: int) -> tuple[int, int] | None:
     return int(out[0, EK.SUM]), int(out[0, EK.NSUM])
 
 
+def _branching_rows(n: int) -> int:
+    """Rows above the exact tail where a stratified probe follows two children (Purdom's
+    partial backtracking), by board size: none up to n = 29, then one more per ten rows, up
+    to four. Measured on the standard problem (one thread, a few seconds each), relative
+    standard error with none / with the rows given here: n = 20 0.13% / 0.13%, n = 30
+    0.27% / 0.25% (one row), n = 40 0.49% / 0.40% (two rows), n = 60 1.27% / 0.74%
+    (four rows): the deeper the tree, the more the variance comes from the rows just above
+    the tail."""
+    return min(4, max(0, (n - 20) // 10))
+
+
 def _widths(n: int, method: str) -> np.ndarray:
     width = np.ones(n, np.int64)
     if method == "partial":
         width[max(0, n - PARTIAL_ROWS) :] = PARTIAL_WIDTH
     elif method == "stratified":
+        width[max(0, n - TAIL - _branching_rows(n)) :] = PARTIAL_WIDTH
         width[max(0, n - TAIL) :] = n + 1
     return width
 

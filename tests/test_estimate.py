@@ -246,3 +246,27 @@ def test_ctrl_c_stops_the_library_call_from_the_main_thread():
         estimate(Problem(40), samples=10**10, threads=1)
     timer.cancel()
     assert not interrupt.requested()
+
+
+@pytest.mark.parametrize(
+    "problem",
+    [Problem(12), Problem(11, toroidal=True), Problem(12, regions=[Region.rectangle((0, 0), (5, 5), at_least=3)])],
+)
+def test_probes_that_mix_knuth_purdom_and_exact_rows_are_unbiased(problem):
+    """The probe shape of stratified boards from n = 30 on (one path, then two children per
+    node on some rows, then the last rows counted), on a board small enough to count."""
+    from queenslab.estimate import _Runner, _Strata
+
+    n = problem.n
+    width = np.array([1] * 4 + [2] * 3 + [n + 1] * (n - 7), np.int64)
+    count, nodes = exact(problem)
+    runner = _Runner(problem, width, np.zeros((1, 0), np.int64), seed=11)
+    means, node_means = [], []
+    for task in range(200):
+        acc = _Strata(1)
+        acc.add(*runner.run((task,), np.zeros(1, np.int64), np.array([200], np.int64)))
+        means.append(acc.s[0] / 200)
+        node_means.append(acc.ns[0] / 200)
+    for values, truth in ((np.array(means), count), (np.array(node_means), nodes)):
+        z = (values.mean() - truth) / (values.std(ddof=1) / math.sqrt(len(values)))
+        assert abs(z) < 3.5, (truth, values.mean(), z)
