@@ -121,8 +121,10 @@ def test_the_result_does_not_depend_on_threads():
 
 @pytest.mark.parametrize("bad", [0, -3, 2.5, "8", None, True])
 def test_bad_n_is_refused(bad):
-    with pytest.raises(QueensError):
-        join.join_total(bad)
+    for call in (join.join_total, join.fixed_counts, join.memory_estimate, join.count_classes):
+        with pytest.raises(QueensError) as e:
+            call(bad)
+        assert not isinstance(e.value, TooLarge)  # a bad n is not a large one
 
 
 def test_limits_are_refused_with_the_number():

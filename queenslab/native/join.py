@@ -90,6 +90,15 @@ def _quarter_bytes(n: int) -> int:
     return 8 * (int(words) + 2 * int(entries))
 
 
+def _board_size(n: object) -> int:
+    """``n`` as an int, 1 <= n <= MAX_N: QueensError below or not a whole number,
+    TooLarge above."""
+    n = validate.whole_number(n, "n")
+    if n > MAX_N:
+        raise TooLarge(f"n = {n} is beyond the join counter: its half-board words fit boards of n <= {MAX_N}")
+    return n
+
+
 def memory_estimate(n: int, threads: int = 1) -> int:
     """Upper bound, in bytes, of the join's arrays for n on ``threads`` threads.
 
@@ -105,7 +114,7 @@ def memory_estimate(n: int, threads: int = 1) -> int:
     >>> memory_estimate(21, threads=2) < 4 * 10**9 < memory_estimate(21, threads=16)
     True
     """
-    n = validate.whole_number(n, "n", maximum=MAX_N, error=TooLarge, why="the join counter's limit")
+    n = _board_size(n)
     threads = validate.whole_number(threads, "threads")
     quarters = _quarter_bytes(n) if n >= 4 else 0
     return 24 * _tasks_bound(n) + quarters + threads * _BYTES_PER_KEY * math.factorial(n // 2)
@@ -262,7 +271,7 @@ def classes_from_total(n: int, total: int) -> dict[int, int]:
     >>> classes_from_total(8, 92)
     {1: 0, 2: 0, 4: 1, 8: 11}
     """
-    n = validate.whole_number(n, "n", maximum=MAX_N, error=TooLarge, why="the join counter's limit")
+    n = _board_size(n)
     total = validate.whole_number(total, "total", minimum=0)
     if n == 1:
         if total != 1:
@@ -315,7 +324,7 @@ def fixed_counts(n: int) -> tuple[int, int]:
     >>> fixed_counts(8), fixed_counts(10), fixed_counts(1)
     ((0, 4), (0, 12), (1, 1))
     """
-    n = validate.whole_number(n, "n", maximum=MAX_N, error=TooLarge, why="the join counter's limit")
+    n = _board_size(n)
     f90, f180, _ = _halting(JK.fixed_counts, n)
     return int(f90), int(f180)
 
