@@ -90,7 +90,8 @@ def estimate_cmd(
       queenslab estimate 30 --time-limit 10 --threads 2
       queenslab estimate 14 --toroidal --method knuth --samples 200000 --seed 7
     """
-    bar = Progress(not as_json, f"estimate {problem.n}", unit="probe")
+    # the library reports probes done of --samples, or milliseconds of --time-limit alone
+    bar = Progress(not as_json, f"estimate {problem.n}", unit="ms" if samples is None and time_limit else "probe")
     try:
         e = estimate(
             problem,
