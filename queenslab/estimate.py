@@ -103,6 +103,8 @@ EXACT_NODES = 2_000_000
 #: Probes per task: a few milliseconds each, so that progress, Ctrl-C and the time limit
 #: are seen often, and the threads share the work evenly.
 CHUNK = 8192
+#: Most probes per sweep over the strata (a sweep's tasks are listed at once).
+SWEEP = CHUNK * 1024
 #: Probes per second assumed to size a stratification when only a time limit is given.
 _RATE = 500_000
 
@@ -520,11 +522,12 @@ def estimate(
     acc = _Strata(h)
     left = samples
     sweep = 0
-    while left is None or left > 0:
-        # with a number of samples, one sweep of them all; with a time limit, sweeps of
-        # ~0.1 s, the first always finished (every stratum probed) and a later one kept
-        # only if it finished (a partial sweep would leave strata unprobed)
-        size = CHUNK * threads * 8 if deadline is not None or left is None else left
+    while True:
+        # sweeps over every stratum: with a number of samples, of at most SWEEP probes
+        # each (the tasks of one sweep are listed at once); with a time limit, of ~0.1 s,
+        # the first always finished (every stratum probed) and a later one kept only if it
+        # finished (a partial sweep would leave strata unprobed)
+        size = SWEEP if deadline is None else CHUNK * threads * 8
         if left is not None:
             size = min(size, left)
         alloc = np.maximum(least, np.round(size * weights / weights.sum())).astype(np.int64)
@@ -535,6 +538,8 @@ def estimate(
             acc.merge(part)
         if left is not None:
             left -= int(alloc.sum())
+            if left < least * h:
+                break  # too few left for another sweep over every stratum
         if not finished or (deadline is not None and time.perf_counter() >= deadline):
             break
     m = acc.m
