@@ -270,3 +270,16 @@ def test_probes_that_mix_knuth_purdom_and_exact_rows_are_unbiased(problem):
     for values, truth in ((np.array(means), count), (np.array(node_means), nodes)):
         z = (values.mean() - truth) / (values.std(ddof=1) / math.sqrt(len(values)))
         assert abs(z) < 3.5, (truth, values.mean(), z)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("method", "samples"), [("stratified", 100_000), ("knuth", 200_000), ("partial", 50_000)])
+def test_calibration_at_n_27_the_largest_known_count(method, samples):
+    """Where counting is out of reach here but the count is published (OEIS A000170): the
+    intervals cover it and the reported standard error is the estimates' real spread."""
+    truth = known_total(27)
+    runs = [estimate(Problem(27), method=method, samples=samples, seed=s) for s in range(60)]
+    est = np.array([r.estimate for r in runs])
+    assert np.mean([r.low <= truth <= r.high for r in runs]) >= 0.85
+    assert abs(est.mean() - truth) < 3.5 * est.std(ddof=1) / math.sqrt(len(runs))
+    assert 0.7 < np.mean([r.stderr for r in runs]) / est.std(ddof=1) < 1.3
