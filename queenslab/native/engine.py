@@ -24,7 +24,6 @@ from __future__ import annotations
 import operator
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
 
 import numpy as np
 
@@ -33,7 +32,8 @@ from ..compiled import compile_problem
 from ..errors import InvalidPlacement, QueensError, TooLarge, UnsupportedProblem
 from ..problem import Problem, as_problem
 from ..result import CountResult
-from . import kernels as K
+from . import join, kernels as K, pool
+from .pool import Progress, run_tasks
 from .symmetric import MAX_N as _SYM_LIMIT, sym_count as sym_count_lanes
 from .symmetric_scalar import sym_count_scalar
 
@@ -122,18 +122,10 @@ SYM_KERNEL = _choose_sym_kernel()
 #: The kernel of :data:`SYM_KERNEL`: ``(n, corner, bound1, split, halt) -> (c2, c4, c8, nodes)``.
 sym_count = sym_count_lanes if SYM_KERNEL == "lanes" else sym_count_scalar
 #: The practical limit of an exact count (:func:`count`, and every count that may need the
-#: whole tree): n = 18 takes about a minute on 2 cores; every further unit of n multiplies
-#: the time by about seven.
-COUNT = limits.declare(
-    "counting every solution",
-    18,
-    "n",
-    "n = 18 takes about a minute on 2 cores and each further n about seven times longer",
-)
+#: whole tree), shared with the join counter.
+COUNT = pool.COUNT
 #: ``COUNT.largest``.
 PRACTICAL_LIMIT = COUNT.largest
-
-Progress = Callable[[int, int], None]
 
 #: How many tasks :func:`split_tasks` makes at a given depth without ``force=True``.
 SPLIT = limits.declare(
@@ -278,41 +270,6 @@ class Walker:
         return np.concatenate(parts)
 
 
-def _run(tasks: list, fn: Callable, threads: int, progress: Progress | None) -> list:
-    """Run ``fn`` on every task, on ``threads`` threads; results in task order."""
-    results = [None] * len(tasks)
-    total = len(tasks)
-    if threads == 1 or total <= 1:
-
-        def serial() -> list:
-            for i, t in enumerate(tasks):
-                results[i] = fn(t)
-                if progress:
-                    progress(i + 1, total)
-            return results
-
-        return interrupt.run(serial)  # off the main thread, so that Ctrl-C stops it
-    pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="queenslab")
-    try:
-        futures = {pool.submit(fn, t): i for i, t in enumerate(tasks)}
-        for done, fut in enumerate(as_completed(futures), start=1):
-            results[futures[fut]] = fut.result()
-            if progress:
-                progress(done, total)
-    except KeyboardInterrupt:
-        # Ctrl-C in this thread (the API called from the main thread): stop the running
-        # kernels through the flag, drop the queued tasks, and lower the flag again.
-        own = not interrupt.requested()
-        interrupt.request()
-        pool.shutdown(wait=True, cancel_futures=True)
-        if own:
-            interrupt.clear()
-        raise
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-    return results
-
-
 def check_size(problem: Problem, force: bool) -> None:
     """Refuse an exact count above :data:`PRACTICAL_LIMIT` unless ``force``.
 
@@ -325,7 +282,7 @@ def check_size(problem: Problem, force: bool) -> None:
 
 
 def _check_size(problem: Problem, force: bool) -> None:
-    limits.check(COUNT, problem.n, validate.flag(force, "force"))
+    pool.check_count(problem.n, validate.flag(force, "force"))
 
 
 def _sym_tasks(n: int) -> list[tuple[int, int, int]]:
@@ -348,7 +305,7 @@ def _symmetric_parts(problem: Problem, threads: int, progress: Progress | None) 
         interrupt.check()
         return found
 
-    parts = _run(_sym_tasks(n), task, threads, progress)
+    parts = run_tasks(_sym_tasks(n), task, threads, progress)
     c2 = sum(int(p[0]) for p in parts)
     c4 = sum(int(p[1]) for p in parts)
     c8 = sum(int(p[2]) for p in parts)
@@ -413,12 +370,10 @@ def split_tasks(
     if method is not None:
         validate.choice(method, SPLIT_METHODS, "split method")
     if method == "join":
-        from . import join
-
         if not problem.is_standard or depth is not None:
             raise UnsupportedProblem("the join splits the standard problem only, without a depth")
         check_size(problem, force)
-        return "join", 0, join.split(n, max(least, 256), force=True)
+        return "join", 0, [tuple(span) for span in join.split(n, max(least, 256), force=True)]
     if depth is None and problem.is_standard and 4 <= n <= SYM_MAX_N:
         return "symmetric", 0, [tuple(t) for t in _sym_tasks(n)]
     walk = Walker(problem)
@@ -480,8 +435,6 @@ def count_task(
     validate.choice(method, SPLIT_METHODS, "task method")
     general = validate.flag(general, "general")
     if method == "join":
-        from . import join
-
         if not problem.is_standard:
             raise UnsupportedProblem("join tasks count the standard problem only")
         check_size(problem, force)
@@ -540,7 +493,7 @@ def _count_general(problem: Problem, unique: bool, threads: int, progress: Progr
     def task(prefix):
         return walk.run(prefix, mode)
 
-    parts = _run([tuple(int(x) for x in p) for p in prefixes], task, threads, progress)
+    parts = run_tasks([tuple(int(x) for x in p) for p in prefixes], task, threads, progress)
     total = sum(int(p[0]) for p in parts)
     orbits = sum(int(p[1]) for p in parts) if unique else None
     # the prefix rows themselves were placed once while splitting
@@ -564,8 +517,6 @@ def _join(problem: Problem, method: str, threads: int) -> bool:
     """Whether ``method`` counts ``problem`` by the half-board join: "join" (the standard
     problem, n <= join.MAX_N, else an error) or "auto" from n = :data:`JOIN_FROM` on where
     the join's memory estimate fits its budget on ``threads`` threads."""
-    from . import join
-
     if method == "join":
         if not problem.is_standard:
             raise UnsupportedProblem(
@@ -636,8 +587,6 @@ def count_both(
     progress = validate.callback(progress)
     _check_size(problem, force)
     if _join(problem, method, threads):
-        from . import join
-
         if unique:
             return join.count_classes(problem.n, threads=threads, force=True, progress=progress)[0]
         total = join.join_total(problem.n, threads=threads, force=True, progress=progress)
@@ -663,7 +612,7 @@ def _classes_general(problem: Problem, threads: int, progress: Progress | None) 
                 sizes[int(size)] = sizes.get(int(size), 0) + int(k)
         return sizes, nodes
 
-    parts = _run([tuple(int(x) for x in p) for p in prefixes], task, threads, progress)
+    parts = run_tasks([tuple(int(x) for x in p) for p in prefixes], task, threads, progress)
     classes = {d: 0 for d in range(1, order + 1) if order % d == 0}
     for sizes, _ in parts:
         for size, k in sizes.items():
@@ -720,8 +669,6 @@ def count_classes(
     progress = validate.callback(progress)
     _check_size(problem, force)
     if _join(problem, method, threads):
-        from . import join
-
         return join.count_classes(problem.n, threads=threads, force=True, progress=progress)
     if _symmetric(problem, method):
         c2, c4, c8, nodes = _symmetric_parts(problem, threads, progress)
@@ -911,7 +858,7 @@ def count_prefixes(
                 tasks += [(i, tuple(row)) for row in arr.tolist()]
         else:
             tasks.append((i, p))
-    parts = _run(tasks, lambda t: counter.count(t[1])[0], threads, None)
+    parts = run_tasks(tasks, lambda t: counter.count(t[1])[0], threads, None)
     out = [0] * len(ps)
     for (i, _), c in zip(tasks, parts):
         out[i] += c
@@ -1054,7 +1001,7 @@ def fixed_point_counts(problem: Problem, *, threads: int | None = None, force: b
         found = walk.run(prefix, K.FIXED, out=acc)[0]
         return int(found), acc[0, :k].copy()
 
-    parts = _run([tuple(int(x) for x in p) for p in prefixes], task, threads, None)
+    parts = run_tasks([tuple(int(x) for x in p) for p in prefixes], task, threads, None)
     total = sum(p[0] for p in parts)
     per = np.sum([p[1] for p in parts], axis=0) if parts and k else np.zeros(k, np.int64)
     return [total] + [int(x) for x in per]

@@ -29,7 +29,7 @@ as are n = 2 and 3 (no solution).
 Limits: a half-board word holds the diagonals of one half in an int64, so
 n <= :data:`MAX_N` = 21; a request whose memory estimate (:func:`memory_estimate`) exceeds
 :data:`MEMORY_BUDGET` is refused; beyond the engine's practical limit of an exact count
-(``engine.COUNT``) ``force=True`` is needed.
+(:data:`queenslab.native.pool.COUNT`) ``force=True`` is needed.
 """
 
 from __future__ import annotations
@@ -37,14 +37,15 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from .. import interrupt, validate
 from ..errors import QueensError, TooLarge
 from ..result import CountResult
-from . import join_kernels as JK
+from . import join_kernels as JK, pool
+from .pool import Progress, run_tasks
 
 __all__ = [
     "MAX_N",
@@ -69,8 +70,6 @@ MEMORY_BUDGET = 4 * 10**9
 _BYTES_PER_KEY = 2 * (8 + 64 + 6) + 8
 #: Tasks a thread's share is cut into (so that the threads end together).
 _CHUNKS_PER_THREAD = 32
-
-Progress = Callable[[int, int], None]
 
 
 def _tasks_bound(n: int) -> int:
@@ -130,7 +129,7 @@ def check_join(n: int, threads: int = 1, force: bool = False) -> int:
         For an n that is not a whole number >= 1.
     TooLarge
         For ``n > MAX_N``, an estimated peak memory above :data:`MEMORY_BUDGET` or the
-        memory available, or ``n > engine.PRACTICAL_LIMIT`` without ``force``.
+        memory available, or ``n > pool.COUNT.largest`` without ``force``.
 
     Examples
     --------
@@ -141,8 +140,6 @@ def check_join(n: int, threads: int = 1, force: bool = False) -> int:
     ...
     queenslab.errors.TooLarge: n = 22 is beyond the join counter: its half-board words fit boards of n <= 21 (use the engine's symmetric method)
     """
-    from . import engine
-
     n = validate.whole_number(n, "n")
     threads = validate.whole_number(threads, "threads")
     force = validate.flag(force, "force")
@@ -162,7 +159,7 @@ def check_join(n: int, threads: int = 1, force: bool = False) -> int:
             "use fewer threads or the engine's symmetric method)"
         )
     validate.memory(need, f"the join counter for n = {n}", "use fewer threads or the engine's symmetric method")
-    engine.check_size(engine.Problem(n), force)
+    pool.check_count(n, validate.flag(force, "force"))
     return n
 
 
@@ -206,8 +203,6 @@ def _slices(n: int, tasks: np.ndarray, offs: np.ndarray, bases: np.ndarray, part
 
 def _total(n: int, threads: int, progress: Progress | None) -> int:
     """The join's total for a checked n (n >= 4)."""
-    from .engine import _run
-
     tasks, words, offs, bases = _prepare(n)
 
     def task(span: tuple[int, int]) -> int:
@@ -216,7 +211,7 @@ def _total(n: int, threads: int, progress: Progress | None) -> int:
         return int(found)
 
     spans = _slices(n, tasks, offs, bases, threads * _CHUNKS_PER_THREAD if threads > 1 else 1)
-    return sum(_run(spans, task, threads, progress))
+    return sum(run_tasks(spans, task, threads, progress))
 
 
 def split(n: int, parts: int = 256, *, force: bool = False) -> list[tuple[int, int]]:
@@ -238,7 +233,7 @@ def split(n: int, parts: int = 256, *, force: bool = False) -> list[tuple[int, i
     return _slices(n, tasks, offs, bases, parts)
 
 
-def count_slice(n: int, task: tuple[int, int], *, force: bool = False) -> int:
+def count_slice(n: int, task: Sequence[int], *, force: bool = False) -> int:
     """Solutions counted by one task of :func:`split` (the weighted row splits
     ``start:stop``); the quarter tables of the last n are kept between calls."""
     n = check_join(n, 1, force)
@@ -293,7 +288,7 @@ def join_total(n: int, *, threads: int | None = None, force: bool = False, progr
     threads : int, optional
         Threads to use; default all available cores. The result does not depend on it.
     force : bool, default False
-        Allow ``n > engine.PRACTICAL_LIMIT``.
+        Allow ``n > pool.COUNT.largest``.
     progress : callable, optional
         Called as ``progress(done, total)`` after each finished slice of tasks.
 

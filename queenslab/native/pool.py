@@ -1,0 +1,74 @@
+"""What every native count shares: the practical limit of an exact count and the thread
+pool its tasks run on.
+
+The engine's searches (:mod:`queenslab.native.engine`) and the half-board join
+(:mod:`queenslab.native.join`) both split a count into tasks that run ``nogil`` kernels on
+Python threads, and both refuse a count beyond :data:`COUNT` unless ``force``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from typing import Any
+
+from .. import interrupt, limits
+
+__all__ = ["COUNT", "Progress", "check_count", "run_tasks"]
+
+#: The practical limit of an exact count (every count that may need the whole tree): n = 18
+#: takes about a minute on 2 cores by the symmetric search; every further unit of n
+#: multiplies the time by about seven.
+COUNT = limits.declare(
+    "counting every solution",
+    18,
+    "n",
+    "n = 18 takes about a minute on 2 cores and each further n about seven times longer",
+)
+
+#: ``progress(done, total)``, called after each finished task.
+Progress = Callable[[int, int], None]
+
+
+def check_count(n: int, force: bool) -> None:
+    """Refuse an exact count of size ``n`` beyond :data:`COUNT` unless ``force``."""
+    limits.check(COUNT, n, force)
+
+
+def run_tasks(tasks: list, fn: Callable[[Any], Any], threads: int, progress: Progress | None) -> list:
+    """Run ``fn`` on every task, on ``threads`` threads; results in task order.
+
+    The tasks run off the main thread even on one thread, so that Ctrl-C there stops the
+    kernels (through :data:`queenslab.interrupt.FLAG`) and the queued tasks are dropped.
+    """
+    results: list = [None] * len(tasks)
+    total = len(tasks)
+    if threads == 1 or total <= 1:
+
+        def serial() -> list:
+            for i, t in enumerate(tasks):
+                results[i] = fn(t)
+                if progress:
+                    progress(i + 1, total)
+            return results
+
+        return interrupt.run(serial)  # off the main thread, so that Ctrl-C stops it
+    pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="queenslab")
+    try:
+        futures = {pool.submit(fn, t): i for i, t in enumerate(tasks)}
+        for done, fut in enumerate(as_completed(futures), start=1):
+            results[futures[fut]] = fut.result()
+            if progress:
+                progress(done, total)
+    except KeyboardInterrupt:
+        # Ctrl-C in this thread (the API called from the main thread): stop the running
+        # kernels through the flag, drop the queued tasks, and lower the flag again.
+        own = not interrupt.requested()
+        interrupt.request()
+        pool.shutdown(wait=True, cancel_futures=True)
+        if own:
+            interrupt.clear()
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    return results
