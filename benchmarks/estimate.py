@@ -9,8 +9,12 @@ n <= 27), the relative standard error reached, and that error scaled to 1 s and 
 (measured at n = 16). The CPU model, its vector flags and the load (``uptime``) come first:
 the machine may be shared.
 
-Usage: ``python benchmarks/estimate.py [--seconds S] [--ns 16 20 30 60] [--quick]``;
+Usage: ``python benchmarks/estimate.py [--seconds S] [--ns 16 20 30 60] [--quick] [--growth]``;
 ``--quick`` (n = 16 and 20, 1 s per run, every core only) takes well under 30 s.
+``--growth`` estimates n = 28, 32, ..., 64 (``--seconds`` each, every core) and compares
+them with Simkin's asymptotics (M. Simkin, "The number of n-queens configurations",
+2021): ``Q(n) = ((1 + o(1)) n exp(-alpha))**n`` with ``alpha = 1.944``, so that
+``ln(Q(n)) / n - ln(n)`` tends to ``-alpha`` (slowly: the o(1) term is of order 1/n).
 """
 
 from __future__ import annotations
@@ -60,7 +64,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0, help="time limit of each run (default 10)")
     parser.add_argument("--ns", type=int, nargs="+", default=[16, 20, 30, 60])
     parser.add_argument("--quick", action="store_true", help="n = 16, 20 for 1 s each on every core: a smoke test")
+    parser.add_argument("--growth", action="store_true", help="estimates up to n = 64 against Simkin's asymptotics")
     args = parser.parse_args()
+    if args.growth:
+        growth(args.seconds)
+        return
     cores = len(os.sched_getaffinity(0))
     ns, seconds, thread_counts = args.ns, args.seconds, sorted({1, cores})
     if args.quick:
@@ -81,7 +89,7 @@ def main() -> None:
     print(f"# each run: --time-limit {seconds:g} s; rse = relative standard error")
     print(
         f"{'n':>3} {'method':>10} {'threads':>7} {'probes':>12} {'estimate':>11} {'err/se':>7} "
-        f"{'rse':>9} {'rse@1s':>9} {'rse@10s':>9} {'seconds':>7}"
+        f"{'rse':>9} {'rse@1s':>9} {'rse@10s':>9} {'rse@60s':>9} {'seconds':>7}"
     )
     for n in ns:
         known = known_total(n) if n <= 27 else None
@@ -93,10 +101,30 @@ def main() -> None:
                 print(
                     f"{n:>3} {method:>10} {threads:>7} {e.probes:>12,} {e.estimate:>11.4e} {zs} "
                     f"{rse:>9.3%} {rse * math.sqrt(e.seconds):>9.3%} {rse * math.sqrt(e.seconds / 10):>9.3%} "
-                    f"{e.seconds:>7.2f}",
+                    f"{rse * math.sqrt(e.seconds / 60):>9.3%} {e.seconds:>7.2f}",
                     flush=True,
                 )
     print(f"# load after: {load()}")
+
+
+#: Simkin's constant (2021): the number of n-queens solutions is ((1 + o(1)) n e**-ALPHA)**n.
+ALPHA = 1.944
+
+
+def growth(seconds: float) -> None:
+    """Estimates of Q(n) for n = 28..64 beside Simkin's asymptotics."""
+    cores = len(os.sched_getaffinity(0))
+    print_metadata(run_metadata(cores))
+    print(f"# each n: --time-limit {seconds:g} s on {cores} threads; alpha = {ALPHA}")
+    print(f"{'n':>3} {'estimate':>11} {'rse':>8} {'ln(Q)/n - ln(n)':>16} {'(n e^-alpha)^n':>15} {'ratio^(1/n)':>11}")
+    for n in range(28, 65, 4):
+        e = estimate(Problem(n), time_limit=seconds, seed=1)
+        c = math.log(e.estimate) / n - math.log(n)
+        print(
+            f"{n:>3} {e.estimate:>11.4e} {e.relative_stderr:>8.3%} {c:>16.4f} "
+            f"{(n * math.exp(-ALPHA)) ** n:>15.4e} {math.exp(c + ALPHA):>11.4f}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":
