@@ -283,3 +283,20 @@ def test_calibration_at_n_27_the_largest_known_count(method, samples):
     assert np.mean([r.low <= truth <= r.high for r in runs]) >= 0.85
     assert abs(est.mean() - truth) < 3.5 * est.std(ddof=1) / math.sqrt(len(runs))
     assert 0.7 < np.mean([r.stderr for r in runs]) / est.std(ddof=1) < 1.3
+
+
+@pytest.mark.slow
+def test_sigint_to_a_real_process_exits_130_with_nothing_printed():
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "queenslab", "estimate", "40", "--samples", str(10**10), "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(4.0)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 130 and out.strip() == "" and "interrupted" in err and "Traceback" not in err
