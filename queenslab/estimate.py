@@ -20,7 +20,7 @@ tables the general walk reads, so that they sample exactly the tree it enumerate
     rows where it branches, so it branches on the last :data:`PARTIAL_ROWS` rows (Knuth's
     single path above them), where most probes die and the extra branches pay.
 ``"stratified"``
-    The measured best (benchmarks/estimate.py) at n = 16 and 20: the placements of the first
+    The measured best (benchmarks/estimate.py) at n = 16, 20, 30 and 60: the placements of the first
     rows are enumerated exactly (the strata, up to :data:`MAX_DEPTH` rows), the probes are
     allocated to them in proportion to the probability that Knuth's probe reaches them
     (proportional allocation: never more variance than the same probes from the root, and
@@ -42,7 +42,7 @@ confidence holds once there are enough probes: the calibration tests check it (9
 intervals contain the exact count in over 90% of 200 seeds with a few thousand probes).
 
 Same seed, same answer: the probes are cut into tasks of fixed size whose seeds are drawn
-from the user's seed by :class:`numpy.random.SeedSequence` (one per phase, sweep and
+from the user's seed by :class:`numpy.random.SeedSequence` (one per sweep and
 task), and the results are added in task order, so the thread count never changes the
 result. With ``time_limit`` the number of probes depends on the machine, and so does the
 estimate.
