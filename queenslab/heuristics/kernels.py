@@ -12,6 +12,13 @@ and can be continued across kernel calls.
 
 A placement ``p`` gives the column ``p[r]`` of the queen of row ``r``. Diagonals are
 indexed ``r + c`` (anti-diagonals, ``0 .. 2n-2``) and ``r - c + n - 1`` (diagonals).
+
+The two local searches (:func:`min_conflicts_repair`, :func:`self_correct`) also record
+themselves for :mod:`queenslab.trace`: given a trace buffer ``ev`` (``int64[cap, 3]``:
+code, row, column) they write every change of the board into it. ``ev`` defaults to
+None, and numba then prunes every ``if ev is not None`` branch when it compiles that
+specialisation, so the un-traced search runs the loop it would run without recording
+and a trace is the search itself, not a copy of it.
 """
 
 import numpy as np
@@ -25,6 +32,15 @@ _S27 = np.uint64(27)
 _S30 = np.uint64(30)
 _S31 = np.uint64(31)
 _INV53 = 1.0 / 9007199254740992.0  # 2**-53
+
+# how a try of a local search ends (what min_conflicts_repair and self_correct return)
+FAILED = 0  # no solution within the try's budget
+SOLVED = 1  # the board holds a solution
+FULL = 2  # the trace buffer is full: the search was cut there (only when recording)
+
+# the event codes these kernels record (the others are queenslab.trace.kernels')
+MOVE = 2  # the queen of a row moves to another column: (row, column)
+SWAP = 3  # the queens of two rows exchange their columns: (row, other row)
 
 
 # ----------------------------------------------------------------------------- random
@@ -76,6 +92,15 @@ def shuffle(rng, a, m):
         t = a[i]
         a[i] = a[j]
         a[j] = t
+
+
+@njit(cache=True, nogil=True, inline="always")
+def emit(ev, m, code, a, b):
+    """Write the event ``(code, a, b)`` at row ``m`` of the trace buffer; returns ``m + 1``."""
+    ev[m, 0] = code
+    ev[m, 1] = a
+    ev[m, 2] = b
+    return m + 1
 
 
 # ----------------------------------------------------------------------------- verifier
@@ -177,29 +202,18 @@ def _conflicted_list(n, p, d1, d2, work):
 
 
 @njit(cache=True, nogil=True)
-def min_conflicts(n, greedy_tries, max_steps, candidates, rng, p, d1, d2, work, out):
-    """One try of min-conflicts on permutations; True when ``p`` is a solution.
+def min_conflicts_start(n, greedy_tries, rng, p, d1, d2, work):
+    """The start of a try of min-conflicts: a permutation in ``p``, counted in ``d1``, ``d2``.
 
-    Start: with ``greedy_tries > 0`` rows are filled in order, each taking the first of
-    up to ``greedy_tries`` random unused columns whose two diagonals are free (else the
-    sampled one with the fewest diagonal conflicts); with ``greedy_tries == 0`` a uniform
-    random permutation. Columns are distinct throughout, so only diagonals conflict.
-
-    Repair: pick a random queen in conflict (from a lazily pruned list), sample
-    ``candidates`` partner rows, and make the swap of columns that minimises the number
-    of collisions -- staying put counts as a candidate with change 0, ties are broken
-    uniformly at random (sideways moves are allowed). Each swap is evaluated in O(1) on
-    the diagonal counters ``d1`` (``r - c + n - 1``) and ``d2`` (``r + c``), int32[2n-1].
-    ``work`` (int64[n]) holds the unused columns, then the list of conflicted rows.
-
-    ``out`` (int64[3]) receives: steps made, conflicted queens after the start,
-    collisions after the start.
+    With ``greedy_tries > 0`` rows are filled in order, each taking the first of up to
+    ``greedy_tries`` random unused columns whose two diagonals are free (else the sampled
+    one with the fewest diagonal conflicts); with ``greedy_tries == 0`` a uniform random
+    permutation. ``work`` (int64[n]) holds the unused columns.
     """
     m2 = 2 * n - 1
     for k in range(m2):
         d1[k] = 0
         d2[k] = 0
-    # ---- start
     for k in range(n):
         work[k] = k
     if greedy_tries > 0:
@@ -229,6 +243,31 @@ def min_conflicts(n, greedy_tries, max_steps, candidates, rng, p, d1, d2, work, 
             p[r] = c
             d1[r - c + n - 1] += 1
             d2[r + c] += 1
+
+
+@njit(cache=True, nogil=True)
+def min_conflicts_repair(n, max_steps, candidates, rng, p, d1, d2, work, out, ev=None):
+    """The repair of a try of min-conflicts from the permutation in ``p`` (counted in the
+    diagonal counters ``d1`` (``r - c + n - 1``) and ``d2`` (``r + c``), int32[2n-1]).
+
+    Pick a random queen in conflict (from a lazily pruned list in ``work``, int64[n]),
+    sample ``candidates`` partner rows, and make the swap of columns that minimises the
+    number of collisions -- staying put counts as a candidate with change 0, ties are
+    broken uniformly at random (sideways moves are allowed). Columns are distinct
+    throughout, so only diagonals conflict, and each swap is evaluated in O(1) on the
+    counters. At most ``max_steps`` steps (a step: one such decision).
+
+    ``out`` (int64[4]) receives: steps made, conflicted queens after the start,
+    collisions after the start, events recorded. With ``ev`` every swap is a SWAP event
+    (the rows of the two queens); the search stops as FULL before a swap that finds the
+    buffer full.
+
+    Returns
+    -------
+    int
+        SOLVED, FAILED (out of steps) or FULL.
+    """
+    m2 = 2 * n - 1
     collisions = 0
     for k in range(m2):
         if d1[k] > 1:
@@ -238,7 +277,8 @@ def min_conflicts(n, greedy_tries, max_steps, candidates, rng, p, d1, d2, work, 
     size = _conflicted_list(n, p, d1, d2, work)
     out[1] = size
     out[2] = collisions
-    # ---- repair
+    out[3] = 0
+    m = 0  # events recorded
     steps = 0
     while size > 0:
         idx = below(rng, size)
@@ -250,7 +290,7 @@ def min_conflicts(n, greedy_tries, max_steps, candidates, rng, p, d1, d2, work, 
             continue
         if steps >= max_steps:
             out[0] = steps
-            return False
+            return FAILED
         steps += 1
         best = 0
         best_j = -1
@@ -265,6 +305,12 @@ def min_conflicts(n, greedy_tries, max_steps, candidates, rng, p, d1, d2, work, 
             best, best_j, ties = _running_min(delta, j, best, best_j, ties, rng)
         if best_j < 0:
             continue
+        if ev is not None:
+            if m == ev.shape[0]:
+                out[0] = steps
+                return FULL
+            m = emit(ev, m, SWAP, i, best_j)
+            out[3] = m
         j = best_j
         cj = p[j]
         _swap_move(n, i, j, ci, cj, d1, d2)
@@ -278,7 +324,7 @@ def min_conflicts(n, greedy_tries, max_steps, candidates, rng, p, d1, d2, work, 
                 work[size] = j
                 size += 1
     out[0] = steps
-    return collisions == 0
+    return SOLVED if collisions == 0 else FAILED
 
 
 # ----------------------------------------------------------------------------- self-correcting search
@@ -306,9 +352,9 @@ def self_correct_start(n, rng, q):
 
 
 @njit(cache=True, nogil=True)
-def self_correct(n, limit, counted, q, t, lines, out):
+def self_correct(n, limit, counted, q, t, lines, out, ev=None):
     """One try of the self-correcting Queens program's self-correcting search from the start in ``q``,
-    iteratively; True on success (``q`` then holds the solution).
+    iteratively.
 
     Queen k, given the play, checks only the queens in front (0..k-1);
     if she is safe she passes the play on to queen k+1, else -- or when queen k+1 returns
@@ -320,8 +366,15 @@ def self_correct(n, limit, counted, q, t, lines, out):
     ``counted`` replaces the O(k) scan of the queens in front by O(1) look-ups in
     counters of the front queens' lines (``lines``: int32[5n]: values, diagonals,
     anti-diagonals), giving exactly the same moves. ``t`` (int64[n]) holds each level's
-    remaining moves (the recursion's local ``t``). ``out`` (int64[1]) receives the
-    iterations.
+    remaining moves (the recursion's local ``t``). ``out`` (int64[1], int64[2] with
+    ``ev``) receives the iterations, then the events recorded. With ``ev`` every move of
+    a queen is a MOVE event (her row and new column); the search stops as FULL before a
+    move that finds the buffer full.
+
+    Returns
+    -------
+    int
+        SOLVED (``q`` then holds the solution), FAILED ("in trouble") or FULL.
     """
     if counted:
         for k in range(5 * n):
@@ -329,9 +382,11 @@ def self_correct(n, limit, counted, q, t, lines, out):
     dg = n  # lines[n + (k - v + n - 1)]: diagonals
     ad = 3 * n - 1  # lines[3n - 1 + (k + v)]: anti-diagonals
     iteration = 0
+    m = 0  # events recorded
     k = 0
     t[0] = n
     checking = True
+    status = FAILED
     while True:
         if checking:
             v = q[k]
@@ -347,13 +402,18 @@ def self_correct(n, limit, counted, q, t, lines, out):
                     lines[ad + k + v] += 1
                 k += 1
                 if k == n:
-                    out[0] = iteration
-                    return True
+                    status = SOLVED
+                    break
                 t[k] = n
                 continue
         # move_vertical, then the loop condition of the original: while (--t && ++iteration < limit)
+        if ev is not None and m == ev.shape[0]:
+            status = FULL
+            break
         v = q[k] + 1
         q[k] = 0 if v == n else v
+        if ev is not None:
+            m = emit(ev, m, MOVE, k, q[k])
         t[k] -= 1
         if t[k] != 0:
             iteration += 1
@@ -362,8 +422,7 @@ def self_correct(n, limit, counted, q, t, lines, out):
                 continue
         # in trouble: return the play to the queen in front, who moves on
         if k == 0:
-            out[0] = iteration
-            return False
+            break
         k -= 1
         if counted:
             v = q[k]
@@ -371,6 +430,10 @@ def self_correct(n, limit, counted, q, t, lines, out):
             lines[dg + k - v + n - 1] -= 1
             lines[ad + k + v] -= 1
         checking = False
+    out[0] = iteration
+    if ev is not None:
+        out[1] = m
+    return status
 
 
 # ----------------------------------------------------------------------------- genetic algorithm

@@ -218,12 +218,11 @@ def min_conflicts(
     d1 = np.empty(2 * n - 1, np.int32)
     d2 = np.empty(2 * n - 1, np.int32)
     work = np.empty(n, np.int64)
-    out = np.zeros(3, np.int64)
+    out = np.zeros(4, np.int64)
 
     def attempt(_units):  # one try per call
-        ok = K.min_conflicts(
-            n, greedy_tries if start == "greedy" else 0, steps_cap, candidates, rng, p, d1, d2, work, out
-        )
+        K.min_conflicts_start(n, greedy_tries if start == "greedy" else 0, rng, p, d1, d2, work)
+        ok = K.min_conflicts_repair(n, steps_cap, candidates, rng, p, d1, d2, work, out) == K.SOLVED
         stats.update(tries=stats["tries"] + 1, steps=int(out[0]), start_conflicts=int(out[1]))
         return p if ok else None
 

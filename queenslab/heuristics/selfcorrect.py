@@ -137,7 +137,7 @@ def self_correct(
 
     def attempt(_units):  # one try per call
         K.self_correct_start(n, rng, q)
-        ok = K.self_correct(n, moves, check == "counts", q, t, lines, out)
+        ok = K.self_correct(n, moves, check == "counts", q, t, lines, out) == K.SOLVED
         stats["tries"] += 1
         stats["iterations"] += int(out[0])
         return q if ok else None

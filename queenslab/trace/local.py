@@ -3,8 +3,8 @@
 Both run try after try, as :func:`queenslab.heuristics.self_correct` and
 :func:`queenslab.heuristics.min_conflicts` do with their default options: the same
 generator (:func:`~queenslab.heuristics.minconflicts.rng_state` of the seed), the same
-kernel for the random start where the package has one, and the recording variant of
-the search loop (:mod:`queenslab.trace.kernels`). Every try begins with a ``start`` step
+kernels, which record every change of the board when given a trace buffer
+(:mod:`queenslab.heuristics.kernels`). Every try begins with a ``start`` step
 (its random board); the self-correcting search then ``move``\\ s one queen at a time,
 min-conflicts ``swap``\\ s the columns of two rows. So the last board of a complete trace
 is the solution the un-traced function returns for the same seed.
@@ -19,7 +19,6 @@ from ..heuristics import kernels as HK
 from ..heuristics.construct import check_memory, check_n
 from ..heuristics.minconflicts import rng_state
 from ..heuristics.selfcorrect import SELF_CORRECT
-from . import kernels as K
 from .events import decode
 from .steps import Step, Trace
 
@@ -63,6 +62,7 @@ def record_self_correct(problem, seed: int, max_steps: int, *, force: bool = Fal
     q = np.empty(n, np.int64)
     t = np.empty(n, np.int64)
     lines = np.empty(5 * n, np.int32)
+    out = np.zeros(2, np.int64)
     ev = np.empty((max_steps, 3), np.int64)
     steps: list[Step] = []
     for _ in range(SELF_CORRECT_RESTARTS + 1):
@@ -70,11 +70,11 @@ def record_self_correct(problem, seed: int, max_steps: int, *, force: bool = Fal
             return Trace("selfcorrect", problem, seed, tuple(steps), False)
         HK.self_correct_start(n, rng, q)
         steps.append(Step("start", board=tuple(q.tolist())))
-        m, solved, status = K.self_correct(n, n * n, q, t, lines, ev[: max_steps - len(steps)])
-        steps.extend(decode(ev[:m]))
-        if status == K.FULL:
+        status = HK.self_correct(n, n * n, True, q, t, lines, out, ev[: max_steps - len(steps)])
+        steps.extend(decode(ev[: out[1]]))
+        if status == HK.FULL:
             return Trace("selfcorrect", problem, seed, tuple(steps), False)
-        if solved:
+        if status == HK.SOLVED:
             break
     return Trace("selfcorrect", problem, seed, tuple(steps), True)
 
@@ -100,20 +100,20 @@ def record_min_conflicts(problem, seed: int, max_steps: int) -> Trace:
     d1 = np.empty(2 * n - 1, np.int32)
     d2 = np.empty(2 * n - 1, np.int32)
     work = np.empty(n, np.int64)
-    start = np.empty(n, np.int64)
+    out = np.zeros(4, np.int64)
     ev = np.empty((max_steps, 3), np.int64)
     steps: list[Step] = []
     for _ in range(MIN_CONFLICTS_RESTARTS + 1):
-        room = max_steps - len(steps) - 1  # the start step first
-        if room < 0:
+        if len(steps) == max_steps:
             return Trace("minconflicts", problem, seed, tuple(steps), False)
-        m, solved, status = K.min_conflicts(
-            n, _GREEDY_TRIES, 50 * n + 500, _CANDIDATES, rng, p, d1, d2, work, start, ev[:room]
+        HK.min_conflicts_start(n, _GREEDY_TRIES, rng, p, d1, d2, work)
+        steps.append(Step("start", board=tuple(p.tolist())))
+        status = HK.min_conflicts_repair(
+            n, 50 * n + 500, _CANDIDATES, rng, p, d1, d2, work, out, ev[: max_steps - len(steps)]
         )
-        steps.append(Step("start", board=tuple(start.tolist())))
-        steps.extend(decode(ev[:m]))
-        if status == K.FULL:
+        steps.extend(decode(ev[: out[3]]))
+        if status == HK.FULL:
             return Trace("minconflicts", problem, seed, tuple(steps), False)
-        if solved:
+        if status == HK.SOLVED:
             break
     return Trace("minconflicts", problem, seed, tuple(steps), True)
