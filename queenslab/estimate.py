@@ -53,7 +53,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass
 from statistics import NormalDist
 
@@ -62,6 +62,7 @@ import numpy as np
 from . import interrupt, validate
 from .compiled import compile_problem
 from .errors import QueensError
+from .native.pool import threads_pool
 from .problem import Problem, as_problem
 
 # the native modules (numba) are imported where they run: the command line's --help
@@ -295,36 +296,26 @@ def _pool_run(
     """Run ``tasks`` (seeded by ``(phase, index)``) on ``threads`` threads, adding the
     results to ``acc`` in task order; a passed ``deadline`` stops submitting (the tasks
     finished keep their order). Returns whether every task ran."""
-    pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="queenslab-estimate")
     pending: dict[int, Future] = {}
     nxt = 0
     done = 0
-    try:
-        while done < len(tasks):
-            stop = deadline is not None and time.perf_counter() >= deadline
-            while not stop and nxt < len(tasks) and len(pending) < 2 * threads:
-                idx, cnt = tasks[nxt]
-                pending[nxt] = pool.submit(runner.run, (phase, nxt), idx, cnt)
-                nxt += 1
-            if done not in pending:
-                break  # the deadline passed before this task was submitted
-            idx, cnt, out = pending.pop(done).result()
-            acc.add(idx, cnt, out)
-            done += 1
-            tick(int(cnt.sum()))
-    except KeyboardInterrupt:
-        # Ctrl-C in this thread: stop the running kernels through the flag, drop the
-        # queued tasks, lower the flag again (as the engine's thread runner does)
-        own = not interrupt.requested()
-        interrupt.request()
-        pool.shutdown(wait=True, cancel_futures=True)
-        if own:
-            interrupt.clear()
-        raise
-    finally:
-        for fut in pending.values():
-            fut.cancel()
-        pool.shutdown(wait=True, cancel_futures=True)
+    with threads_pool(threads, "queenslab-estimate") as pool:
+        try:
+            while done < len(tasks):
+                stop = deadline is not None and time.perf_counter() >= deadline
+                while not stop and nxt < len(tasks) and len(pending) < 2 * threads:
+                    idx, cnt = tasks[nxt]
+                    pending[nxt] = pool.submit(runner.run, (phase, nxt), idx, cnt)
+                    nxt += 1
+                if done not in pending:
+                    break  # the deadline passed before this task was submitted
+                idx, cnt, out = pending.pop(done).result()
+                acc.add(idx, cnt, out)
+                done += 1
+                tick(int(cnt.sum()))
+        finally:
+            for fut in pending.values():
+                fut.cancel()
     return done == len(tasks)
 
 

@@ -136,9 +136,11 @@ def test_a_limit_or_force_lifts_the_practical_limit(monkeypatch):
 
 def test_crosscheck_records_a_backend_beyond_its_limit_and_refuses_when_none_can_run():
     r = crosscheck(Problem(15), ["native", "cpsat"], unique=False)
-    native, cpsat = r.rows
-    assert native.count == known_total(15) and cpsat.error and "practical limit" in cpsat.error
-    assert r.verdict == "inconclusive"  # one complete answer is no agreement
+    join, symmetric, cpsat = r.rows  # the native backend's two independent counts
+    assert join.count == symmetric.count == known_total(15) and cpsat.error and "practical limit" in cpsat.error
+    assert r.verdict == "agree"
+    r = crosscheck(Problem(11, toroidal=True), ["native", "cpsat"], unique=False, options={"cpsat": {"limit": 1}})
+    assert r.verdict == "inconclusive"  # one complete answer and a lower bound are no agreement
     with pytest.raises(TooLarge):
         crosscheck(Problem(19), ["cpsat", "sat"])
 

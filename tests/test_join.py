@@ -240,3 +240,25 @@ def test_a_stop_during_a_slice_raises():
             engine.count_task(p, "join", tasks[0])
     finally:
         interrupt.clear()
+
+
+def test_the_native_backend_offers_every_engine_method():
+    from queenslab.backends.registry import get_backend
+
+    assert get_backend("native").option("method").choices == engine.METHODS
+
+
+@pytest.mark.parametrize("n", [6, 9, 12])
+def test_crosscheck_counts_the_standard_problem_by_the_join_and_the_symmetric_search(n):
+    from queenslab.backends.crosscheck import crosscheck
+
+    r = crosscheck(Problem(n), ["native"], time_limit=None)
+    assert [(row.backend, row.method) for row in r.rows] == [("native", "join"), ("native", "symmetric")]
+    assert r.verdict == "agree" and {(row.count, row.unique) for row in r.rows} == {(known_total(n), known_unique(n))}
+
+
+def test_crosscheck_of_a_variant_runs_the_native_backend_once():
+    from queenslab.backends.crosscheck import crosscheck
+
+    r = crosscheck(Problem(7, toroidal=True), ["native"], time_limit=None)
+    assert [row.method for row in r.rows] == ["general"]

@@ -171,7 +171,7 @@ def test_a_range_of_counts_prints_the_count_keys_on_every_line(flags, capsys, mo
 def test_crosscheck_rows_keys(capsys, monkeypatch):
     code, out, _ = run_cli(capsys, monkeypatch, "crosscheck", 6, "--backends", "native,sat", "--json")
     rows = json.loads(out)["results"]
-    keys = {"backend", "count", "unique", "seconds", "complete", "timed_out", "error"}
+    keys = {"backend", "count", "unique", "seconds", "complete", "timed_out", "error", "method"}
     assert code == 0 and all(set(row) == keys for row in rows)
 
 

@@ -163,7 +163,7 @@ def test_results_show_as_tables_in_a_notebook(shell):
     assert "<table" in html and "92" in html and "12" in html
     cc = crosscheck(Problem(6), ["native", "cpsat"])
     html = _shown(shell, cc)["text/html"]
-    assert html.count("<tr>") == 3 and "agree" in html
+    assert html.count("<tr>") == 4 and "agree" in html  # a header, two native rows and cpsat
 
 
 def test_outside_ipython_nothing_is_registered_and_ipython_is_not_imported():

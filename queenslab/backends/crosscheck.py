@@ -26,7 +26,9 @@ _START_SECONDS = 60.0
 class CrosscheckRow:
     """One backend's answer in a :func:`crosscheck`.
 
-    ``error`` holds the message when the backend could not run (an optional package that
+    ``method`` is how the backend counted (its result's ``method``; for a backend that
+    counts by several independent algorithms, the one of this row). ``error`` holds the
+    message when the backend could not run (an optional package that
     is not installed, or a board beyond the backend's practical limit) or ran out of its
     time limit (``timed_out``); ``count``/``unique`` are then None and ``complete`` False.
     """
@@ -38,6 +40,7 @@ class CrosscheckRow:
     complete: bool = True
     error: str | None = None
     timed_out: bool = False
+    method: str | None = None
 
 
 @dataclass(frozen=True)
@@ -137,9 +140,9 @@ def crosscheck(
 
     Examples
     --------
-    >>> r = crosscheck(Problem(6, toroidal=False), ["native", "cpsat", "sat"])
-    >>> r.agree, [row.count for row in r.rows]
-    (True, [4, 4, 4])
+    >>> r = crosscheck(Problem(6), ["native", "cpsat", "sat"])
+    >>> r.agree, [(row.backend, row.count) for row in r.rows][:2]
+    (True, [('native', 4), ('native', 4)])
     """
     if isinstance(backends, (str, bytes)) or not isinstance(backends, (tuple, list, type(None))):
         raise QueensError(
@@ -164,30 +167,47 @@ def crosscheck(
     refusals: list[TooLarge] = []
     for name in names:
         be = get_backend(name)
-        t0 = time.perf_counter()
-        opts = options.get(name, {})
-        try:
-            if time_limit is None or not _sendable((problem, opts)):
-                r: CountResult | None = be.counts(problem, unique=unique, **opts)
-                seconds = time.perf_counter() - t0
-            else:
-                # off the main thread, so that Ctrl-C stops the wait (and the process) at once
-                r, seconds = interrupt.run(_count_within, name, problem, unique, opts, time_limit)
-        except (MissingDependency, TooLarge) as e:  # the backend cannot run this problem here
-            if strict:
-                raise
-            if isinstance(e, TooLarge):
-                refusals.append(e)
-            rows.append(CrosscheckRow(name, None, None, time.perf_counter() - t0, False, str(e)))
-            continue
-        if r is None:
-            message = f"ran out of its {time_limit:g} s time limit; stopped"
-            rows.append(CrosscheckRow(name, None, None, seconds, False, message, timed_out=True))
-            continue
-        rows.append(CrosscheckRow(name, r.count, r.unique, seconds, r.complete))
+        given = options.get(name, {})
+        # a backend that counts the problem by independent algorithms runs each (unless
+        # the caller chose one): they check one another as the backends do
+        runs = [given] if given else be.independent_counts(problem)
+        for opts in runs:
+            rows.append(_row(name, be, problem, unique, opts, time_limit, strict, refusals))
     if refusals and all(row.error and not row.timed_out for row in rows):
         raise refusals[0]  # nothing ran: the problem is too large for all of them
     return Crosscheck(problem, tuple(rows), unique)
+
+
+def _row(
+    name: str,
+    be: Any,
+    problem: Problem,
+    unique: bool,
+    opts: dict,
+    time_limit: float | None,
+    strict: bool,
+    refusals: list[TooLarge],
+) -> CrosscheckRow:
+    """One backend's count under ``opts``, as a row (a refusal or a timeout included)."""
+    method = opts.get("method")
+    t0 = time.perf_counter()
+    try:
+        if time_limit is None or not _sendable((problem, opts)):
+            r: CountResult | None = be.counts(problem, unique=unique, **opts)
+            seconds = time.perf_counter() - t0
+        else:
+            # off the main thread, so that Ctrl-C stops the wait (and the process) at once
+            r, seconds = interrupt.run(_count_within, name, problem, unique, opts, time_limit)
+    except (MissingDependency, TooLarge) as e:  # the backend cannot run this problem here
+        if strict:
+            raise
+        if isinstance(e, TooLarge):
+            refusals.append(e)
+        return CrosscheckRow(name, None, None, time.perf_counter() - t0, False, str(e), method=method)
+    if r is None:
+        message = f"ran out of its {time_limit:g} s time limit; stopped"
+        return CrosscheckRow(name, None, None, seconds, False, message, timed_out=True, method=method)
+    return CrosscheckRow(name, r.count, r.unique, seconds, r.complete, method=r.method or method)
 
 
 def _sendable(obj: Any) -> bool:

@@ -226,6 +226,12 @@ class Backend(ABC):
     #: (:mod:`queenslab.distributed` splits the native engine's search).
     can_split: ClassVar[bool] = False
 
+    def independent_counts(self, problem: Problem) -> list[dict[str, Any]]:
+        """The option sets under which this backend counts ``problem`` by independent
+        algorithms; :func:`~queenslab.backends.crosscheck.crosscheck` runs each as a row
+        of its own. Default: one count, with no option."""
+        return [{}]
+
     # ------------------------------------------------------------------ derived
     def option(self, name: str) -> Option | None:
         """The declared option called ``name``, or None."""

@@ -18,9 +18,11 @@ class NativeBackend(Backend):
         Option(
             "method",
             "choice",
-            "search: symmetric (standard problem, total and unique in one pass) or general (every variant)",
+            "search: join (standard problem, half-board placements joined; orbits by Burnside's lemma), "
+            "symmetric (standard problem, total and unique in one pass) or general (every variant); "
+            "auto: join from n = 14, else symmetric where it applies",
             default="auto",
-            choices=("auto", "symmetric", "general"),
+            choices=("auto", "symmetric", "general", "join"),
             applies_to=frozenset({COUNTS}),
         ),
         FORCE,
@@ -29,6 +31,16 @@ class NativeBackend(Backend):
 
     can_classify = True
     can_split = True
+
+    def independent_counts(self, problem: Problem) -> list[dict[str, Any]]:
+        """The half-board join and the symmetric search where both count ``problem`` (the
+        standard problem from n = 4 up to the join's limit): different algorithms whose
+        orbits come by different routes (Burnside's lemma; the search's classification)."""
+        from ..native import engine, join
+
+        if problem.is_standard and 4 <= problem.n <= min(join.MAX_N, engine.SYM_MAX_N):
+            return [{"method": "join"}, {"method": "symmetric"}]
+        return [{}]
 
     def check_reach(self, problem: Problem, **opts: Any) -> None:
         """Refuse a board the bitboards cannot hold, or a count beyond the engine's practical limit."""
@@ -63,11 +75,15 @@ class NativeBackend(Backend):
             if progress is not None:
                 progress(1, 1)
             return result
-        from ..native import engine, kernels
+        from ..native import engine, join_kernels, kernels
         from ..native.cache import announce_compile
 
-        symmetric = problem.is_standard and problem.n >= 4 and opts.get("method", "auto") != "general"
-        if symmetric:  # measured cold: 5 s for the symmetric lanes, 1.5 s scalar, 2.5 s the general walk
+        chosen = engine.chosen_method(problem, opts.get("method", "auto"), opts.get("threads"))
+        # measured cold on 2 idle cores: 8 s the join's kernels, 5 s the symmetric lanes
+        # (2 s scalar), 2.5 s the general walk
+        if chosen == "join":
+            announce_compile([join_kernels.join_count, join_kernels.fixed_counts], "the join counter's kernels", 8)
+        elif chosen == "symmetric":
             announce_compile([engine.sym_count], "the counting kernels", 5 if engine.SYM_KERNEL == "lanes" else 2)
         else:
             announce_compile([kernels.walk], "the general search kernel", 3)

@@ -380,7 +380,9 @@ def crosscheck_cmd(problem: Problem, backends: str | None, no_unique: bool, time
 
     \b
     Each backend counts in a process of its own, stopped when it runs out of
-    --time-limit (default 60 s); its row then says so. A row stopped by a limit, a
+    --time-limit (default 60 s); its row then says so. The native backend counts the
+    standard problem twice, by the half-board join and by the symmetric search (two
+    rows; independent algorithms). A row stopped by a limit, a
     backend that ran out of time or could not run is never part of an agreement: exit 0
     needs two or more complete answers, all alike, and no lower bound among the rows
     (a backend that ran out holds none: the others decide); Ctrl-C exits 130.
@@ -388,7 +390,7 @@ def crosscheck_cmd(problem: Problem, backends: str | None, no_unique: bool, time
     \b
     JSON keys: n, problem, compared_unique (whether orbits were compared), time_limit,
     agrees, verdict (agree, disagree or inconclusive), results (each: backend, count, unique,
-    seconds, complete, timed_out, error), note (why contradicting constraints leave no
+    seconds, complete, error, timed_out, method), note (why contradicting constraints leave no
     solutions, else null).
 
     \b
@@ -416,15 +418,16 @@ def crosscheck_cmd(problem: Problem, backends: str | None, no_unique: bool, time
         click.echo(f"{problem.describe()}")
         if problem.contradiction:
             click.echo(f"note: no solutions, as {problem.contradiction}")
-        click.echo(f"{'backend':<10} {'count':>14} {'unique':>12} {'seconds':>9}")
+        click.echo(f"{'backend':<10} {'method':<22} {'count':>14} {'unique':>12} {'seconds':>9}")
         for r in res.rows:
+            how = r.method or "-"
             if r.error:
-                click.echo(f"{r.backend:<10} {'-':>14} {'-':>12} {'-':>9}  {r.error}")
+                click.echo(f"{r.backend:<10} {how:<22} {'-':>14} {'-':>12} {'-':>9}  {r.error}")
             else:
                 u = "-" if r.unique is None else str(r.unique)
                 limited = "" if r.complete else "  stopped by a limit: a lower bound, not compared"
-                click.echo(f"{r.backend:<10} {r.count:>14} {u:>12} {r.seconds:>9.3f}{limited}")
-        answered = ", ".join(r.backend for r in res.answered)
+                click.echo(f"{r.backend:<10} {how:<22} {r.count:>14} {u:>12} {r.seconds:>9.3f}{limited}")
+        answered = ", ".join(r.backend + (f" ({r.method})" if r.method else "") for r in res.answered)
         if res.verdict == "agree":
             click.echo(f"all {len(res.answered)} complete answers agree ({answered})")
         elif res.verdict == "disagree":

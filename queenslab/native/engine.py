@@ -48,6 +48,7 @@ __all__ = [
     "PRACTICAL_LIMIT",
     "METHODS",
     "JOIN_FROM",
+    "chosen_method",
     "default_threads",
     "check_problem",
     "check_size",
@@ -586,14 +587,33 @@ def count_both(
     validate.flag(unique, "unique")
     progress = validate.callback(progress)
     _check_size(problem, force)
-    if _join(problem, method, threads):
+    chosen = chosen_method(problem, method, threads)
+    if chosen == "join":
         if unique:
             return join.count_classes(problem.n, threads=threads, force=True, progress=progress)[0]
         total = join.join_total(problem.n, threads=threads, force=True, progress=progress)
         return CountResult(total, None, None, "native", "join", threads=threads)
-    if _symmetric(problem, method):
+    if chosen == "symmetric":
         return _count_symmetric(problem, threads, progress)
     return _count_general(problem, unique, threads, progress)
+
+
+def chosen_method(problem: Problem, method: str = "auto", threads: int | None = None) -> str:
+    """The method :func:`count_both` counts ``problem`` by: ``"join"``, ``"symmetric"``
+    or ``"general"`` (``method="auto"`` chooses; a named method is checked).
+
+    Examples
+    --------
+    >>> chosen_method(Problem(8)), chosen_method(Problem(16)), chosen_method(Problem(8, toroidal=True))
+    ('symmetric', 'join', 'general')
+    """
+    threads = validate.threads(threads)
+    validate.choice(method, METHODS, "method")
+    if _join(problem, method, threads):
+        return "join"
+    if _symmetric(problem, method):
+        return "symmetric"
+    return "general"
 
 
 def _classes_general(problem: Problem, threads: int, progress: Progress | None) -> tuple[CountResult, dict[int, int]]:

@@ -8,13 +8,14 @@ Python threads, and both refuse a count beyond :data:`COUNT` unless ``force``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from contextlib import contextmanager
 from typing import Any
 
 from .. import interrupt, limits
 
-__all__ = ["COUNT", "Progress", "check_count", "run_tasks"]
+__all__ = ["COUNT", "Progress", "check_count", "run_tasks", "threads_pool"]
 
 #: The practical limit of an exact count (every count that may need the whole tree): n = 18
 #: takes about a minute on 2 cores by the symmetric search; every further unit of n
@@ -53,16 +54,28 @@ def run_tasks(tasks: list, fn: Callable[[Any], Any], threads: int, progress: Pro
             return results
 
         return interrupt.run(serial)  # off the main thread, so that Ctrl-C stops it
-    pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="queenslab")
-    try:
+    with threads_pool(threads) as pool:
         futures = {pool.submit(fn, t): i for i, t in enumerate(tasks)}
         for done, fut in enumerate(as_completed(futures), start=1):
             results[futures[fut]] = fut.result()
             if progress:
                 progress(done, total)
+    return results
+
+
+@contextmanager
+def threads_pool(threads: int, name: str = "queenslab") -> Iterator[ThreadPoolExecutor]:
+    """A pool of ``threads`` threads for ``nogil`` kernels, shut down on leaving (the
+    queued tasks dropped).
+
+    On Ctrl-C in this thread (the API called from the main thread) the running kernels
+    are stopped through :data:`queenslab.interrupt.FLAG` before the pool is shut down,
+    and the flag is lowered again if it was raised here.
+    """
+    pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix=name)
+    try:
+        yield pool
     except KeyboardInterrupt:
-        # Ctrl-C in this thread (the API called from the main thread): stop the running
-        # kernels through the flag, drop the queued tasks, and lower the flag again.
         own = not interrupt.requested()
         interrupt.request()
         pool.shutdown(wait=True, cancel_futures=True)
@@ -71,4 +84,3 @@ def run_tasks(tasks: list, fn: Callable[[Any], Any], threads: int, progress: Pro
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-    return results

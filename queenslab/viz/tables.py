@@ -46,10 +46,11 @@ def count_html(result: Any) -> str:
 
 
 def crosscheck_html(check: Any) -> str:
-    """A :class:`~queenslab.backends.crosscheck.Crosscheck` as a table, one row per backend."""
+    """A :class:`~queenslab.backends.crosscheck.Crosscheck` as a table, one row per count
+    (a backend, and the method of each of its independent counts)."""
     rows = []
     for r in check.rows:
         status = r.error if r.error is not None else "complete" if r.complete else "stopped by a limit"
-        rows.append([r.backend, r.count, r.unique if check.unique else None, r.seconds, status])
+        rows.append([r.backend, r.method, r.count, r.unique if check.unique else None, r.seconds, status])
     caption = f"{check.problem.describe()}: {check.verdict}"
-    return _table(caption, ["backend", "solutions", "unique", "seconds", "status"], rows)
+    return _table(caption, ["backend", "method", "solutions", "unique", "seconds", "status"], rows)
