@@ -199,3 +199,13 @@ def zero(t):
 def one(t):
     """A 0-based tuple as a 1-based one."""
     return tuple(x + 1 for x in t)
+
+
+def raises_each(error, calls):
+    """Check that every call of ``calls`` (message pattern -> a call without arguments,
+    e.g. a ``functools.partial``) raises ``error`` with a message matching the pattern."""
+    import pytest
+
+    for match, call in calls.items():
+        with pytest.raises(error, match=match):
+            call()

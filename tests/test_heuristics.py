@@ -8,6 +8,7 @@ for move with a direct transliteration of the self-correcting Queens program's r
 
 import itertools
 import json
+from functools import partial
 
 import naive
 import numpy as np
@@ -30,6 +31,7 @@ from queenslab.heuristics import (
     solve,
     verify,
 )
+from queenslab.heuristics.minconflicts import rng_state
 from queenslab.problem import Problem
 
 # ----------------------------------------------------------------------------- independent references
@@ -202,14 +204,15 @@ def test_n1_n2_n3_and_bad_n(method):
 
 
 def test_solve_dispatcher_refuses_what_it_does_not_know():
-    with pytest.raises(QueensError, match="unknown method"):
-        solve(8, "simulated-annealing")
-    with pytest.raises(QueensError, match="deterministic"):
-        solve(8, "construct", seed=1)
-    with pytest.raises(QueensError, match="does not take"):
-        solve(8, "minconflicts", temperature=3)
-    with pytest.raises(QueensError, match="seed"):
-        solve(8, "minconflicts", seed=-1)
+    naive.raises_each(
+        QueensError,
+        {
+            "unknown method": partial(solve, 8, "simulated-annealing"),
+            "deterministic": partial(solve, 8, "construct", seed=1),
+            "does not take": partial(solve, 8, "minconflicts", temperature=3),
+            "seed": partial(solve, 8, "minconflicts", seed=-1),
+        },
+    )
 
 
 # ----------------------------------------------------------------------------- min-conflicts
@@ -267,16 +270,58 @@ def test_self_correct_moves_exactly_like_the_self_correcting_queens_program():
             q = start.astype(np.int64)
             out = np.zeros(1, np.int64)
             ok = K.self_correct(n, limit, counted, q, np.empty(n, np.int64), np.empty(5 * n, np.int32), out)
-            assert ok == ok_ref and q.tolist() == ref and out[0] == state["iteration"]
-            if ok:
+            assert (ok == K.SOLVED) == ok_ref and q.tolist() == ref and out[0] == state["iteration"]
+            if ok == K.SOLVED:
                 assert pairwise_ok(q)
+
+
+def test_the_local_searches_record_themselves_without_changing_a_move():
+    """Given a trace buffer, self_correct and min-conflicts' repair make the same moves and
+    draws as without one; replaying the events from the start gives the final board, and
+    a full buffer cuts the search before the move that does not fit."""
+    for n in (8, 11, 30):
+        for seed in range(6):
+            start = rng_state(seed)
+            q = np.empty(n, np.int64)
+            K.self_correct_start(n, start, q)
+            first = q.copy()
+            runs = []
+            for ev in (None, np.empty((10**6, 3), np.int64), np.empty((5, 3), np.int64)):
+                q = first.copy()
+                out = np.zeros(2, np.int64)
+                t, lines = np.empty(n, np.int64), np.empty(5 * n, np.int32)
+                status = K.self_correct(n, n * n, True, q, t, lines, out, ev)
+                runs.append((status, q.tolist(), int(out[0])))
+                if ev is not None:
+                    board = first.copy()
+                    for code, row, col in ev[: out[1]].tolist():
+                        assert code == K.MOVE
+                        board[row] = col
+                    assert board.tolist() == q.tolist()
+            assert runs[0] == runs[1] and (runs[2][0] == K.FULL or runs[2] == runs[0])
+            finals = []
+            for ev in (None, np.empty((10**6, 3), np.int64)):
+                rng = rng_state(seed)
+                p, d1, d2 = np.empty(n, np.int64), np.empty(2 * n - 1, np.int32), np.empty(2 * n - 1, np.int32)
+                work, out = np.empty(n, np.int64), np.zeros(4, np.int64)
+                K.min_conflicts_start(n, 32, rng, p, d1, d2, work)
+                board = p.copy()
+                status = K.min_conflicts_repair(n, 50 * n, 16, rng, p, d1, d2, work, out, ev)
+                finals.append((status, p.tolist(), out[:3].tolist(), rng.tolist()))
+                if ev is not None:
+                    for code, i, j in ev[: out[3]].tolist():
+                        assert code == K.SWAP
+                        board[i], board[j] = board[j], board[i]
+                    assert board.tolist() == p.tolist()
+            assert finals[0] == finals[1]
 
 
 def test_self_correct_never_loops_without_a_solution_and_limits():
     for n in (2, 3):  # the kernel itself, no limit: a complete search that ends "in trouble"
         q = np.zeros(n, np.int64)
-        assert not K.self_correct(
-            n, 0, True, q, np.empty(n, np.int64), np.empty(5 * n, np.int32), np.zeros(1, np.int64)
+        assert (
+            K.self_correct(n, 0, True, q, np.empty(n, np.int64), np.empty(5 * n, np.int32), np.zeros(1, np.int64))
+            == K.FAILED
         )
     with pytest.raises(Incomplete):
         self_correct(40, seed=0, limit=5, restarts=2)

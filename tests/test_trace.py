@@ -7,12 +7,13 @@ from __future__ import annotations
 import io
 import json
 import xml.etree.ElementTree as ET
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 import pytest
 from clirun import run_cli
-from naive import all_solutions, is_solution
+from naive import all_solutions, is_solution, raises_each
 
 import queenslab
 from queenslab import Problem, interrupt, validate
@@ -159,12 +160,14 @@ def test_a_variant_is_refused_for_a_heuristic_naming_the_method_that_traces_it()
 
 
 def test_bad_requests_say_what_is_allowed():
-    with pytest.raises(QueensError, match="the methods traced are"):
-        record(8, "aco")
-    with pytest.raises(QueensError, match="deterministic"):
-        record(8, "backtrack", seed=1)
-    with pytest.raises(QueensError, match="max_steps"):
-        record(8, "backtrack", max_steps=0)
+    raises_each(
+        QueensError,
+        {
+            "the methods traced are": partial(record, 8, "aco"),
+            "deterministic": partial(record, 8, "backtrack", seed=1),
+            "max_steps": partial(record, 8, "backtrack", max_steps=0),
+        },
+    )
 
 
 # ----------------------------------------------------------------------------- the file

@@ -31,7 +31,7 @@ from ..solution import format_placement
 from ..trace import METHODS, RANDOMISED, Trace, attacking_pairs, read_trace, record, write_trace
 from ..viz.scene import scene
 from .app import cli, emit_json
-from .options import INT64_MAX, OutputPath, json_option, number_option, problem_options
+from .options import INT64_MAX, OutputPath, json_option, number_option, out_option, problem_options
 
 __all__ = ["watch_cmd", "replay_cmd", "DRAW_MAX_N", "HALF_MAX_N"]
 
@@ -155,13 +155,26 @@ def _play(trace: Trace, delay: float) -> None:
                     time.sleep(delay)
 
 
-def _summary(trace: Trace) -> tuple[np.ndarray, int, int, tuple[int, ...] | None]:
-    """(final board, attacking pairs on it, solutions found, the solution it is or None)."""
+def _summary(trace: Trace) -> tuple[dict[str, Any], str]:
+    """What watch and replay say of a trace: the fields their JSON reports share, and the
+    final line (steps, solutions found, the last board)."""
     final = trace.final()
     pairs = attacking_pairs(trace.problem, final)
     found = len(trace.solutions()) if trace.method == "backtrack" else int(trace.solved)
-    solved = trace.solved and trace.n <= PRINT_MAX_N
-    return final, pairs, found, tuple(int(c) for c in final) if solved else None
+    shown = trace.n <= PRINT_MAX_N
+    fields = {
+        "n": trace.n,
+        "problem": trace.problem,
+        "method": trace.method,
+        "seed": trace.seed,
+        "steps": len(trace.steps),
+        "complete": trace.complete,
+        "solutions_found": found,
+        "attacking_pairs": pairs,
+        "final": tuple(int(c) if c >= 0 else None for c in final) if shown else (),
+        "solution": tuple(int(c) for c in final) if trace.solved and shown else None,
+    }
+    return fields, _final_line(trace, final, pairs, found)
 
 
 def _final_line(trace: Trace, final: np.ndarray, pairs: int, found: int) -> str:
@@ -172,10 +185,6 @@ def _final_line(trace: Trace, final: np.ndarray, pairs: int, found: int) -> str:
     if trace.n <= PRINT_MAX_N:
         text += ": " + (format_placement(final.tolist()) if (final >= 0).all() else _one_based_text(final))
     return text
-
-
-def _final(final: np.ndarray) -> tuple[int | None, ...]:
-    return tuple(int(c) if c >= 0 else None for c in final)
 
 
 @cli.command("watch")
@@ -253,72 +262,28 @@ def watch_cmd(
         write_trace(trace, record_path)
     if not as_json and sys.stdout.isatty() and trace.steps:
         _play(trace, delay)
-    final, pairs, found, solution = _summary(trace)
+    fields, line = _summary(trace)
     if as_json:
-        emit_json(
-            WatchReport(
-                n=trace.n,
-                problem=trace.problem,
-                method=method,
-                seed=trace.seed,
-                max_steps=options["max_steps"],
-                steps=len(trace.steps),
-                complete=trace.complete,
-                solutions_found=found,
-                attacking_pairs=pairs,
-                final=_final(final) if trace.n <= PRINT_MAX_N else (),
-                solution=solution,
-                out=record_path,
-                seconds=seconds,
-            )
-        )
+        emit_json(WatchReport(**fields, max_steps=options["max_steps"], out=record_path, seconds=seconds))
     else:
-        click.echo(_final_line(trace, final, pairs, found))
+        click.echo(line)
     return 0
 
 
 @cli.command("replay")
 @click.argument("file", metavar="FILE")
-@click.option(
-    "--svg",
-    "svg_path",
-    type=OutputPath(),
-    default=None,
-    metavar="OUT",
-    help="Write an animated SVG of the trace (SMIL, no script: it plays in a browser).",
-)
-@click.option(
-    "--gif",
-    "gif_path",
-    type=OutputPath(),
-    default=None,
-    metavar="OUT",
-    help="Write an animated GIF of the trace (for slides and messages, where an SVG does not play).",
-)
-@click.option(
-    "--frames",
-    "frames_path",
-    type=OutputPath(),
-    default=None,
-    metavar="OUT",
-    help="Write a strip of frames (a grid of boards, .png or .svg; needs matplotlib).",
-)
-@click.option(
-    "--tree",
-    "tree_path",
-    type=OutputPath(),
-    default=None,
-    metavar="OUT",
-    help="Write the search tree of a backtracking trace (.png or .svg; needs matplotlib).",
-)
+@out_option("Write an animated SVG of the trace (SMIL, no script: it plays in a browser).", "--svg", "OUT")
+@out_option("Write an animated GIF of the trace (for slides and messages, where an SVG does not play).", "--gif", "OUT")
+@out_option("Write a strip of frames (a grid of boards, .png or .svg; needs matplotlib).", "--frames", "OUT")
+@out_option("Write the search tree of a backtracking trace (.png or .svg; needs matplotlib).", "--tree", "OUT")
 @number_option("--every", 1, "K", "Draw every K-th step (the last always); default: a few hundred frames at most.")
 @json_option
 def replay_cmd(
     file: str,
-    svg_path: str | None,
-    gif_path: str | None,
-    frames_path: str | None,
-    tree_path: str | None,
+    svg: str | None,
+    gif: str | None,
+    frames: str | None,
+    tree: str | None,
     every: int | None,
     as_json: bool,
 ) -> int:
@@ -330,59 +295,40 @@ def replay_cmd(
     animated SVG of the search, --gif OUT an animated GIF, --frames OUT a strip of its
     boards for a paper, --tree OUT the search tree of a backtracking trace.
     """
-    if every is not None and svg_path is None and gif_path is None and frames_path is None:
+    if every is not None and svg is None and gif is None and frames is None:
         raise QueensError("--every sets the frames of --svg, --gif or --frames; give one of them")
     from .. import plot
 
-    for flag, path in (("--frames", frames_path), ("--tree", tree_path)):
+    for flag, path in (("--frames", frames), ("--tree", tree)):
         if path is not None:
             plot.check_path(path, flag)
     trace = read_trace(file)
-    if tree_path is not None:
+    if tree is not None:
         from ..trace.tree import write_tree
 
-        write_tree(tree_path, trace)
-    if svg_path is not None:
+        write_tree(tree, trace)
+    if svg is not None:
         from ..trace import write_trace_svg
 
-        write_trace_svg(svg_path, trace, every=every)
-    if gif_path is not None:
+        write_trace_svg(svg, trace, every=every)
+    if gif is not None:
         from ..trace import write_trace_gif
 
-        write_trace_gif(gif_path, trace, every=every)
-    if frames_path is not None:
+        write_trace_gif(gif, trace, every=every)
+    if frames is not None:
         from ..trace.strip import write_frame_strip
 
-        write_frame_strip(frames_path, trace, every)
-    final, pairs, found, solution = _summary(trace)
+        write_frame_strip(frames, trace, every)
+    fields, line = _summary(trace)
     if as_json:
-        emit_json(
-            ReplayReport(
-                path=file,
-                n=trace.n,
-                problem=trace.problem,
-                method=trace.method,
-                seed=trace.seed,
-                steps=len(trace.steps),
-                complete=trace.complete,
-                solutions_found=found,
-                attacking_pairs=pairs,
-                final=_final(final) if trace.n <= PRINT_MAX_N else (),
-                solution=solution,
-                svg=svg_path,
-                gif=gif_path,
-                frames=frames_path,
-                tree=tree_path,
-                every=every,
-            )
-        )
+        emit_json(ReplayReport(path=file, **fields, svg=svg, gif=gif, frames=frames, tree=tree, every=every))
     else:
-        click.echo(_final_line(trace, final, pairs, found))
+        click.echo(line)
         for what, path in (
-            ("animated SVG", svg_path),
-            ("animated GIF", gif_path),
-            ("frames", frames_path),
-            ("search tree", tree_path),
+            ("animated SVG", svg),
+            ("animated GIF", gif),
+            ("frames", frames),
+            ("search tree", tree),
         ):
             if path is not None:
                 click.echo(f"{what} written to {path}")

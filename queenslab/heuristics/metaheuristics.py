@@ -140,18 +140,11 @@ def genetic(
     done, value = trivial(n, stats, return_stats)
     if done:
         return value
-    pop = np.empty((population, n), np.int64)
-    mid = np.empty_like(pop)
-    fit = np.empty(population, np.float64)
-    order = np.empty(population, np.int64)
-    rows = np.zeros(n, np.int64)
-    d1 = np.zeros(2 * n - 1, np.int64)
-    d2 = np.zeros(2 * n - 1, np.int64)
-    out = np.zeros(1, np.int64)
-    K.ga_init(n, rng, pop)
+    arrays = ga_arrays(n, population, rng)
+    pop, out = arrays[0], arrays[-1]
 
     def run_generations(units):
-        i = K.genetic(n, units, pc, pm, bool(improve), rng, pop, mid, fit, order, rows, d1, d2, out)
+        i = K.genetic(n, units, pc, pm, bool(improve), rng, *arrays)
         stats["generations"] = int(out[0])
         return pop[i].copy() if i >= 0 else None
 
@@ -160,6 +153,31 @@ def genetic(
         f"of {population} (seed {seed}); allow more generations, or try improve=True"
     )
     return run_until(run_generations, generations, progress, stats, return_stats, failure, _CHUNK)
+
+
+def ga_arrays(n: int, population: int, rng: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The arrays :func:`kernels.genetic <queenslab.heuristics.kernels.genetic>` takes
+    after ``rng``, in its order -- ``pop, mid, fit, order, rows, d1, d2, out`` -- with
+    the random initial population drawn from ``rng`` into ``pop``.
+
+    Examples
+    --------
+    >>> arrays = ga_arrays(6, 4, rng_state(0))
+    >>> arrays[0].shape, int(arrays[-1][0])
+    ((4, 6), 0)
+    """
+    pop = np.empty((population, n), np.int64)
+    K.ga_init(n, rng, pop)
+    return (
+        pop,
+        np.empty_like(pop),
+        np.empty(population, np.float64),
+        np.empty(population, np.int64),
+        np.zeros(n, np.int64),
+        np.zeros(2 * n - 1, np.int64),
+        np.zeros(2 * n - 1, np.int64),
+        np.zeros(1, np.int64),
+    )
 
 
 def ant_colony(

@@ -16,7 +16,7 @@ from .. import validate
 from ..errors import MissingDependency
 from ..outfile import atomic_output
 from ..viz import svg
-from ..viz.png import board_image
+from ..viz.png import board_image, draw_queen
 from .animate import attacked_rows, frames, solved_frames
 from .steps import Trace
 
@@ -67,16 +67,8 @@ def trace_gif(trace: Trace, *, every: int | None = None, frame_seconds: float = 
         hit = _attacked(trace, board)
         for r in range(n):
             c = int(board[r])
-            if c < 0:
-                continue
-            colour = svg.ATTACKER if hit[r] else svg.QUEEN
-            x, y = c * px, r * px
-            if px < 10:
-                draw.ellipse([x + px * 0.14, y + px * 0.14, x + px * 0.86, y + px * 0.86], fill=colour)
-                continue
-            draw.polygon([(x + a * px, y + b * px) for a, b in svg.CROWN], fill=colour, outline="#ffffff")
-            bx, by, bw, bh = svg.CROWN_BASE
-            draw.rectangle([x + bx * px, y + by * px, x + (bx + bw) * px, y + (by + bh) * px], fill=colour)
+            if c >= 0:
+                draw_queen(draw, r, c, px, svg.ATTACKER if hit[r] else svg.QUEEN)
         if solved[k]:
             width = max(2, px // 8)
             draw.rectangle([0, 0, n * px - 1, n * px - 1], outline=_SOLVED, width=width)

@@ -31,14 +31,46 @@ _CANDIDATES = 16
 _GREEDY_TRIES = 32
 
 
-def _trivial(problem, method: str, seed: int) -> Trace | None:
-    """The boards that need no search: n = 1 (one start step) and n = 2, 3 (none)."""
-    n = problem.n
-    if n == 1:
+def _record_tries(method: str, problem, seed: int, max_steps: int, restarts: int, start, search) -> Trace:
+    """Try after try, as the un-traced function runs them: a ``start`` step, then the
+    try's events, until a try solves the board, the restarts run out or the steps reach
+    ``max_steps``.
+
+    Parameters
+    ----------
+    method, problem, seed
+        What the trace says it records.
+    max_steps, restarts
+        The step cap; the further tries after the first.
+    start : callable
+        ``start()`` draws a try's random board and returns it as a tuple.
+    search : callable
+        ``search(ev)`` runs the try from that board, recording into ``ev``, and returns
+        its status (:data:`~queenslab.heuristics.kernels.SOLVED`, ``FAILED`` or
+        ``FULL``) and the number of events recorded.
+
+    Returns
+    -------
+    Trace
+        n = 1 has one start step, n = 2 and 3 (no solution) none.
+    """
+    if problem.n == 1:
         return Trace(method, problem, seed, (Step("start", board=(0,)),), True)
-    if n in (2, 3):
+    if problem.n in (2, 3):
         return Trace(method, problem, seed, (), True)
-    return None
+    ev = np.empty((max_steps, 3), np.int64)
+    steps: list[Step] = []
+    for _ in range(restarts + 1):
+        if len(steps) == max_steps:
+            return Trace(method, problem, seed, tuple(steps), False)
+        steps.append(Step("start", board=start()))
+        status, m = search(ev[: max_steps - len(steps)])
+        steps.extend(decode(ev[:m]))
+        if status == HK.FULL:
+            return Trace(method, problem, seed, tuple(steps), False)
+        if status == HK.SOLVED:
+            break
+    return Trace(method, problem, seed, tuple(steps), True)
 
 
 def record_self_correct(problem, seed: int, max_steps: int, *, force: bool = False) -> Trace:
@@ -52,31 +84,23 @@ def record_self_correct(problem, seed: int, max_steps: int, *, force: bool = Fal
     >>> t.final().tolist() == self_correct(8, seed=3).tolist()
     True
     """
-    n = check_n(problem, "the self-correcting search")
+    n = check_n(problem, SELF_CORRECT.name)
     limits.check(SELF_CORRECT, n, force, hint="use construct or minconflicts for large boards")
-    done = _trivial(problem, "selfcorrect", seed)
-    if done is not None:
-        return done
-    check_memory(n, "the self-correcting search")
+    check_memory(n, SELF_CORRECT.name)
     rng = rng_state(seed)
     q = np.empty(n, np.int64)
     t = np.empty(n, np.int64)
     lines = np.empty(5 * n, np.int32)
     out = np.zeros(2, np.int64)
-    ev = np.empty((max_steps, 3), np.int64)
-    steps: list[Step] = []
-    for _ in range(SELF_CORRECT_RESTARTS + 1):
-        if len(steps) == max_steps:
-            return Trace("selfcorrect", problem, seed, tuple(steps), False)
+
+    def start() -> tuple[int, ...]:
         HK.self_correct_start(n, rng, q)
-        steps.append(Step("start", board=tuple(q.tolist())))
-        status = HK.self_correct(n, n * n, True, q, t, lines, out, ev[: max_steps - len(steps)])
-        steps.extend(decode(ev[: out[1]]))
-        if status == HK.FULL:
-            return Trace("selfcorrect", problem, seed, tuple(steps), False)
-        if status == HK.SOLVED:
-            break
-    return Trace("selfcorrect", problem, seed, tuple(steps), True)
+        return tuple(q.tolist())
+
+    def search(ev: np.ndarray) -> tuple[int, int]:
+        return HK.self_correct(n, n * n, True, q, t, lines, out, ev), int(out[1])
+
+    return _record_tries("selfcorrect", problem, seed, max_steps, SELF_CORRECT_RESTARTS, start, search)
 
 
 def record_min_conflicts(problem, seed: int, max_steps: int) -> Trace:
@@ -91,9 +115,6 @@ def record_min_conflicts(problem, seed: int, max_steps: int) -> Trace:
     True
     """
     n = check_n(problem, "min-conflicts")
-    done = _trivial(problem, "minconflicts", seed)
-    if done is not None:
-        return done
     check_memory(n, "min-conflicts")
     rng = rng_state(seed)
     p = np.empty(n, np.int64)
@@ -101,19 +122,12 @@ def record_min_conflicts(problem, seed: int, max_steps: int) -> Trace:
     d2 = np.empty(2 * n - 1, np.int32)
     work = np.empty(n, np.int64)
     out = np.zeros(4, np.int64)
-    ev = np.empty((max_steps, 3), np.int64)
-    steps: list[Step] = []
-    for _ in range(MIN_CONFLICTS_RESTARTS + 1):
-        if len(steps) == max_steps:
-            return Trace("minconflicts", problem, seed, tuple(steps), False)
+
+    def start() -> tuple[int, ...]:
         HK.min_conflicts_start(n, _GREEDY_TRIES, rng, p, d1, d2, work)
-        steps.append(Step("start", board=tuple(p.tolist())))
-        status = HK.min_conflicts_repair(
-            n, 50 * n + 500, _CANDIDATES, rng, p, d1, d2, work, out, ev[: max_steps - len(steps)]
-        )
-        steps.extend(decode(ev[: out[3]]))
-        if status == HK.FULL:
-            return Trace("minconflicts", problem, seed, tuple(steps), False)
-        if status == HK.SOLVED:
-            break
-    return Trace("minconflicts", problem, seed, tuple(steps), True)
+        return tuple(p.tolist())
+
+    def search(ev: np.ndarray) -> tuple[int, int]:
+        return HK.min_conflicts_repair(n, 50 * n + 500, _CANDIDATES, rng, p, d1, d2, work, out, ev), int(out[3])
+
+    return _record_tries("minconflicts", problem, seed, max_steps, MIN_CONFLICTS_RESTARTS, start, search)

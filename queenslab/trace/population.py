@@ -21,7 +21,7 @@ import numpy as np
 from .. import limits
 from ..heuristics import kernels as HK
 from ..heuristics.construct import check_memory, check_n
-from ..heuristics.metaheuristics import GENETIC
+from ..heuristics.metaheuristics import GENETIC, ga_arrays
 from ..heuristics.minconflicts import rng_state
 from ..symmetry.operators import search_orbits
 from .steps import Step, Trace
@@ -73,15 +73,8 @@ def record_genetic(problem, seed: int, max_steps: int) -> Trace:
     if n == 1:
         return Trace("ga", problem, seed, (Step("best", col=0, board=(0,)),), True)
     rng = rng_state(seed)
-    pop = np.empty((size, n), np.int64)
-    mid = np.empty_like(pop)
-    fit = np.empty(size, np.float64)
-    order = np.empty(size, np.int64)
-    rows = np.zeros(n, np.int64)
-    d1 = np.zeros(2 * n - 1, np.int64)
-    d2 = np.zeros(2 * n - 1, np.int64)
-    out = np.zeros(1, np.int64)
-    HK.ga_init(n, rng, pop)
+    arrays = ga_arrays(n, size, rng)
+    pop, out = arrays[0], arrays[-1]
 
     def best(generation: int) -> Step:
         i = int(np.argmin(attacking_pairs_of(pop)))  # the first of the fewest pairs: the greatest fitness
@@ -90,7 +83,7 @@ def record_genetic(problem, seed: int, max_steps: int) -> Trace:
     steps = [best(0)]
     generation = 0
     while True:
-        i = HK.genetic(n, 1, _PC, 1.0 / n, False, rng, pop, mid, fit, order, rows, d1, d2, out)
+        i = HK.genetic(n, 1, _PC, 1.0 / n, False, rng, *arrays)
         if int(out[0]) > generation:  # one generation more was bred
             generation = int(out[0])
             if len(steps) == max_steps:

@@ -40,6 +40,8 @@ def frame_strip(trace: Trace, every: int | None = None) -> Any:
     Returns
     -------
     matplotlib.figure.Figure
+        The boards, each titled with its step, under a title naming the method and the
+        problem.
 
     Raises
     ------

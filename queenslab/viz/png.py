@@ -15,7 +15,7 @@ from . import svg
 from .bits import MAX_PNG_SIDE
 from .scene import scene
 
-__all__ = ["MAX_SIDE", "board_image", "write_board_png"]
+__all__ = ["MAX_SIDE", "board_image", "draw_queen", "write_board_png"]
 
 #: Largest side of a colour board picture, in pixels (192 MB of RGB); the 1-bit picture
 #: (:mod:`~queenslab.viz.bits`) goes to 20,000.
@@ -74,14 +74,7 @@ def board_image(problem: Problem | None = None, placement: Any = None, *, attack
     for r, c in s.fixed:
         draw.rectangle([c * px, r * px, (c + 1) * px - 1, (r + 1) * px - 1], outline=svg.FIXED, width=line)
     for r, c in s.queens:
-        colour = svg.ATTACKER if (r, c) == s.attacker else svg.QUEEN
-        x, y = c * px, r * px
-        if px < 10:
-            draw.ellipse([x + px * 0.14, y + px * 0.14, x + px * 0.86, y + px * 0.86], fill=colour)
-            continue
-        draw.polygon([(x + a * px, y + b * px) for a, b in svg.CROWN], fill=colour, outline="#ffffff")
-        bx, by, bw, bh = svg.CROWN_BASE
-        draw.rectangle([x + bx * px, y + by * px, x + (bx + bw) * px, y + (by + bh) * px], fill=colour)
+        draw_queen(draw, r, c, px, svg.ATTACKER if (r, c) == s.attacker else svg.QUEEN)
     if px >= 16 and s.regions:  # each region's bound in its first cell, where it can be read
         font = _label_font(max(10, px * 3 // 10))
         for cells, _, label in s.regions:
@@ -90,6 +83,18 @@ def board_image(problem: Problem | None = None, placement: Any = None, *, attack
             xy = (c * px + px * 0.06, r * px + px * 0.04)
             draw.text(xy, ascii_label, fill="#1a1a1a", font=font, stroke_width=max(1, px // 24), stroke_fill="#ffffff")
     return image
+
+
+def draw_queen(draw: Any, r: int, c: int, px: int, colour: str) -> None:
+    """Draw the queen of cell ``(r, c)`` with a Pillow ``ImageDraw``: the SVG's crown, or
+    a dot on cells under 10 pixels, where the crown would be a blur."""
+    x, y = c * px, r * px
+    if px < 10:
+        draw.ellipse([x + px * 0.14, y + px * 0.14, x + px * 0.86, y + px * 0.86], fill=colour)
+        return
+    draw.polygon([(x + a * px, y + b * px) for a, b in svg.CROWN], fill=colour, outline="#ffffff")
+    bx, by, bw, bh = svg.CROWN_BASE
+    draw.rectangle([x + bx * px, y + by * px, x + (bx + bw) * px, y + (by + bh) * px], fill=colour)
 
 
 def _label_font(size: int):
