@@ -63,7 +63,6 @@ __all__ = [
     "OrbitSearchReport",
     "WatchReport",
     "ReplayReport",
-    "EstimateReport",
 ]
 
 #: Digits kept of a float (seconds, ratios): a microsecond is below any timing's noise.
@@ -564,29 +563,3 @@ class ReplayReport:
     frames: str | None
     tree: str | None
     every: int | None
-
-
-@dataclass(frozen=True)
-class EstimateReport:
-    """``queenslab estimate``: an estimated count with its standard error and interval
-    (the fields of :class:`queenslab.estimate.Estimate`)."""
-
-    n: int
-    problem: Problem
-    estimate: float
-    stderr: float
-    low: float
-    high: float
-    confidence: float
-    probes: int
-    method: str
-    strata: int
-    nodes_estimate: float
-    nodes_stderr: float
-    exact: bool
-    count: int | None
-    nodes: int | None
-    seed: int
-    threads: int
-    seconds: float
-    note: str | None
