@@ -2,7 +2,9 @@
 
 The counting functions take ``progress=callback(done, total)``; ``progress=True``
 gives them a :class:`ProgressBar` instead, drawn by ``tqdm.auto``: a widget in a
-Jupyter notebook (where ipywidgets is installed), a text bar elsewhere.
+Jupyter notebook (ipywidgets, the extra ``notebook``), a text bar elsewhere. The bar is
+redrawn at most every ``mininterval`` seconds (tqdm's own throttle), so a count of many
+small tasks draws one bar, not one output per task.
 """
 
 from __future__ import annotations
@@ -39,8 +41,9 @@ class ProgressBar:
 
             self.bar = tqdm(total=total, desc=self.desc, unit=self.unit, leave=False, **self.options)
         self.bar.total = total
-        self.bar.n = done
-        self.bar.refresh()
+        # update() redraws only when tqdm's mininterval has passed (refresh() would draw
+        # every call: a notebook without widgets then shows one output per task)
+        self.bar.update(done - self.bar.n)
         if done >= total:
             self.close()
 

@@ -242,6 +242,17 @@ def test_progress_true_draws_a_bar_that_closes(capsys):
         count(Problem(6), progress="yes")
 
 
+def test_a_bar_of_many_quick_tasks_is_drawn_a_few_times_not_once_per_task():
+    from queenslab.progress import ProgressBar
+
+    out = io.StringIO()
+    bar = ProgressBar("count", file=out)
+    for k in range(1, 2001):
+        bar(k, 2000)
+    draws = out.getvalue().count("\r")
+    assert bar.closed and 1 <= draws < 100, draws  # tqdm's mininterval, not one draw per task
+
+
 def test_provenance_records_the_libraries_and_the_commit_without_git(monkeypatch, tmp_path):
     from queenslab import provenance
 
