@@ -1,6 +1,7 @@
 """Numba kernels of the large-n heuristics: pure functions on integers and arrays.
 
-Nothing here validates input or imports from queenslab: the modules of
+Nothing here validates input or imports from queenslab but the event format of a
+recorded search (:mod:`queenslab.native.kernels`): the modules of
 :mod:`queenslab.heuristics` check arguments, allocate the arrays and call these kernels.
 Every kernel is ``@njit(cache=True, nogil=True)`` and serial; integers are int64 (the
 per-line counters are int32 arrays to halve the memory of huge boards, always read into
@@ -15,14 +16,16 @@ indexed ``r + c`` (anti-diagonals, ``0 .. 2n-2``) and ``r - c + n - 1`` (diagona
 
 The two local searches (:func:`min_conflicts_repair`, :func:`self_correct`) also record
 themselves for :mod:`queenslab.trace`: given a trace buffer ``ev`` (``int64[cap, 3]``:
-code, row, column) they write every change of the board into it. ``ev`` defaults to
-None, and numba then prunes every ``if ev is not None`` branch when it compiles that
-specialisation, so the un-traced search runs the loop it would run without recording
-and a trace is the search itself, not a copy of it.
+code, row, column) they write every change of the board into it, as MOVE or SWAP
+events. ``ev`` defaults to None, and numba then prunes every ``ev is not None`` branch
+when it compiles that specialisation, so the un-traced search runs the loop it would run
+without recording and a trace is the search itself, not a copy of it.
 """
 
 import numpy as np
 from numba import njit
+
+from ..native.kernels import MOVE, SWAP, emit
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -37,10 +40,6 @@ _INV53 = 1.0 / 9007199254740992.0  # 2**-53
 FAILED = 0  # no solution within the try's budget
 SOLVED = 1  # the board holds a solution
 FULL = 2  # the trace buffer is full: the search was cut there (only when recording)
-
-# the event codes these kernels record (the others are queenslab.trace.kernels')
-MOVE = 2  # the queen of a row moves to another column: (row, column)
-SWAP = 3  # the queens of two rows exchange their columns: (row, other row)
 
 
 # ----------------------------------------------------------------------------- random
@@ -92,15 +91,6 @@ def shuffle(rng, a, m):
         t = a[i]
         a[i] = a[j]
         a[j] = t
-
-
-@njit(cache=True, nogil=True, inline="always")
-def emit(ev, m, code, a, b):
-    """Write the event ``(code, a, b)`` at row ``m`` of the trace buffer; returns ``m + 1``."""
-    ev[m, 0] = code
-    ev[m, 1] = a
-    ev[m, 2] = b
-    return m + 1
 
 
 # ----------------------------------------------------------------------------- verifier

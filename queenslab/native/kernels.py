@@ -14,7 +14,8 @@ Two kernels live here:
   cells per row (blocked cells, fixed queens), per-region queen counters with their
   bounds -- the problem's compiled form. It counts,
   counts canonical solutions under a given subgroup of D4, or emits solutions in
-  batches and can be resumed (the state lives in caller-owned arrays).
+  batches and can be resumed (the state lives in caller-owned arrays); given an event
+  buffer it also records its steps for :mod:`queenslab.trace`.
 * :func:`prefix_count` -- the prefix counts of the ranking index.
 
 The symmetry-classifying counter of the standard problem lives in
@@ -43,6 +44,26 @@ DONE = 2
 
 _U0 = np.uint64(0)
 _U1 = np.uint64(1)
+
+# The events of a recorded search (queenslab.trace): rows of an ``int64[cap, 3]`` buffer
+# ``ev`` of code, row, column. The searches that record -- walk() here, the local searches
+# of queenslab.heuristics.kernels -- take ``ev`` as an optional last argument; without it
+# numba prunes every ``ev is not None`` branch, so an un-traced search runs the loop it
+# ran before recording existed.
+PLACE = 0  # a queen is put on an empty row: (row, column)
+REMOVE = 1  # the queen of a row is taken off: (row, -1)
+MOVE = 2  # the queen of a row moves to another column: (row, column)
+SWAP = 3  # the queens of two rows exchange their columns: (row, other row)
+SOLUTION = 4  # the board is a solution: (-1, -1)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def emit(ev, m, code, a, b):
+    """Write the event ``(code, a, b)`` at row ``m`` of the buffer ``ev``; returns ``m + 1``."""
+    ev[m, 0] = code
+    ev[m, 1] = a
+    ev[m, 2] = b
+    return m + 1
 
 
 @njit(cache=True, nogil=True)
@@ -190,7 +211,9 @@ def _leaf(q, n, stop, mode, group, inv, out, row):
 
 
 @njit(cache=True, nogil=True)
-def walk(allowed, leap_rows, leap_masks, regions, region_bounds, region_rest, opts, group, s, rc, q, meta, out, halt):
+def walk(
+    allowed, leap_rows, leap_masks, regions, region_bounds, region_rest, opts, group, s, rc, q, meta, out, halt, ev=None
+):
     """Row-by-row backtracking from a prefix, in lexicographic order.
 
     Parameters
@@ -233,6 +256,13 @@ def walk(allowed, leap_rows, leap_masks, regions, region_bounds, region_rest, op
         The stop flag (:data:`queenslab.interrupt.FLAG`): when ``halt[0]`` is set the
         walk returns at its next backtrack, state kept (``meta[1]`` stays RUNNING), with
         the partial counts so far; the caller discards them and stops.
+    ev : int64[cap, 3], optional
+        Record the walk (``queenslab.trace``; from a FRESH start on an empty board,
+        ``q`` all -1, and ``y0 = 0``): every queen placed, moved on in its row or taken
+        off, and every solution, as PLACE, MOVE, REMOVE and SOLUTION events; ``meta``
+        is then ``int64[3]`` and ``meta[2]`` receives the number of events. A COUNT walk
+        then visits the last row's queens one by one. The walk returns, ``meta[1]``
+        still RUNNING, before an event that finds the buffer full.
 
     Returns
     -------
@@ -284,22 +314,43 @@ def walk(allowed, leap_rows, leap_masks, regions, region_bounds, region_rest, op
         meta[1] = RUNNING
     y = meta[0]
     cap = out.shape[0]
+    m = 0  # events recorded
     while y >= y0:
         bm = s[0, y]
         if bm == _U0:
+            if ev is not None and q[y] >= 0:
+                if m == ev.shape[0]:
+                    meta[0] = y
+                    meta[2] = m
+                    return count, canon, nodes, emitted
+                m = emit(ev, m, REMOVE, y, -1)
+                q[y] = -1
             y -= 1
             if halt[0]:  # polled on backtracks only: off the placement path
                 meta[0] = y
                 return count, canon, nodes, emitted
             continue
+        if ev is not None and m == ev.shape[0]:
+            meta[0] = y
+            meta[2] = m
+            return count, canon, nodes, emitted
         bit = bm & (_U0 - bm)
         s[0, y] = bm ^ bit
-        q[y] = trailing_zeros(bit)
+        c = trailing_zeros(bit)
+        if ev is not None:
+            m = emit(ev, m, MOVE if q[y] >= 0 else PLACE, y, c)
+        q[y] = c
         nodes += 1
         if counted and not _region_step(y, bit, rc, regions, region_bounds, region_rest):
             continue
         ny = y + 1
         if ny == stop:
+            if ev is not None:
+                if m == ev.shape[0]:
+                    meta[0] = y
+                    meta[2] = m
+                    return count, canon, nodes, emitted
+                m = emit(ev, m, SOLUTION, -1, -1)
             count += 1
             c, w = _leaf(q, n, stop, mode, group, inv, out, emitted)
             canon += c
@@ -307,6 +358,8 @@ def walk(allowed, leap_rows, leap_masks, regions, region_bounds, region_rest, op
                 emitted += 1
                 if emitted == cap:
                     meta[0] = y
+                    if ev is not None:
+                        meta[2] = m
                     return count, canon, nodes, emitted
             continue
         _place(y, bit, s, n, full, torus)
@@ -315,7 +368,7 @@ def walk(allowed, leap_rows, leap_masks, regions, region_bounds, region_rest, op
             cand &= ~_leap_block(ny, q, leap_rows, leap_masks)
         if counted and cand:
             cand &= ~_region_block(ny, rc, regions, region_bounds)
-        if mode == COUNT and ny == stop - 1 and not counted:
+        if mode == COUNT and ny == stop - 1 and not counted and ev is None:
             # last row: every candidate is a solution, no need to visit them one by one
             k = popcount(cand)
             count += k
@@ -324,6 +377,8 @@ def walk(allowed, leap_rows, leap_masks, regions, region_bounds, region_rest, op
         s[0, ny] = cand
         y = ny
     meta[1] = DONE
+    if ev is not None:
+        meta[2] = m
     return count, canon, nodes, emitted
 
 
