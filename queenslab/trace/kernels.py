@@ -6,7 +6,8 @@ The searches record themselves: :func:`queenslab.native.kernels.walk` (backtrack
 ``ev`` (``int64[cap, 3]``: code, row, column) and write every change of the board into
 it; without it numba compiles the recording away, so the un-traced searches run as fast
 as before and a trace is the search itself. A search stops when ``ev`` is full and says
-so; the caller then keeps the steps so far.
+so (the local searches return :data:`FULL`, the walk leaves its state RUNNING); the
+caller then keeps the steps so far.
 
 Event codes (the ``code`` column of ``ev``):
 
@@ -20,7 +21,4 @@ Event codes (the ``code`` column of ``ev``):
 from ..heuristics.kernels import FULL
 from ..native.kernels import MOVE, PLACE, REMOVE, SOLUTION, SWAP
 
-__all__ = ["PLACE", "REMOVE", "MOVE", "SWAP", "SOLUTION", "FINISHED", "FULL"]
-
-# how a recording ended (FULL: the event buffer is full, the search was cut there)
-FINISHED = 0  # the search ran to its end
+__all__ = ["PLACE", "REMOVE", "MOVE", "SWAP", "SOLUTION", "FULL"]
