@@ -63,6 +63,10 @@ def count(
         A registered backend; its options go in ``opts``.
     ledger : path, optional
         Split the count into tasks and record each finished one in this file (resumable).
+        The split is the ledger's own when it holds one, else the one of the method a
+        single-process count would choose (the half-board join's slices for the
+        standard problem from n = 14); the option ``method`` asks for another
+        (:func:`queenslab.distributed.count`).
     dask : str, optional
         Run the split's tasks on a Dask cluster (``local:K`` or a scheduler's address).
     verify, verify_method
@@ -109,9 +113,10 @@ def count(
                 f"a ledger or dask splits a count into the native engine's tasks; the {be.name} backend's count "
                 "cannot be split: use the native backend"
             )
-        unknown = sorted(set(opts) - {"threads", "force"})
+        # method chooses the split (the ledger's own, by default): symmetric, general or join
+        unknown = sorted(set(opts) - {"threads", "force", "method"})
         if unknown:
-            raise QueensError(f"a split count takes threads and force; not {', '.join(unknown)}")
+            raise QueensError(f"a split count takes threads, force and method; not {', '.join(unknown)}")
         from . import distributed  # loads the engine (numba): kept out of `queenslab count --help`
 
         return distributed.count(

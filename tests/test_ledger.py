@@ -145,6 +145,28 @@ def test_no_orbits(path):
             ledger.record(result(0, unique=None))
 
 
+def test_a_join_split_records_totals_only_and_tells_its_split_without_writing(path, tmp_path):
+    split = Split("join", 0, False, ((0, 40), (40, 100), (100, 160)))
+    assert ledger_module.recorded_split(path, P8) is None and not path.exists()
+    with Ledger.open(path, P8, split) as ledger:
+        for i in range(3):
+            assert ledger.record(result(i, unique=None, nodes=0))
+        with pytest.raises(QueensError, match="does not count orbits"):
+            ledger.record(result(0, unique=5, nodes=0))
+        assert ledger.totals() == (1 + 4 + 7, None, 0)
+    files = sorted(p.name for p in tmp_path.iterdir())
+    before = path.read_bytes()
+    assert ledger_module.recorded_split(path, P8) == ("join", 0, False)
+    assert path.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == files
+    assert ledger_module.recorded_split(path, Problem(9)) is None  # another problem: Ledger.open says so
+    with pytest.raises(InvalidLedger, match="other split"):
+        Ledger.open(path, P8, Split("symmetric", 0, True, split.tasks))
+    sql(path, "UPDATE meta SET value = 'general' WHERE key = 'method'")
+    assert ledger_module.recorded_split(path, P8) is None  # an edited meta table is never trusted
+    with pytest.raises(InvalidLedger, match="modified"):
+        Ledger.open(path, P8, split)
+
+
 def test_empty_split(path):
     with Ledger.open(path, P8, Split("general", 2, False, ())) as ledger:
         assert ledger.missing() == [] and ledger.totals() == (0, None, 0) and ledger.verify_sample(3) == []

@@ -59,6 +59,7 @@ import os
 import sqlite3
 import stat
 import threading
+import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -73,14 +74,17 @@ from ..errors import QueensError
 from ..outfile import output_target
 from ..problem import Problem, as_problem
 
-__all__ = ["FORMAT", "FORMAT_VERSION", "METHODS", "InvalidLedger", "Split", "TaskResult", "Ledger"]
+__all__ = ["FORMAT", "FORMAT_VERSION", "METHODS", "InvalidLedger", "Split", "TaskResult", "Ledger", "recorded_split"]
 
 #: The ``format`` entry of a ledger's meta table.
 FORMAT = store.LEDGER_FORMAT
 #: Version of the file layout this module writes and reads.
 FORMAT_VERSION = 1
-#: The split methods a ledger knows.
-METHODS = ("symmetric", "general")
+#: The split methods a ledger knows: the symmetric search's tasks, prefixes of the first
+#: rows, and slices of the half-board join's row splits (:func:`queenslab.native.join.split`).
+#: A ledger of one method stays a ledger of that method: a run resumes the split its
+#: ledger records (:func:`recorded_split`), whatever the default for a new count.
+METHODS = ("symmetric", "general", "join")
 
 _INT64_MIN = -(2**63)
 
@@ -150,11 +154,12 @@ class Split:
     Parameters
     ----------
     method : str
-        ``"symmetric"`` or ``"general"``.
+        ``"symmetric"``, ``"general"`` or ``"join"``.
     depth : int
-        The prefix depth (0 for the symmetric method).
+        The prefix depth (0 for the symmetric and the join method).
     unique : bool
-        Whether the tasks count orbits too (then every result carries ``unique``).
+        Whether the tasks count orbits too (then every result carries ``unique``); False
+        for a join split, whose tasks count totals only.
     tasks : tuple of tuple of int
         The task keys, in order; a task's id is its index. No key may appear twice.
 
@@ -477,6 +482,78 @@ def _check_meta(path: Path, meta: dict[str, str], problem: Problem, split: Split
     return stored
 
 
+def recorded_split(path: str | os.PathLike[str], problem: Problem) -> tuple[str, int, bool] | None:
+    """The split an existing ledger of ``problem`` was made for: ``(method, depth, unique)``.
+
+    A run that resumes a ledger takes its split from here, so that a ledger made when
+    another split was the default (the symmetric split of the standard problem, before
+    the half-board join) resumes as it was made.
+
+    Nothing is written: the file is read as :func:`queenslab.store.identify` reads it.
+    None when there is nothing to resume -- no file, an empty one -- and also when the
+    file is not a sound ledger of ``problem`` (not SQLite, other tables, a meta table
+    edited, another problem): :meth:`Ledger.open` then says what is wrong with it.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = os.path.join(d, "count.ledger")
+    ...     before = recorded_split(path, Problem(4))
+    ...     Ledger.open(path, Problem(4), Split("general", 1, False, [(0,), (1,)])).close()
+    ...     before, recorded_split(path, Problem(4)), recorded_split(path, Problem(5))
+    (None, ('general', 1, False), None)
+    """
+    path = Path(validate.path(path, "the ledger file"))
+    problem = as_problem(problem)
+    try:
+        if not path.is_file() or path.stat().st_size == 0 or store.header_problem(path, log_may_lag=True):
+            return None
+        con = store.connect(path, readonly=True, immutable=not path.with_name(path.name + "-wal").exists())
+        try:
+            if store.schema(con) != set(_SCHEMA):
+                return None
+            meta = store.read_meta(con)
+        finally:
+            con.close()
+    except (OSError, sqlite3.Error, UnicodeDecodeError):
+        return None
+    if (
+        any(k not in meta for k in _META_KEYS)
+        or meta["format"] != FORMAT
+        or meta["version"] != str(FORMAT_VERSION)
+        or meta["meta_digest"] != store.meta_digest(meta)
+        or meta["fingerprint"] != problem.fingerprint()
+        or meta["method"] not in METHODS
+        or meta["unique"] not in ("0", "1")
+        or not meta["depth"].isdigit()
+    ):
+        return None
+    return meta["method"], int(meta["depth"]), meta["unique"] == "1"
+
+
+def _to_wal(con: sqlite3.Connection) -> None:
+    """Switch the file to WAL mode, waiting up to :data:`~queenslab.store.BUSY_SECONDS`
+    for the lock it needs.
+
+    Two processes opening a new ledger at once both switch it: SQLite can answer the
+    second "database is locked" at once, without its busy handler (the first holds the
+    lock the switch needs; seen about once in 60 pairs of threads), so the switch is
+    tried again until the first has finished it.
+    """
+    deadline = time.monotonic() + store.BUSY_SECONDS
+    while True:
+        try:
+            (mode,) = con.execute("PRAGMA journal_mode").fetchone()
+            if str(mode).lower() != "wal":
+                con.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
+
+
 # --------------------------------------------------------------------- the ledger
 
 
@@ -577,9 +654,7 @@ class Ledger:
                 meta = store.read_meta(con)
             _check_meta(path, meta, problem, split)
             with _sql(path, "switching it to WAL mode"):
-                (mode,) = con.execute("PRAGMA journal_mode").fetchone()
-                if str(mode).lower() != "wal":
-                    con.execute("PRAGMA journal_mode=WAL")
+                _to_wal(con)
                 con.execute("PRAGMA synchronous=FULL")
         except BaseException:
             with suppress(sqlite3.Error):

@@ -28,7 +28,7 @@ from typing import Any
 
 from .. import interrupt, validate
 from ..errors import MissingDependency, QueensError
-from ..native import engine
+from ..native import engine, join
 from ..problem import Problem, as_problem
 from ..result import CountResult
 from . import noise
@@ -43,8 +43,12 @@ Progress = Callable[[int, int], None]
 #: Seconds of work per batch of tasks sent to a Dask worker (see :class:`_Batcher`).
 BATCH_SECONDS = 0.2
 
-#: How ``verify`` recomputes a task: by its own method, or by the general search.
+#: How ``verify`` recomputes a task: by its own method, or by the general search (not a
+#: join task: a slice of row splits is no subtree the general search could walk).
 VERIFY_METHODS = ("task", "general")
+#: The splits :func:`count` takes (``method=``): ``"auto"`` resumes the split a ledger
+#: records, else splits as a single-process count chooses its method.
+SPLIT_METHODS = ("auto", "symmetric", "general", "join")
 
 _LOCAL = re.compile(r"local:([0-9]{1,4})", re.ASCII)
 _ADDRESS = re.compile(r"(tcp|tls|inproc|ucx)://\S+", re.ASCII)
@@ -114,7 +118,8 @@ class DistributedResult(CountResult):
     disagreements : tuple of Disagreement
         Recomputed tasks that disagreed with the ledger (empty when all agreed).
     split : str
-        ``"symmetric"`` or ``"general@D"`` (prefixes of D rows).
+        ``"symmetric"``, ``"join"`` (slices of the half-board join's row splits) or
+        ``"general@D"`` (prefixes of D rows).
     """
 
     tasks: int = 0
@@ -138,8 +143,15 @@ def _distributed() -> Any:
 
 def _warm_up(method: str, unique: bool) -> None:
     """Compile (or load from the on-disk cache) the kernels the tasks run, here, before
-    any worker starts: workers then load them from the cache instead of compiling each."""
+    any worker starts: workers then load them from the cache instead of compiling each.
+    For a join split, the kernels of the slices, of their cost estimate and of the
+    fixed counts (:func:`join.classes_from_total <queenslab.native.join.classes_from_total>`)."""
     small = Problem(6)
+    if method == "join":
+        _, _, tasks = engine.split_tasks(small, method="join")
+        engine.count_task(small, "join", tasks[0])
+        join.fixed_counts(small.n)
+        return
     _, _, tasks = engine.split_tasks(small, unique=unique, depth=None if method == "symmetric" else 1)
     engine.count_task(small, method, tasks[0], unique=unique)
 
@@ -490,7 +502,9 @@ class _Batcher:
     cores) 12-17 % of its time. So tasks go out in batches of about :data:`BATCH_SECONDS`
     of work, sized from the seconds the finished tasks took (the first batches hold one
     task each), in an order shuffled by a fixed seed so that a batch mixes long and short
-    tasks. Towards the end a batch takes at most ``1 / (2 * slots)`` of the tasks left, so
+    tasks -- unless ``shuffle`` is False: a join split's tasks come largest first (by
+    their estimated work), an order kept so that the longest start first and the short
+    ones fill the end. Towards the end a batch takes at most ``1 / (2 * slots)`` of the tasks left, so
     the last batches are single tasks that balance the load; and since a batch is
     recorded when it ends, Ctrl-C loses at most the batches running, about a second of work.
 
@@ -504,11 +518,12 @@ class _Batcher:
     4
     """
 
-    def __init__(self, todo: list[int], slots: int, seed: int = 0):
+    def __init__(self, todo: list[int], slots: int, seed: int = 0, shuffle: bool = True):
         import random
 
         self.left = list(todo)
-        random.Random(seed).shuffle(self.left)
+        if shuffle:
+            random.Random(seed).shuffle(self.left)
         self.slots = max(1, slots)
         self.seconds = 0.0
         self.done = 0
@@ -534,9 +549,10 @@ def _on_dask(
     client: Any, problem: Problem, method: str, tasks: list[tuple[int, ...]], todo: list[int], unique: bool
 ) -> Iterator[tuple[int, Outcome]]:
     """Submit the tasks ``todo`` to ``client`` in batches, keeping three per worker thread
-    in flight; yield each task as its batch ends."""
+    in flight; yield each task as its batch ends. A join split's tasks go in their order,
+    largest first; the others shuffled (:class:`_Batcher`)."""
     slots = _slots(client)
-    batcher = _Batcher(todo, slots)
+    batcher = _Batcher(todo, slots, shuffle=method != "join")
     groups: list[list[int]] = []
 
     def submit(count: int) -> list[Any]:
@@ -562,6 +578,7 @@ def count(
     ledger: Any = None,
     dask: DaskSpec | str | None = None,
     depth: int | None = None,
+    method: str = "auto",
     threads: int | None = None,
     force: bool = False,
     verify: int = 0,
@@ -589,8 +606,19 @@ def count(
         cluster's log output goes to a file whose path is said on stderr
         (:mod:`~queenslab.distributed.noise`).
     depth : int, optional
-        Split into the prefixes of this many rows (default: the symmetric split for the
-        standard problem, else the smallest depth with at least 256 prefixes).
+        Split into the prefixes of this many rows (default: see ``method``; for a prefix
+        split the smallest depth with at least 256 prefixes).
+    method : {"auto", "symmetric", "general", "join"}, default "auto"
+        How the count is split. ``"auto"``: the split the ledger records, when it holds
+        one (a ledger resumes as it was made); else as a single-process count of the
+        native engine chooses its method (:func:`~queenslab.native.engine.chosen_method`
+        on one thread per task): the half-board join's slices for the standard problem
+        from n = 14 (:func:`~queenslab.native.join.split`: slices of its row splits,
+        largest estimated work first, each counting its total only; the orbits follow
+        from the summed total by Burnside's lemma), the symmetric search's tasks below,
+        prefixes of the first rows for a variant. ``"symmetric"``, ``"join"`` (standard
+        problem only) and ``"general"`` (prefixes, any problem) ask for that split; a
+        ledger of another split is then refused. ``depth`` implies ``"general"``.
     threads : int, optional
         Threads on this machine (default: every core); not used on a cluster.
     force : bool, default False
@@ -603,7 +631,9 @@ def count(
         is then counted as the orbits whose lexicographically least solution begins
         with the task's rows, a different algorithm from the symmetric kernel's (see
         :func:`~queenslab.native.engine.count_task`). A prefix task is counted by the
-        general search either way.
+        general search either way. A join task (a slice of row splits, not a subtree)
+        is recomputed by the join kernel only: ``"general"`` with a join split is
+        refused before anything is counted.
     seed : int, default 0
         Chooses the tasks to verify.
     progress : callable, optional
@@ -614,8 +644,10 @@ def count(
     -------
     DistributedResult
         The usual :class:`CountResult` (``count``, ``unique``, ``nodes``, backend
-        ``"native"``, method ``"symmetric"`` or ``"general@D"`` with ``dask`` or
-        ``threads``) with ``tasks``, ``from_ledger``, ``workers`` and the verification.
+        ``"native"``, method ``"symmetric"``, ``"join"`` or ``"general@D"`` with
+        ``dask`` or ``threads``) with ``tasks``, ``from_ledger``, ``workers`` and the
+        verification. ``unique`` is filled when asked for (always by the symmetric
+        split); ``nodes`` is None for a join split (the join places no queens one by one).
 
     Raises
     ------
@@ -626,9 +658,12 @@ def count(
     QueensError
         For a ``dask`` address that does not answer as a Dask scheduler within
         :data:`CONNECT_SECONDS` (an HTTP server, a server that sends something else or
-        nothing, a Dask worker, a port where nothing listens).
+        nothing, a Dask worker, a port where nothing listens); for ``verify_method="general"``
+        with a join split; for a ``depth`` with another method than ``"general"``.
+    UnsupportedProblem
+        For ``method="symmetric"`` or ``"join"`` on a problem they do not split.
     """
-    from .ledger import Ledger, Split, TaskResult
+    from .ledger import Ledger, Split, TaskResult, recorded_split
 
     engine.check_problem(as_problem(problem))
     unique = validate.flag(unique, "unique")
@@ -644,8 +679,28 @@ def count(
     if client is not None and not callable(getattr(client, "submit", None)):
         raise QueensError(f"client must be a distributed.Client, got {type(client).__name__}")
     spec = DaskSpec.parse(dask) if dask is not None else None
-    method, d, tasks = engine.split_tasks(problem, unique=unique, depth=depth, force=force)
-    split = Split(method, d, unique or method == "symmetric", tuple(tasks))
+    wanted = validate.choice(method, SPLIT_METHODS, "method")
+    if depth is not None and wanted not in ("auto", "general"):
+        raise QueensError(f"a depth splits the count into prefixes (method 'general'), not by method {wanted!r}")
+    if wanted == "auto" and depth is None:
+        recorded = recorded_split(ledger, problem) if ledger is not None else None
+        if recorded is not None:  # the ledger's split, never the default of today
+            wanted, depth = recorded[0], recorded[1] if recorded[0] == "general" else None
+        else:
+            # a task runs on one thread (a Dask worker's, or one of ours, each counting
+            # one slice at a time): the join's memory rule as for one thread per slice
+            wanted = engine.chosen_method(problem, "auto", threads if spec is None and client is None else 1)
+    elif wanted == "auto":
+        wanted = "general"
+    if wanted == "join" and verify and verify_method == "general":
+        raise QueensError(
+            "--verify-method general cannot recount a join split's task: it is a slice of the half-board join's row "
+            "splits, not a subtree of the search; use --verify-method task (the join kernel counts the slice again), "
+            "or, for an independent check, compare with a count by another method (queenslab crosscheck N, or a "
+            "ledger of the symmetric split: method='symmetric' in Python)"
+        )
+    method, d, tasks = engine.split_tasks(problem, unique=unique, depth=depth, force=force, method=wanted)
+    split = Split(method, d, method == "symmetric" or (unique and method == "general"), tuple(tasks))
     book = Ledger.open(ledger, problem, split) if ledger is not None else None
     t0 = time.perf_counter()
     try:
@@ -694,11 +749,18 @@ def count(
     finally:
         if book is not None:
             book.close()
-    label = "symmetric" if method == "symmetric" else f"general@{d}"
+    found_nodes: int | None = nodes
+    if method == "join":
+        found_nodes = None  # the join places no queens one by one
+        if unique:
+            # Burnside's lemma: the orbits from the total and the fixed counts of the
+            # quarter and half turn (no solution of n > 1 is fixed by a reflection)
+            orbits = sum(join.classes_from_total(problem.n, total).values())
+    label = f"general@{d}" if method == "general" else method
     return DistributedResult(
         count=total,
         unique=orbits if unique or method == "symmetric" else None,
-        nodes=nodes,
+        nodes=found_nodes,
         backend="native",
         method=f"{label} ({runner})",
         complete=True,

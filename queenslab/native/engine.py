@@ -344,6 +344,10 @@ def split_tasks(
     placements of 7 rows of 20 queens are hundreds of millions, and each task is a Python
     tuple, a ledger row and a scheduler entry.
 
+    ``method="symmetric"`` asks for the symmetric split (an error where it does not
+    apply), ``method="general"`` for the prefix split even of the standard problem (the
+    default depth when none is given); None chooses as above.
+
     ``method="join"`` (the standard problem, n <= 21) splits the half-board join of
     :mod:`queenslab.native.join` instead: ``least`` (at least 256) slices ``(start, stop)``
     of its row splits, largest estimated work first; a task counts the total only (its
@@ -375,7 +379,13 @@ def split_tasks(
             raise UnsupportedProblem("the join splits the standard problem only, without a depth")
         check_size(problem, force)
         return "join", 0, [tuple(span) for span in join.split(n, max(least, 256), force=True)]
-    if depth is None and problem.is_standard and 4 <= n <= SYM_MAX_N:
+    if method == "symmetric":
+        if depth is not None or not (problem.is_standard and 4 <= n <= SYM_MAX_N):
+            raise UnsupportedProblem(
+                f"the symmetric split splits the standard problem with 4 <= n <= {SYM_MAX_N} only, without a depth"
+            )
+        check_size(problem, force)
+    if method != "general" and depth is None and problem.is_standard and 4 <= n <= SYM_MAX_N:
         return "symmetric", 0, [tuple(t) for t in _sym_tasks(n)]
     walk = Walker(problem)
     if depth is None:
