@@ -319,9 +319,18 @@ def test_the_animated_gif_plays_the_frames_of_the_svg(tmp_path):
 
 
 def test_a_trace_shows_as_its_animation_in_a_notebook():
-    svg = record(6, "backtrack")._repr_svg_()
-    assert svg is not None and svg.startswith("<svg") and "<animate" in svg
-    assert record(3, "minconflicts")._repr_svg_() is None
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from queenslab.viz.notebook import register, trace_picture
+
+    shell = InteractiveShell.instance()
+    try:
+        assert register(shell)
+        svg = shell.display_formatter.format(record(6, "backtrack"))[0]["image/svg+xml"]
+        assert svg.startswith("<svg") and "<animate" in svg
+    finally:
+        InteractiveShell.clear_instance()
+    assert trace_picture(record(3, "minconflicts")) is None
 
 
 def _screenshot(svg_path: Path, png: Path, milliseconds: int, size: tuple[int, int]) -> None:

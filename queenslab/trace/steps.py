@@ -155,17 +155,6 @@ class Trace:
                 out.append(tuple(int(c) for c in board))
         return out
 
-    def _repr_svg_(self) -> str | None:
-        """In a notebook a trace shows as its animated board (:func:`~queenslab.trace.animate.trace_svg`);
-        a trace without steps, or of a board too large to draw, as its text."""
-        from ..errors import QueensError
-        from .animate import trace_svg
-
-        try:
-            return trace_svg(self)
-        except QueensError:
-            return None
-
     @property
     def solved(self) -> bool:
         """Whether the last board is a solution found by the search."""

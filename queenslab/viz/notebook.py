@@ -3,8 +3,9 @@
 IPython chooses an object's rich display through its display formatters, which take a
 function per type (``for_type``). :func:`register` gives the running IPython shell these
 functions; ``import queenslab`` calls it, so that in a notebook a :class:`Problem` shows
-as its board and a :class:`CountResult` or :class:`Crosscheck` as a table, while the
-library's own types know nothing of drawing. A :class:`~queenslab.viz.Board` (a problem
+as its board, a :class:`CountResult` or :class:`Crosscheck` as a table and a
+:class:`~queenslab.trace.Trace` as its animated board, while the library's own types know
+nothing of drawing. A :class:`~queenslab.viz.Board` (a problem
 with a placement) draws itself. Outside IPython nothing happens. Where queenslab was
 imported before IPython started, ``%load_ext queenslab.viz.notebook`` registers them.
 """
@@ -15,12 +16,24 @@ import sys
 from typing import Any
 
 from ..backends.crosscheck import Crosscheck
+from ..errors import QueensError
 from ..problem import Problem
 from ..result import CountResult
+from ..trace.animate import trace_svg
+from ..trace.steps import Trace
 from .board import problem_html, problem_svg
 from .tables import count_html, crosscheck_html
 
-__all__ = ["register", "load_ipython_extension"]
+__all__ = ["register", "load_ipython_extension", "trace_picture"]
+
+
+def trace_picture(trace: Trace) -> str | None:
+    """A trace's animated board (:func:`~queenslab.trace.animate.trace_svg`), or None (IPython
+    then shows its text) for a trace without steps or of a board too large to draw."""
+    try:
+        return trace_svg(trace)
+    except QueensError:
+        return None
 
 
 def register(shell: Any = None) -> bool:
@@ -46,6 +59,7 @@ def register(shell: Any = None) -> bool:
     formatters["text/html"].for_type(Problem, problem_html)
     formatters["text/html"].for_type(CountResult, count_html)
     formatters["text/html"].for_type(Crosscheck, crosscheck_html)
+    formatters["image/svg+xml"].for_type(Trace, trace_picture)
     return True
 
 
