@@ -4,21 +4,32 @@ For each n (the standard problem, orbits counted too), in one run and interleave
 (native 1 thread, native 2 threads, cluster of 1 worker, cluster of 2 workers, then the
 next round):
 
-* the native engine alone, ``engine.count_both(Problem(n), unique=True, threads=T)`` --
-  the symmetric search that ``engine.count(Problem(n), unique=True, threads=T)`` runs --
-  on 1 and 2 threads;
-* ``queenslab.distributed.count(Problem(n), client, unique=True)`` on a ``LocalCluster``
-  of 1 worker and one of 2 workers (processes with one thread each, on 127.0.0.1, no
-  dashboard), both started before any timing and each warmed up by one count;
+* the native engine alone, ``engine.count_both(Problem(n), unique=True, threads=T,
+  method=M)`` on 1 and 2 threads;
+* ``queenslab.distributed.count(Problem(n), client, unique=True, method=M)`` on a
+  ``LocalCluster`` of 1 worker and one of 2 workers (processes with one thread each, on
+  127.0.0.1, no dashboard), both started before any timing and each warmed up by one
+  count;
+
+where ``M`` is ``--method``: ``auto`` (the default) counts and splits the standard
+problem by the half-board join from n = 14 (slices of its row splits, largest estimated
+work first; the orbits by Burnside's lemma), ``symmetric`` by the symmetric search.
 
 and prints the median seconds over ``--repeat`` rounds, every round's seconds, the
 overhead of Dask at equal cores (2 workers / 2 native threads; target <= 1.15 at n = 17)
-and the scaling from 1 to 2 workers (target >= 1.8). Every count and orbit count is
+and the scaling from 1 to 2 workers (target >= 1.8 at n = 17; for the join's split,
+>= 1.85 at n = 18). Every count and orbit count is
 checked against the known values (OEIS A000170 / A002562): a mismatch stops the run.
 The load average is printed before and after each n. ``--plot F`` draws the overhead,
 the scaling and native 1 / 2 threads of each n as bars, with the targets at n = 17.
 
-Usage: ``python benchmarks/distributed.py [--ns 16 17] [--repeat 3] [--quick] [--plot F]``
+``--shares 18 19 20 21`` prints, for each n, the largest task's share of the join
+split's estimated work (``join_kernels.task_costs`` of the slices of
+``engine.split_tasks(..., method="join")``): no count can take less than its largest task,
+so 1 / share bounds the speed-up of any number of workers.
+
+Usage: ``python benchmarks/distributed.py [--ns 16 17] [--repeat 3] [--method auto|symmetric]
+[--shares N ...] [--quick] [--plot F]``
 """
 
 from __future__ import annotations
@@ -43,6 +54,9 @@ from queenslab.problem import Problem
 TARGET_N = 17
 OVERHEAD_TARGET = 1.15
 SCALING_TARGET = 1.8
+#: The scaling stated for the join's split (its tasks are shorter: n = 17 is over in 1-2 s).
+JOIN_TARGET_N = 18
+JOIN_SCALING_TARGET = 1.85
 
 
 def unshadow() -> None:
@@ -88,14 +102,40 @@ def start_cluster(workers: int):
 Counted = tuple[int | None, int | None, int]
 
 
-def native(problem: Problem, threads: int) -> Counted:
-    r = engine.count_both(problem, unique=True, threads=threads)
+def native(problem: Problem, threads: int, method: str = "auto") -> Counted:
+    r = engine.count_both(problem, unique=True, threads=threads, method=method)
     return r.count, r.unique, 0
 
 
-def on_dask(problem: Problem, client) -> Counted:
-    r = qdist.count(problem, client, unique=True)
+def on_dask(problem: Problem, client, method: str = "auto") -> Counted:
+    r = qdist.count(problem, client, unique=True, method=method)
     return r.count, r.unique, len(r.workers)
+
+
+def largest_shares(ns: list[int]) -> None:
+    """The largest task's share of the join split's estimated work, for each n."""
+    import numpy as np
+
+    from queenslab.native import join, join_kernels
+
+    print("The join split: the largest task's share of the estimated work (join_kernels.task_costs)")
+    print()
+    print("| n | tasks | largest task | 5 largest | mean task | bound on the speed-up (1 / largest) |")
+    print("|---|---|---|---|---|---|")
+    for n in ns:
+        _, _, spans = engine.split_tasks(Problem(n), method="join", force=True)
+        rows, _, offs, bases = join._prepared(n)  # the row splits the slices cut
+        cost = np.concatenate([[0], np.cumsum(join_kernels.task_costs(n, rows, offs, bases))])
+        work = [int(cost[b] - cost[a]) for a, b in spans]
+        whole = sum(work)
+        top = sorted(work, reverse=True)
+        assert work == top, "the split's tasks are not largest first"
+        print(
+            f"| {n} | {len(spans)} | {top[0] / whole:.2%} | {sum(top[:5]) / whole:.2%} | {1 / len(spans):.2%} "
+            f"| {whole / top[0]:.0f}x |",
+            flush=True,
+        )
+    print()
 
 
 def check(n: int, what: str, count: int | None, unique: int | None) -> None:
@@ -107,9 +147,16 @@ def check(n: int, what: str, count: int | None, unique: int | None) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--ns", type=int, nargs="+", default=[16, 17])
+    ap.add_argument("--ns", type=int, nargs="*", default=[16, 17], help="board sizes to time (none: only --shares)")
     ap.add_argument("--repeat", type=int, default=3, help="interleaved rounds per n (medians are reported)")
     ap.add_argument("--quick", action="store_true", help="n = 12, one round: a smoke test")
+    ap.add_argument(
+        "--method",
+        choices=["auto", "symmetric"],
+        default="auto",
+        help="auto: the join (count and split) from n = 14; symmetric: the symmetric search",
+    )
+    ap.add_argument("--shares", type=int, nargs="*", default=[], help="print the join split's largest task share")
     add_plot_option(ap, "the overhead, scaling and thread ratios of each n")
     args = ap.parse_args()
     check_plot(ap, args.plot)
@@ -120,6 +167,11 @@ def main() -> None:
     unshadow()
     t_run = time.perf_counter()
     print_metadata(run_metadata(2))
+    if args.shares:
+        largest_shares(args.shares)
+    if not args.ns:
+        return
+    method = args.method
     print(f"# load average before the clusters start: {load()}")
     engine.count_both(Problem(8), unique=True, threads=1)  # compiles or loads the kernels here
     clusters = {}
@@ -127,16 +179,17 @@ def main() -> None:
         for k in (1, 2):
             clusters[k] = start_cluster(k)
         for k, (_, client) in clusters.items():  # the workers load the kernels and the package
-            found, orbits, _ = on_dask(Problem(12), client)
-            check(12, f"warm-up on {k} worker(s)", found, orbits)
+            found, orbits, _ = on_dask(Problem(14), client, method)  # 14: the join's kernels too
+            check(14, f"warm-up on {k} worker(s)", found, orbits)
         print(f"# load average after starting both clusters: {load()}")
         print()
         runs: list[tuple[str, Callable[[Problem], Counted]]] = [
-            ("native 1 thread", lambda p: native(p, 1)),
-            ("native 2 threads", lambda p: native(p, 2)),
-            ("dask 1 worker", lambda p: on_dask(p, clusters[1][1])),
-            ("dask 2 workers", lambda p: on_dask(p, clusters[2][1])),
+            ("native 1 thread", lambda p: native(p, 1, method)),
+            ("native 2 threads", lambda p: native(p, 2, method)),
+            ("dask 1 worker", lambda p: on_dask(p, clusters[1][1], method)),
+            ("dask 2 workers", lambda p: on_dask(p, clusters[2][1], method)),
         ]
+        print(f"method {method}: " + ", ".join(f"n = {n} {engine.chosen_method(Problem(n), method)}" for n in args.ns))
         print(f"Seconds to count all solutions and orbits, median of {args.repeat} interleaved round(s);")
         print("overhead = dask 2 workers / native 2 threads, scaling = dask 1 worker / dask 2 workers.")
         print()
@@ -192,6 +245,15 @@ def main() -> None:
             print(f"n = {TARGET_N}: scaling 1 -> 2 workers {scaling:.2f}x (target >= {SCALING_TARGET}x): {ok_s}")
         else:
             print(f"(the targets are stated at n = {TARGET_N}, not measured in this run)")
+        if JOIN_TARGET_N in medians and engine.chosen_method(Problem(JOIN_TARGET_N), method) == "join":
+            med = medians[JOIN_TARGET_N]
+            scaling = med["dask 1 worker"] / med["dask 2 workers"]
+            ok_s = "met" if scaling >= JOIN_SCALING_TARGET else "NOT met"
+            print(
+                f"n = {JOIN_TARGET_N}, the join's split: scaling 1 -> 2 workers {scaling:.2f}x "
+                f"(target >= {JOIN_SCALING_TARGET}x): {ok_s}"
+            )
+        print("(the ratios measure scaling only on otherwise idle cores: see the load averages above)")
     finally:
         for k in sorted(clusters, reverse=True):  # the first cluster restores the log level it found
             cluster, client = clusters[k]

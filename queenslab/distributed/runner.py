@@ -697,7 +697,7 @@ def count(
             "--verify-method general cannot recount a join split's task: it is a slice of the half-board join's row "
             "splits, not a subtree of the search; use --verify-method task (the join kernel counts the slice again), "
             "or, for an independent check, compare with a count by another method (queenslab crosscheck N, or a "
-            "ledger of the symmetric split: method='symmetric' in Python)"
+            "ledger of the symmetric split: --method symmetric, method='symmetric' in Python)"
         )
     method, d, tasks = engine.split_tasks(problem, unique=unique, depth=depth, force=force, method=wanted)
     split = Split(method, d, method == "symmetric" or (unique and method == "general"), tuple(tasks))
