@@ -303,11 +303,7 @@ def _half_join(n, half, rows, mq, words, offs, bases, out, sw, sk):
     m, nu, _nl, big = _layout(n)
     ru = rows & ((1 << nu) - 1)
     rl = rows >> nu
-    k = 0
-    x = ru
-    while x:
-        x &= x - 1
-        k += 1
+    k = _popcount(ru)
     full = (1 << m) - 1
     w2 = 2 * m - 1
     mask = (1 << w2) - 1
@@ -561,11 +557,7 @@ def task_costs(n, tasks, offs, bases):
             r = e if half == 0 else rows ^ e
             ru = r & ((1 << nu) - 1)
             rl = r >> nu
-            k = 0
-            x = ru
-            while x:
-                x &= x - 1
-                k += 1
+            k = _popcount(ru)
             tu = bases[2 * half] + (ru << m)
             tl = bases[2 * half + 1] + (rl << m)
             c = (1 << k) - 1
