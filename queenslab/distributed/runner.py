@@ -42,6 +42,9 @@ Progress = Callable[[int, int], None]
 
 #: Seconds of work per batch of tasks sent to a Dask worker (see :class:`_Batcher`).
 BATCH_SECONDS = 0.2
+#: Seconds between two looks for finished futures: the delay a result can wait before it
+#: is recorded and the next batch sent (a join split's tasks at n = 18 take 10-30 ms).
+POLL_SECONDS = 0.01
 
 #: How ``verify`` recomputes a task: by its own method, or by the general search (not a
 #: join task: a slice of row splits is no subtree the general search could walk).
@@ -436,8 +439,8 @@ def finished(
     refill: Callable[[], list[Any]] | None = None,
     weight: Callable[[int], int] | None = None,
 ) -> Iterator[tuple[int, Any]]:
-    """``(position, result)`` of each of ``futures`` as it ends, Ctrl-C seen within about
-    50 ms; the futures still running are cancelled when the caller stops or fails (a lost
+    """``(position, result)`` of each of ``futures`` as it ends (looked for every
+    :data:`POLL_SECONDS`), Ctrl-C seen as soon; the futures still running are cancelled when the caller stops or fails (a lost
     worker's tasks are run again elsewhere by Dask, and said in one line on stderr).
 
     ``refill``, if given, is called after each result has been handled by the caller and
@@ -462,7 +465,7 @@ def finished(
             if not batch:
                 interrupt.check()
                 watch.check()
-                time.sleep(0.05)
+                time.sleep(POLL_SECONDS)
                 continue
             while batch:
                 f = batch.pop(0)
