@@ -702,6 +702,11 @@ def count(
             "or, for an independent check, compare with a count by another method (queenslab crosscheck N, or a "
             "ledger of the symmetric split: --method symmetric, method='symmetric' in Python)"
         )
+    if wanted == "join":
+        # before the split: the warm-up counts a small board, and the join keeps the row
+        # splits and quarter tables of one board only, which must be this count's (the
+        # split computes them; tasks on threads here then use them instead of again)
+        _warm_up("join", False)
     method, d, tasks = engine.split_tasks(problem, unique=unique, depth=depth, force=force, method=wanted)
     split = Split(method, d, method == "symmetric" or (unique and method == "general"), tuple(tasks))
     book = Ledger.open(ledger, problem, split) if ledger is not None else None
@@ -716,7 +721,8 @@ def count(
         if progress is not None:
             progress(len(outcomes), len(tasks))
         if todo:
-            _warm_up(method, split.unique)
+            if method != "join":
+                _warm_up(method, split.unique)
             if spec is None and client is None:
                 stream = _on_threads(problem, method, tasks, todo, split.unique, threads)
                 runner = f"{threads} thread{'s' if threads > 1 else ''}"
