@@ -228,13 +228,17 @@ def count_cmd(
     checked as a single count would be before the first is counted (n above 18 needs
     --force); a range cannot be split with --ledger / --dask or read from --problem.
 
-    --classes breaks the orbits down by size, as Takaken's program does: the standard
-    problem's symmetric search classifies each orbit of 2, 4 or 8 solutions as it
-    counts, and for a variant the general search takes each canonical solution's
-    stabiliser (orbit size = group order / stabiliser size). Native backend only.
+    --classes breaks the orbits down by size: for the standard problem the symmetric
+    search classifies each orbit of 2, 4 or 8 solutions as it counts, as Takaken's
+    program does (up to n = 13), and the half-board join (from n = 14, --method join)
+    takes them by Burnside's lemma from the solutions fixed by the quarter and half
+    turns; for a variant the general search takes each canonical solution's stabiliser
+    (orbit size = group order / stabiliser size). Native backend only.
 
-    With --ledger or --dask the count is split into tasks (the symmetric search's for the
-    standard problem, prefixes of the first rows for a variant) that run on threads or
+    With --ledger or --dask the count is split into tasks (for the standard problem the
+    slices of the half-board join from n = 14, else the symmetric search's; prefixes of
+    the first rows for a variant; a ledger keeps the split it was started with; --method
+    chooses) that run on threads or
     on a Dask cluster; each finished task is recorded in the ledger at once, so Ctrl-C
     loses nothing and a re-run finishes the count. A ledger of another problem, or one
     edited by hand, is refused.
@@ -257,7 +261,7 @@ def count_cmd(
       queenslab count 9 --unique --backend cpsat --formulation boolean
       queenslab count 8 --backend sat --encoding seqcounter
       queenslab count 17 --unique --ledger q17.sqlite --dask local:2
-      queenslab count 17 --unique --ledger q17.sqlite --verify 20 --verify-method general
+      queenslab count 17 --unique --method symmetric --ledger q17.sqlite --verify 20 --verify-method general
     """
     split = ledger is not None or dask is not None
     if sizes is not None:

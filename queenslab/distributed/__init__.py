@@ -1,7 +1,8 @@
 """Counting spread over many cores or machines, resumable, with a ledger.
 
 A count is split into independent tasks (:func:`queenslab.native.engine.split_tasks`:
-the symmetric search's tasks for the standard problem, prefixes of the first rows for
+for the standard problem the slices of the half-board join's row splits from n = 14,
+largest first, and the symmetric search's tasks below; prefixes of the first rows for
 every variant), the tasks run on threads of this machine or on a Dask cluster
 (``dask.distributed``), and every finished task is recorded in a ledger
 (:mod:`queenslab.distributed.ledger`, one SQLite file) so that a re-run computes only
