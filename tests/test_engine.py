@@ -239,3 +239,14 @@ def test_burnside_agrees_with_the_unique_sequence(n):
     counts = engine.fixed_point_counts(Problem(n), threads=2)
     assert counts[0] == known_total(n)
     assert sum(counts) // 8 == known_unique(n)
+
+
+@pytest.mark.parametrize("problem", [Problem(10), Problem(11, toroidal=True), Problem(9, blocked=[(0, 0)])])
+def test_the_general_searchs_node_count_does_not_depend_on_the_threads(problem):
+    # the nodes above the split (dead ends included) are counted once, as one walk counts them
+    one = engine.count_both(problem, unique=False, threads=1, method="general").nodes
+    assert all(
+        engine.count_both(problem, unique=u, threads=t, method="general").nodes == one
+        for t in (2, 3, 8)
+        for u in (False, True)
+    )

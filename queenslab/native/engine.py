@@ -485,20 +485,24 @@ def _orbits_below(problem: Problem, prefix: tuple[int, ...]) -> tuple[int, int, 
     return total, orbits, nodes
 
 
-def _split_depth(walk: Walker, threads: int) -> tuple[int, np.ndarray]:
-    """Smallest prefix depth giving enough tasks to balance ``threads`` threads."""
+def _split_depth(walk: Walker, threads: int) -> tuple[int, np.ndarray, int]:
+    """Smallest prefix depth giving enough tasks to balance ``threads`` threads, its
+    prefixes, and the queens placed in the rows above the tasks (every valid prefix of
+    every length up to the depth: the dead ends above it included, as one walk counts
+    them, so that the node count does not depend on the threads)."""
     n = walk.n
     want = 1 if threads == 1 else 24 * threads
-    depth, prefixes = 0, np.zeros((1, 0), np.int64)
+    depth, prefixes, placed = 0, np.zeros((1, 0), np.int64), 0
     while len(prefixes) < want and depth < min(n - 1, 4):
         depth += 1
         prefixes = walk.prefixes(depth)
-    return depth, prefixes
+        placed += len(prefixes)
+    return depth, prefixes, placed
 
 
 def _count_general(problem: Problem, unique: bool, threads: int, progress: Progress | None) -> CountResult:
     walk = Walker(problem, group=unique)
-    depth, prefixes = _split_depth(walk, threads)
+    _, prefixes, placed = _split_depth(walk, threads)
     mode = K.CANON if unique else K.COUNT
 
     def task(prefix):
@@ -508,7 +512,7 @@ def _count_general(problem: Problem, unique: bool, threads: int, progress: Progr
     total = sum(int(p[0]) for p in parts)
     orbits = sum(int(p[1]) for p in parts) if unique else None
     # the prefix rows themselves were placed once while splitting
-    nodes = sum(int(p[2]) for p in parts) + len(prefixes) * depth
+    nodes = sum(int(p[2]) for p in parts) + placed
     return CountResult(total, orbits, nodes, "native", "general", threads=threads)
 
 
@@ -631,7 +635,7 @@ def _classes_general(problem: Problem, threads: int, progress: Progress | None) 
     over the stabiliser's size), one task per prefix."""
     walk = Walker(problem, group=True)
     order = walk.group.shape[0] + 1  # the non-identity elements, and the identity
-    depth, prefixes = _split_depth(walk, threads)
+    _, prefixes, placed = _split_depth(walk, threads)
 
     def task(prefix: tuple[int, ...]) -> tuple[dict[int, int], int]:
         sizes: dict[int, int] = {}
@@ -647,7 +651,7 @@ def _classes_general(problem: Problem, threads: int, progress: Progress | None) 
     for sizes, _ in parts:
         for size, k in sizes.items():
             classes[size] += k
-    nodes = sum(p[1] for p in parts) + len(prefixes) * depth
+    nodes = sum(p[1] for p in parts) + placed
     total = sum(size * k for size, k in classes.items())
     return CountResult(total, sum(classes.values()), nodes, "native", "general", threads=threads), classes
 
@@ -1024,7 +1028,7 @@ def fixed_point_counts(problem: Problem, *, threads: int | None = None, force: b
     _check_size(problem, force)
     walk = Walker(problem, group=True)
     k = len(walk.group)
-    _, prefixes = _split_depth(walk, threads)
+    _, prefixes, _ = _split_depth(walk, threads)
 
     def task(prefix):
         acc = np.zeros((1, max(1, k)), np.int64)
