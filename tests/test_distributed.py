@@ -39,12 +39,9 @@ LOST = re.compile(r"worker lost, [0-9]+ tasks? sent again \(tcp://127\.0\.0\.1:[
 
 
 @pytest.fixture(scope="module", autouse=True)
-def logs(tmp_path_factory):
-    """The clusters' log files of this module go to a directory of its own."""
-    folder = tmp_path_factory.mktemp("logs")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv(noise.LOG_DIR_VAR, str(folder))
-        yield folder
+def logs(cluster_logs):
+    """This module's clusters write their logs to a directory of its own."""
+    return cluster_logs
 
 
 @pytest.fixture(scope="module")

@@ -18,18 +18,14 @@ from queenslab.native import engine, join
 pytest.importorskip("distributed")
 
 from queenslab import distributed
-from queenslab.distributed import noise
 from queenslab.distributed.ledger import InvalidLedger, Split, recorded_split
 from queenslab.distributed.runner import DaskSpec, _client
 
 
 @pytest.fixture(scope="module", autouse=True)
-def logs(tmp_path_factory):
-    """The clusters' log files of this module go to a directory of its own."""
-    folder = tmp_path_factory.mktemp("logs")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv(noise.LOG_DIR_VAR, str(folder))
-        yield folder
+def logs(cluster_logs):
+    """This module's clusters write their logs to a directory of its own."""
+    return cluster_logs
 
 
 @pytest.fixture(scope="module")
