@@ -670,13 +670,14 @@ for _name in (
     "split_tasks",
     "count_task",
     "check_size",
+    "chosen_method",
 ):
     _target(
         "queenslab.native.engine." + _name,
         problem=PROBLEMS if _name.startswith(("count_prefix", "prefix")) else NATIVE_PROBLEMS,
         force=NO_FORCE,
         prefixes=st.one_of(st.lists(PLACEMENTS, max_size=3), JUNK),
-        method=st.one_of(st.sampled_from(["auto", "symmetric", "general"]), JUNK),
+        method=st.one_of(st.sampled_from(["auto", "symmetric", "general", "join"]), JUNK),
         task=st.one_of(st.sampled_from([(1, 2, 0), (0, 1, 3), (0, 0, 0), (1, 9, 9)]), PLACEMENTS),
         least=INTS,
     )

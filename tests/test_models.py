@@ -217,21 +217,23 @@ def test_missing_pyganak_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "pyganak", None)  # import now raises ImportError
     with pytest.raises(MissingDependency, match=r"queenslab\[count\]"):
         backends.count(Problem(6), backend="ganak")
-    r = backends.crosscheck(Problem(6), ["native", "ganak"], time_limit=None)  # in this process, as patched
-    assert r.rows[1].error and "queenslab[count]" in r.rows[1].error
+    # a variant: the native backend counts it once (the standard problem twice, by two methods)
+    r = backends.crosscheck(Problem(7, toroidal=True), ["native", "ganak"], time_limit=None)  # in this process
+    assert len(r.rows) == 2 and r.rows[1].error and "queenslab[count]" in r.rows[1].error
     # one complete answer is no agreement
     assert r.verdict == "inconclusive" and not r.agree
 
 
 def test_a_row_stopped_by_a_limit_is_never_part_of_an_agreement():
     # native counts 724; CP-SAT stops after 5 solutions: a lower bound, not an answer
-    r = backends.crosscheck(Problem(10), ["native", "cpsat"], options={"cpsat": {"limit": 5}})
+    once = {"native": {"method": "symmetric"}}  # one native row: the method chosen
+    r = backends.crosscheck(Problem(10), ["native", "cpsat"], options={**once, "cpsat": {"limit": 5}})
     assert r.rows[0].count == known_total(10) and r.rows[0].complete
     assert r.rows[1].count == 5 and not r.rows[1].complete
     assert r.limited == (r.rows[1],) and r.answered == (r.rows[0],)
     assert r.verdict == "inconclusive" and not r.agree
     # with a third, complete backend the limited row still spoils the agreement
-    r = backends.crosscheck(Problem(8), ["native", "sat", "cpsat"], options={"cpsat": {"limit": 5}})
+    r = backends.crosscheck(Problem(8), ["native", "sat", "cpsat"], options={**once, "cpsat": {"limit": 5}})
     assert len(r.answered) == 2 and r.verdict == "inconclusive"
     r = backends.crosscheck(Problem(8), ["native", "sat"])
     assert r.verdict == "agree" and r.agree
@@ -240,8 +242,11 @@ def test_a_row_stopped_by_a_limit_is_never_part_of_an_agreement():
 def test_crosscheck_cli_needs_two_complete_answers(capsys, monkeypatch):
     code, out, _ = run_cli(capsys, monkeypatch, "crosscheck", "8", "--backends", "native,sat", "--json")
     assert code == 0 and json.loads(out)["verdict"] == "agree"
-    code, out, _ = run_cli(capsys, monkeypatch, "crosscheck", "8", "--backends", "native")
+    code, out, _ = run_cli(capsys, monkeypatch, "crosscheck", "7", "--toroidal", "--backends", "native")
     assert code == 1 and "inconclusive" in out and "agree" not in out.replace("an agreement", "")
+    # the standard problem: the native backend's join and symmetric search are two answers
+    code, out, _ = run_cli(capsys, monkeypatch, "crosscheck", "8", "--backends", "native")
+    assert code == 0 and "all 2 complete answers agree (native (join), native (symmetric))" in out
 
 
 def test_crosscheck_table():

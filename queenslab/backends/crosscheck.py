@@ -10,7 +10,7 @@ from typing import Any
 
 from .. import interrupt, validate
 from ..errors import MissingDependency, QueensError, TooLarge
-from ..problem import Problem
+from ..problem import Problem, as_problem
 from ..result import CountResult
 from .registry import BACKENDS, get_backend
 
@@ -144,6 +144,7 @@ def crosscheck(
     >>> r.agree, [(row.backend, row.count) for row in r.rows][:2]
     (True, [('native', 4), ('native', 4)])
     """
+    problem = as_problem(problem)
     if isinstance(backends, (str, bytes)) or not isinstance(backends, (tuple, list, type(None))):
         raise QueensError(
             f"backends must be a list of backend names, e.g. ['native', 'sat'], got {validate.brief(backends)}"

@@ -621,6 +621,7 @@ def chosen_method(problem: Problem, method: str = "auto", threads: int | None = 
     >>> chosen_method(Problem(8)), chosen_method(Problem(16)), chosen_method(Problem(8, toroidal=True))
     ('symmetric', 'join', 'general')
     """
+    check_problem(problem)
     threads = validate.threads(threads)
     validate.choice(method, METHODS, "method")
     if _join(problem, method, threads):
