@@ -140,6 +140,12 @@ class Compiled:
         return self._region_tables[2]
 
     @property
+    def kernel_tables(self) -> tuple[np.ndarray, ...]:
+        """``(allowed, leap_rows, leap_masks, region_masks, region_bounds, region_rest)``:
+        the tables the native kernels read, in the order of their arguments."""
+        return (self.allowed, self.leap_rows, self.leap_masks, *self._region_tables)
+
+    @property
     def regions(self) -> tuple[Region, ...]:
         """Every region of the problem (the models post each as a linear bound)."""
         return self.problem.regions

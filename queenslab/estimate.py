@@ -244,12 +244,7 @@ class _Runner:
         EK = self.kernels
         out = np.zeros((len(idx), EK.COLUMNS))
         EK.probe_strata(
-            c.allowed,
-            c.leap_rows,
-            c.leap_masks,
-            c.region_masks,
-            c.region_bounds,
-            c.region_rest,
+            *c.kernel_tables,
             self.opts,
             self.width,
             self.prefixes[idx],

@@ -33,7 +33,6 @@ __all__ = [
     "ONE_BASED",
     "ErrorReport",
     "CountReport",
-    "Disagreement",
     "CrosscheckReport",
     "ExportReport",
     "SolutionsReport",
@@ -139,16 +138,6 @@ class ErrorReport:
 
 
 @dataclass(frozen=True)
-class Disagreement:
-    """A recorded task whose recomputation disagrees with the ledger."""
-
-    task: tuple[int, ...]
-    recorded: tuple[int, ...]
-    recomputed: tuple[int, ...]
-    method: str
-
-
-@dataclass(frozen=True)
 class CountReport:
     """``queenslab count``: one problem's count (one per line for a range of n)."""
 
@@ -172,7 +161,7 @@ class CountReport:
     workers: tuple[str, ...] | None = None
     recounted: int | None = None
     verify_method: str | None = None
-    disagreements: tuple[Disagreement, ...] | None = None
+    disagreements: tuple[Any, ...] | None = None  # distributed.runner.Disagreement
     provenance: dict[str, Any] | None = None
 
 

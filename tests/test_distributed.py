@@ -19,7 +19,7 @@ import time
 
 import pytest
 from clirun import run_cli
-from faults import wrong_worker
+from faults import wrong_ledger
 
 from queenslab import Problem, Region, interrupt
 from queenslab.data import known_total, known_unique
@@ -485,12 +485,8 @@ def test_a_symmetric_task_counted_by_the_general_search_agrees_task_by_task(n):
 @pytest.mark.parametrize("verify_method", ["task", "general"])
 def test_verify_finds_a_wrong_recorded_task_by_either_method(verify_method, tmp_path, monkeypatch, capsys):
     p = Problem(10)
-    _, _, tasks = engine.split_tasks(p)
-    bad = next(t for t in tasks if engine.count_task(p, "symmetric", t)[0] > 0)
     ledger = tmp_path / "bad.ledger"
-    with monkeypatch.context() as m:
-        wrong_worker(m, bad)
-        wrong = distributed.count(p, ledger=ledger, threads=2)
+    wrong, tasks, bad = wrong_ledger(p, ledger)
     assert wrong.count == known_total(10) + 8  # the faulty worker's number went into the ledger
     r = distributed.count(p, ledger=ledger, verify=len(tasks), verify_method=verify_method)
     assert r.verified == len(tasks) and [d.task for d in r.disagreements] == [bad]

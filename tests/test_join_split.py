@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 from clirun import run_cli
-from faults import wrong_worker
+from faults import wrong_ledger
 
 from queenslab import Problem, interrupt
 from queenslab.data import known_total, known_unique
@@ -145,12 +145,8 @@ def test_a_file_that_is_not_a_ledger_has_no_recorded_split_and_is_left_to_the_le
 
 def test_verify_recounts_join_slices_by_the_join_kernel_and_refuses_the_general_search(tmp_path, monkeypatch, capsys):
     p = Problem(14)
-    _, _, tasks = engine.split_tasks(p, method="join")
-    bad = next(t for t in tasks if engine.count_task(p, "join", t)[0] > 0)
     ledger = tmp_path / "bad.ledger"
-    with monkeypatch.context() as m:
-        wrong_worker(m, bad)
-        wrong = distributed.count(p, ledger=ledger, threads=2)
+    wrong, tasks, bad = wrong_ledger(p, ledger, method="join")
     assert wrong.count == known_total(14) + 8  # the faulty worker's number went into the ledger
     r = distributed.count(p, ledger=ledger, verify=len(tasks))
     assert r.verified == len(tasks) and [d.task for d in r.disagreements] == [bad]

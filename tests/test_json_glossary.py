@@ -15,11 +15,10 @@ from pathlib import Path
 
 import pytest
 from clirun import run_cli
-from faults import wrong_worker
+from faults import wrong_ledger
 
 import queenslab.reports as reports
-from queenslab import Problem, distributed
-from queenslab.native import engine
+from queenslab import Problem
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "cli.md"
 #: Values described elsewhere than the glossary: the problem file format, the provenance
@@ -132,10 +131,7 @@ def test_every_key_of_every_command_is_in_the_glossary(capsys, monkeypatch, tmp_
     monkeypatch.setenv("QUEENSLAB_INDEX_DIR", str(tmp_path / "index"))
     (tmp_path / "p.toml").write_text("n = 5\nblocked = [[1, 1]]\n")
     # a ledger with one wrong task, so that --verify reports a disagreement
-    _, _, tasks = engine.split_tasks(Problem(8))
-    with monkeypatch.context() as m:
-        wrong_worker(m, tasks[0])
-        distributed.count(Problem(8), ledger=tmp_path / "bad.sqlite", threads=1)
+    wrong_ledger(Problem(8), tmp_path / "bad.sqlite")
     seen: dict[str, str] = {}
     problems = []
     for args in CALLS:

@@ -21,7 +21,7 @@ from ..models.export import export
 from ..outfile import atomic_output
 from ..problem import Problem
 from ..provenance import environment
-from ..reports import CountReport, CrosscheckReport, Disagreement, ExportReport, to_json
+from ..reports import CountReport, CrosscheckReport, ExportReport, to_json
 from ..result import CountResult
 from .app import cli, emit_json
 from .options import (
@@ -313,10 +313,7 @@ def count_cmd(
             "workers": tuple(getattr(res, "workers", ())),
             "recounted": getattr(res, "verified", None),
             "verify_method": verify_method,
-            "disagreements": tuple(
-                Disagreement(tuple(d.task), tuple(d.recorded), tuple(d.recomputed), d.method)
-                for d in getattr(res, "disagreements", ())
-            ),
+            "disagreements": tuple(getattr(res, "disagreements", ())),
         }
     assert res.count is not None  # a problem is counted, never a model with lex-leader constraints alone
     known = compare(problem, res.count, res.unique if unique else None, complete=res.complete)

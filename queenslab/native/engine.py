@@ -193,12 +193,7 @@ class Walker:
     def _kernel(self, opts, s, rc, q, meta, out):
         c = self.compiled
         found = K.walk(
-            c.allowed,
-            c.leap_rows,
-            c.leap_masks,
-            c.region_masks,
-            c.region_bounds,
-            c.region_rest,
+            *c.kernel_tables,
             opts,
             self.group,
             s,
