@@ -30,6 +30,7 @@ from .options import (
     Variant,
     backend_option,
     choice_option,
+    dask_option,
     force_option,
     json_option,
     number_option,
@@ -184,14 +185,7 @@ def _count_range(rows: Iterable[tuple[Problem, CountResult]], unique: bool, as_j
     help="Split the count into tasks and record each finished one in this ledger (SQLite): "
     "a re-run with the same file computes only what is missing (native backend).",
 )
-@click.option(
-    "--dask",
-    metavar="local:K|tcp://H:P",
-    default=None,
-    help="Count on a Dask cluster: local:K starts K worker processes on this machine (loopback "
-    "only), an address uses a running scheduler (tls:// with the Dask configuration's TLS "
-    "settings). Needs the extra 'dask'.",
-)
+@dask_option("Count")
 @number_option("--verify", 0, "K", "Recompute K random recorded tasks here and report any disagreement.", default=0)
 @choice_option(
     "--verify-method",

@@ -23,6 +23,7 @@ from ..problem_file import read_problem
 __all__ = [
     "problem_options",
     "json_option",
+    "dask_option",
     "backend_option",
     "solver_options",
     "index_options",
@@ -422,6 +423,19 @@ def placement_arg(words: tuple[str, ...]) -> str:
     if any(len(t.lstrip("0")) > _MAX_DIGITS for t in re.findall(r"[0-9]+", text)):
         raise InvalidPlacement(f"a column number of more than {_MAX_DIGITS} digits is off any board: {how}")
     return text
+
+
+def dask_option(verb: str) -> Callable:
+    """``--dask local:K|tcp://H:P``: run on a Dask cluster (``verb`` says what runs there,
+    e.g. "Count"); the value is parsed by :class:`queenslab.distributed.DaskSpec`."""
+    return click.option(
+        "--dask",
+        metavar="local:K|tcp://H:P",
+        default=None,
+        help=f"{verb} on a Dask cluster: local:K starts K worker processes on this machine (loopback "
+        "only), an address uses a running scheduler (tls:// with the Dask configuration's TLS "
+        "settings). Needs the extra 'dask'.",
+    )
 
 
 def force_option(what: str) -> Callable:
