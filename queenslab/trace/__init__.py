@@ -18,6 +18,7 @@ method             what is recorded
 =================  ======================================================================
 
 * :func:`record` -- record a search (with a step cap checked against memory);
+  :func:`recording` the same search delivered chunk by chunk while it runs (:mod:`.stream`);
 * :class:`Trace`, :class:`Step` -- the trace and its steps; :meth:`Trace.boards` replays it;
 * :func:`write_trace` / :func:`read_trace` -- the JSON-lines file (:mod:`.fileformat`);
 * :func:`trace_svg` / :func:`write_trace_svg` -- an animated SVG of a trace (:mod:`.animate`);
@@ -38,8 +39,9 @@ True
 from .animate import trace_svg, write_trace_svg
 from .fileformat import FORMAT, VERSION, InvalidTrace, read_trace, write_trace
 from .gif import trace_gif, write_trace_gif
-from .record import DEFAULT_MAX_STEPS, RANDOMISED, VARIANT_METHODS, memory_estimate, record
+from .record import DEFAULT_MAX_STEPS, RANDOMISED, VARIANT_METHODS, memory_estimate, record, recording
 from .steps import METHODS, Step, Trace, attacking_pairs
+from .stream import Chunk, Recording
 
 __all__ = [
     "METHODS",
@@ -49,6 +51,9 @@ __all__ = [
     "Step",
     "Trace",
     "record",
+    "recording",
+    "Recording",
+    "Chunk",
     "memory_estimate",
     "attacking_pairs",
     "FORMAT",

@@ -12,6 +12,8 @@ is the solution the un-traced function returns for the same seed.
 
 from __future__ import annotations
 
+from collections.abc import Generator
+
 import numpy as np
 
 from .. import limits
@@ -21,8 +23,16 @@ from ..heuristics.minconflicts import rng_state
 from ..heuristics.selfcorrect import SELF_CORRECT
 from .events import decode
 from .steps import Step, Trace
+from .stream import Chunk, Recording
 
-__all__ = ["record_self_correct", "record_min_conflicts", "SELF_CORRECT_RESTARTS", "MIN_CONFLICTS_RESTARTS"]
+__all__ = [
+    "record_self_correct",
+    "record_min_conflicts",
+    "self_correct_chunks",
+    "min_conflicts_chunks",
+    "SELF_CORRECT_RESTARTS",
+    "MIN_CONFLICTS_RESTARTS",
+]
 
 #: The default budgets of the un-traced functions (the traces record those searches).
 SELF_CORRECT_RESTARTS = 1000
@@ -31,15 +41,15 @@ _CANDIDATES = 16
 _GREEDY_TRIES = 32
 
 
-def _record_tries(method: str, problem, seed: int, max_steps: int, restarts: int, start, search) -> Trace:
+def _tries(problem, max_steps: int, restarts: int, start, search, board: np.ndarray) -> Generator[Chunk, None, bool]:
     """Try after try, as the un-traced function runs them: a ``start`` step, then the
     try's events, until a try solves the board, the restarts run out or the steps reach
-    ``max_steps``.
+    ``max_steps``; a chunk per try.
 
     Parameters
     ----------
-    method, problem, seed
-        What the trace says it records.
+    problem
+        The standard problem (its n).
     max_steps, restarts
         The step cap; the further tries after the first.
     start : callable
@@ -48,29 +58,36 @@ def _record_tries(method: str, problem, seed: int, max_steps: int, restarts: int
         ``search(ev)`` runs the try from that board, recording into ``ev``, and returns
         its status (:data:`~queenslab.heuristics.kernels.SOLVED`, ``FAILED`` or
         ``FULL``) and the number of events recorded.
+    board : numpy.ndarray
+        The array the kernels move the queens in (the board after a try's events: a
+        full buffer stops the kernel before the event that does not fit).
 
     Returns
     -------
-    Trace
-        n = 1 has one start step, n = 2 and 3 (no solution) none.
+    generator of Chunk
+        Its return value says whether the search ran to its end. n = 1 has one start
+        step, n = 2 and 3 (no solution) none.
     """
     if problem.n == 1:
-        return Trace(method, problem, seed, (Step("start", board=(0,)),), True)
+        yield Chunk((Step("start", board=(0,)),), np.zeros(1, np.int64))
+        return True
     if problem.n in (2, 3):
-        return Trace(method, problem, seed, (), True)
+        return True
     ev = np.empty((max_steps, 3), np.int64)
-    steps: list[Step] = []
+    total = 0
     for _ in range(restarts + 1):
-        if len(steps) == max_steps:
-            return Trace(method, problem, seed, tuple(steps), False)
-        steps.append(Step("start", board=start()))
-        status, m = search(ev[: max_steps - len(steps)])
-        steps.extend(decode(ev[:m]))
+        if total == max_steps:
+            return False
+        first = Step("start", board=start())
+        status, m = search(ev[: max_steps - total - 1])
+        steps = (first, *decode(ev[:m]))
+        total += len(steps)
+        yield Chunk(steps, board.astype(np.int64))
         if status == HK.FULL:
-            return Trace(method, problem, seed, tuple(steps), False)
+            return False
         if status == HK.SOLVED:
             break
-    return Trace(method, problem, seed, tuple(steps), True)
+    return True
 
 
 def record_self_correct(problem, seed: int, max_steps: int, *, force: bool = False) -> Trace:
@@ -83,6 +100,28 @@ def record_self_correct(problem, seed: int, max_steps: int, *, force: bool = Fal
     >>> t = record_self_correct(Problem(8), 3, 10**5)
     >>> t.final().tolist() == self_correct(8, seed=3).tolist()
     True
+    """
+    chunks = self_correct_chunks(problem, seed, max_steps, force=force)
+    return Recording("selfcorrect", problem, seed, {}, chunks).run()
+
+
+def record_min_conflicts(problem, seed: int, max_steps: int) -> Trace:
+    """Record min-conflicts (greedy start, ``50 n + 500`` steps per try, 100 restarts).
+
+    Examples
+    --------
+    >>> from queenslab import Problem
+    >>> from queenslab.heuristics import min_conflicts
+    >>> t = record_min_conflicts(Problem(20), 4, 10**5)
+    >>> t.final().tolist() == min_conflicts(20, seed=4).tolist()
+    True
+    """
+    return Recording("minconflicts", problem, seed, {}, min_conflicts_chunks(problem, seed, max_steps)).run()
+
+
+def self_correct_chunks(problem, seed: int, max_steps: int, *, force: bool = False) -> Generator[Chunk, None, bool]:
+    """The self-correcting search, a chunk per try (the board and its limits are checked
+    at once, not when the generator first runs).
     """
     n = check_n(problem, SELF_CORRECT.name)
     limits.check(SELF_CORRECT, n, force, hint="use construct or minconflicts for large boards")
@@ -100,20 +139,11 @@ def record_self_correct(problem, seed: int, max_steps: int, *, force: bool = Fal
     def search(ev: np.ndarray) -> tuple[int, int]:
         return HK.self_correct(n, n * n, True, q, t, lines, out, ev), int(out[1])
 
-    return _record_tries("selfcorrect", problem, seed, max_steps, SELF_CORRECT_RESTARTS, start, search)
+    return _tries(problem, max_steps, SELF_CORRECT_RESTARTS, start, search, q)
 
 
-def record_min_conflicts(problem, seed: int, max_steps: int) -> Trace:
-    """Record min-conflicts (greedy start, ``50 n + 500`` steps per try, 100 restarts).
-
-    Examples
-    --------
-    >>> from queenslab import Problem
-    >>> from queenslab.heuristics import min_conflicts
-    >>> t = record_min_conflicts(Problem(20), 4, 10**5)
-    >>> t.final().tolist() == min_conflicts(20, seed=4).tolist()
-    True
-    """
+def min_conflicts_chunks(problem, seed: int, max_steps: int) -> Generator[Chunk, None, bool]:
+    """Min-conflicts, a chunk per try (the board is checked at once)."""
     n = check_n(problem, "min-conflicts")
     check_memory(n, "min-conflicts")
     rng = rng_state(seed)
@@ -130,4 +160,4 @@ def record_min_conflicts(problem, seed: int, max_steps: int) -> Trace:
     def search(ev: np.ndarray) -> tuple[int, int]:
         return HK.min_conflicts_repair(n, 50 * n + 500, _CANDIDATES, rng, p, d1, d2, work, out, ev), int(out[3])
 
-    return _record_tries("minconflicts", problem, seed, max_steps, MIN_CONFLICTS_RESTARTS, start, search)
+    return _tries(problem, max_steps, MIN_CONFLICTS_RESTARTS, start, search, p)

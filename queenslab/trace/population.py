@@ -14,19 +14,28 @@ generation, and the orbits Zhang and Zhang's orbit search reaches per generation
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from typing import Any
 
 import numpy as np
 
-from .. import limits
+from .. import limits, validate
 from ..heuristics import kernels as HK
 from ..heuristics.construct import check_memory, check_n
 from ..heuristics.metaheuristics import GENETIC, ga_arrays
 from ..heuristics.minconflicts import rng_state
-from ..symmetry.operators import search_orbits
+from ..symmetry.operators import ORBIT_SEARCH, search_orbits
 from .steps import Step, Trace
+from .stream import Chunk, Recording
 
-__all__ = ["record_genetic", "record_orbit_search", "GA_POPULATION", "GA_GENERATIONS"]
+__all__ = [
+    "record_genetic",
+    "record_orbit_search",
+    "genetic_chunks",
+    "orbit_search_chunks",
+    "GA_POPULATION",
+    "GA_GENERATIONS",
+]
 
 #: The defaults of :func:`queenslab.heuristics.genetic`, the search recorded.
 GA_POPULATION = 100
@@ -64,33 +73,50 @@ def record_genetic(problem, seed: int, max_steps: int) -> Trace:
     >>> t.final().tolist() == genetic(6, seed=2).tolist()
     True
     """
+    return Recording("ga", problem, seed, {}, genetic_chunks(problem, seed, max_steps)).run()
+
+
+def _best(step: Step) -> Chunk:
+    return Chunk((step,), np.array(step.board, np.int64))
+
+
+def genetic_chunks(problem, seed: int, max_steps: int) -> Generator[Chunk, None, bool]:
+    """The genetic algorithm, a chunk per generation (the board and its limits are
+    checked at once, not when the generator first runs)."""
     n = check_n(problem, GENETIC.name)
     limits.check(GENETIC, n, hint="use construct or minconflicts for large boards")
     size = GA_POPULATION
     check_memory(n, GENETIC.name, 2 * size * n * 8 + 16 * size + 64 * n)
+    return _generations(n, seed, max_steps)
+
+
+def _generations(n: int, seed: int, max_steps: int) -> Generator[Chunk, None, bool]:
     if n in (2, 3):
-        return Trace("ga", problem, seed, (), True)
+        return True
     if n == 1:
-        return Trace("ga", problem, seed, (Step("best", col=0, board=(0,)),), True)
+        yield _best(Step("best", col=0, board=(0,)))
+        return True
     rng = rng_state(seed)
-    arrays = ga_arrays(n, size, rng)
+    arrays = ga_arrays(n, GA_POPULATION, rng)
     pop, out = arrays[0], arrays[-1]
 
     def best(generation: int) -> Step:
         i = int(np.argmin(attacking_pairs_of(pop)))  # the first of the fewest pairs: the greatest fitness
         return Step("best", col=generation, board=tuple(pop[i].tolist()))
 
-    steps = [best(0)]
+    yield _best(best(0))
+    steps = 1
     generation = 0
     while True:
         i = HK.genetic(n, 1, _PC, 1.0 / n, False, rng, *arrays)
         if int(out[0]) > generation:  # one generation more was bred
             generation = int(out[0])
-            if len(steps) == max_steps:
-                return Trace("ga", problem, seed, tuple(steps), False)
-            steps.append(best(generation))
+            if steps == max_steps:
+                return False
+            yield _best(best(generation))
+            steps += 1
         if i >= 0 or generation >= GA_GENERATIONS:
-            return Trace("ga", problem, seed, tuple(steps), True)
+            return True
 
 
 def _document(operation: Any) -> str:
@@ -109,7 +135,23 @@ def record_orbit_search(problem, max_steps: int, *, strategy: str = "bfs", force
     >>> [(s.op, s.col, s.operator) for s in t.steps]
     [('orbit', 1, 'Inc(0.5, 3.5)')]
     """
+    chunks = orbit_search_chunks(problem, max_steps, strategy=strategy, force=force)
+    return Recording("orbit-search", problem, None, {"strategy": strategy}, chunks).run()
+
+
+def orbit_search_chunks(
+    problem, max_steps: int, *, strategy: str = "bfs", force: bool = False
+) -> Generator[Chunk, None, bool]:
+    """The orbit search's orbits in one chunk, when the search ends (it hands out no
+    orbit while it runs); the board and its limit are checked at once."""
     n = check_n(problem, "the orbit search")
+    validate.choice(strategy, ("bfs", "dfs"), "strategy")
+    force = validate.flag(force, "force")
+    limits.check(ORBIT_SEARCH, n, force)
+    return _orbits(n, max_steps, strategy, force)
+
+
+def _orbits(n: int, max_steps: int, strategy: str, force: bool) -> Generator[Chunk, None, bool]:
     search = search_orbits(n, strategy=strategy, force=force)
     generation: list[int] = []
     steps: list[Step] = []
@@ -117,5 +159,6 @@ def record_orbit_search(problem, max_steps: int, *, strategy: str = "bfs", force
         generation.append(1 if d.parent is None else generation[d.parent] + 1)
         if len(steps) < max_steps:
             steps.append(Step("orbit", col=generation[-1], board=d.generator, operator=_document(d.operation)))
-    complete = len(steps) == len(search.discoveries)
-    return Trace("orbit-search", problem, None, tuple(steps), complete, {"strategy": strategy})
+    if steps:
+        yield Chunk(tuple(steps), np.array(steps[-1].board, np.int64))
+    return len(steps) == len(search.discoveries)

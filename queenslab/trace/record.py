@@ -6,8 +6,9 @@ from .. import validate
 from ..errors import QueensError, UnsupportedProblem
 from ..problem import Problem, as_problem
 from .steps import METHODS, Trace
+from .stream import Recording
 
-__all__ = ["record", "DEFAULT_MAX_STEPS", "VARIANT_METHODS", "RANDOMISED", "memory_estimate", "check_cap"]
+__all__ = ["record", "recording", "DEFAULT_MAX_STEPS", "VARIANT_METHODS", "RANDOMISED", "memory_estimate", "check_cap"]
 
 #: The step cap when none is given.
 DEFAULT_MAX_STEPS = 100_000
@@ -119,6 +120,47 @@ def record(
     >>> t.steps[0].op, t.complete, t.solved
     ('start', True, True)
     """
+    return recording(
+        problem, method, seed=seed, max_steps=max_steps, solutions=solutions, strategy=strategy, force=force
+    ).run()
+
+
+def recording(
+    problem,
+    method: str = "backtrack",
+    *,
+    seed: int | None = None,
+    max_steps: int = DEFAULT_MAX_STEPS,
+    solutions: int = 1,
+    strategy: str = "bfs",
+    force: bool = False,
+    chunk: int | None = None,
+) -> Recording:
+    """Start recording a search, to take its steps chunk by chunk while it runs.
+
+    The arguments are :func:`record`'s, checked at once (a bad request raises here, not
+    while iterating); iterating the :class:`~queenslab.trace.stream.Recording` runs the
+    search a chunk at a time, and its ``trace()`` is then the trace :func:`record`
+    returns for the same arguments.
+
+    Parameters
+    ----------
+    chunk : int, optional
+        ``backtrack``: the most steps per chunk (>= 2; default: the whole search in one
+        chunk). The other methods deliver a try, a generation, or (the orbit search) all
+        their steps at the end per chunk (see :mod:`queenslab.trace.stream`).
+
+    Returns
+    -------
+    Recording
+
+    Examples
+    --------
+    >>> rec = recording(8, "ga", seed=1)
+    >>> first = next(iter(rec))
+    >>> first.steps[0].op, first.steps[0].col
+    ('best', 0)
+    """
     if not (isinstance(method, str) and method in METHODS):
         raise QueensError(f"unknown method {validate.brief(method)}; the methods traced are {', '.join(METHODS)}")
     problem = as_problem(problem) if isinstance(problem, Problem) else Problem(validate.whole_number(problem, "n"))
@@ -131,24 +173,31 @@ def record(
     if strategy != "bfs" and method != "orbit-search":
         raise QueensError("strategy applies to orbit-search only")
     force = validate.flag(force, "force")
+    if chunk is not None and method != "backtrack":
+        raise QueensError("chunk applies to backtrack only: the other searches deliver a try or a generation at a time")
     cap = check_cap(method, problem.n, max_steps)
     if method == "backtrack":
-        from .backtrack import record_backtrack
+        from .backtrack import backtrack_chunks
 
-        return record_backtrack(problem, cap, solutions)
+        solutions = validate.whole_number(solutions, "solutions", minimum=0)
+        chunks = backtrack_chunks(problem, cap, solutions, chunk)
+        return Recording(method, problem, None, {"solutions": solutions}, chunks)
     if method == "orbit-search":
-        from .population import record_orbit_search
+        from .population import orbit_search_chunks
 
-        return record_orbit_search(problem, cap, strategy=strategy, force=force)
+        chunks = orbit_search_chunks(problem, cap, strategy=strategy, force=force)
+        return Recording(method, problem, None, {"strategy": strategy}, chunks)
     value = validate.seed(0 if seed is None else seed)
     if method == "selfcorrect":
-        from .local import record_self_correct
+        from .local import self_correct_chunks
 
-        return record_self_correct(problem, value, cap, force=force)
-    if method == "minconflicts":
-        from .local import record_min_conflicts
+        chunks = self_correct_chunks(problem, value, cap, force=force)
+    elif method == "minconflicts":
+        from .local import min_conflicts_chunks
 
-        return record_min_conflicts(problem, value, cap)
-    from .population import record_genetic
+        chunks = min_conflicts_chunks(problem, value, cap)
+    else:
+        from .population import genetic_chunks
 
-    return record_genetic(problem, value, cap)
+        chunks = genetic_chunks(problem, value, cap)
+    return Recording(method, problem, value, {}, chunks)
