@@ -13,11 +13,20 @@ a :class:`matplotlib.figure.Figure`:
 * :func:`signatures` -- orbits and distinct orbit signatures by n (collisions stand out);
 * :func:`rank_times` -- rank and unrank times by n, log scale;
 * :func:`minconflicts_steps` -- min-conflicts repair steps against n, log-log, median and
-  spread over seeds.
+  spread over seeds;
+* :func:`growth` -- ``log Q(n) / n`` by n with error bars, against the asymptotics
+  (``queenslab experiment growth``).
 
 :func:`save` writes a figure to a ``.png`` or ``.svg`` file (whole or not at all, like every
 output file); :func:`render` gives the bytes. SVG output has its text as paths, no external
 DTD and no date, so the same figure gives the same bytes.
+
+Every figure is drawn in a :func:`style`: ``"light"`` (the default: a white background,
+black text, as matplotlib draws) or ``"dark"`` (a transparent background, light text, axes
+and grid, for dark pages and notebook themes; the data keep their colours). ``with
+plot.style("dark"): fig = plot.counts()`` draws one figure dark; the environment variable
+``QUEENSLAB_PLOT_STYLE`` sets the default (the documentation site draws each figure in both,
+one for each colour scheme).
 
 matplotlib is imported inside the functions only: ``import queenslab.plot`` stays light,
 and without matplotlib every function raises
@@ -27,13 +36,17 @@ used, so no display or GUI backend is needed.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import functools
 import io
 import itertools
 import math
 import os
 import statistics
-from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
@@ -56,6 +69,12 @@ __all__ = [
     "signatures",
     "rank_times",
     "minconflicts_steps",
+    "STYLES",
+    "STYLE_ENV",
+    "Style",
+    "style",
+    "current_style",
+    "growth",
     "render",
     "save",
     "check_path",
@@ -80,6 +99,142 @@ _INSTALL = 'pip install "queenslab[plot]"'
 _DPI = 150
 
 
+# ----------------------------------------------------------------------------- styles
+
+
+@dataclass(frozen=True)
+class Style:
+    """The colours of a figure's parts that are not data (the data keep theirs).
+
+    Attributes
+    ----------
+    name : str
+        ``"light"`` or ``"dark"``.
+    rc : dict
+        matplotlib settings while the figure is drawn (background, text, axes, ticks);
+        empty for ``"light"``, which leaves matplotlib's (and the user's) own settings.
+    grid, reference, muted, neutral, label : str
+        Colours of the grid, of reference lines and their labels (a line at 1, "every
+        orbit"), of notes, of a data line without a colour of its own, and of a value
+        printed above a bar.
+    """
+
+    name: str
+    rc: dict[str, str] = field(default_factory=dict)
+    grid: str = "0.88"
+    reference: str = "0.25"
+    muted: str = "0.4"
+    neutral: str = "0.3"
+    label: str = "black"
+
+
+_DARK_TEXT = "#d0d3dc"
+#: The styles :func:`style` knows. ``"dark"`` is drawn for Material's slate scheme (a
+#: background near ``#1e2029``) and reads on any dark background: it has none of its own.
+STYLES = {
+    "light": Style("light"),
+    "dark": Style(
+        "dark",
+        rc={
+            "figure.facecolor": "none",
+            "axes.facecolor": "none",
+            "savefig.facecolor": "none",
+            "text.color": _DARK_TEXT,
+            "axes.labelcolor": _DARK_TEXT,
+            "axes.edgecolor": "#9a9eaa",
+            "xtick.color": "#9a9eaa",
+            "ytick.color": "#9a9eaa",
+            "xtick.labelcolor": _DARK_TEXT,
+            "ytick.labelcolor": _DARK_TEXT,
+            "legend.labelcolor": _DARK_TEXT,
+        },
+        grid="#3a3e4c",
+        reference="#b8bcc8",
+        muted="#9a9eaa",
+        neutral="#c8ccd6",
+        label=_DARK_TEXT,
+    ),
+}
+#: The environment variable naming the default style (unset: ``"light"``).
+STYLE_ENV = "QUEENSLAB_PLOT_STYLE"
+_STYLE: contextvars.ContextVar[Style | None] = contextvars.ContextVar("queenslab_plot_style", default=None)
+
+
+def current_style() -> Style:
+    """The style figures are drawn in now: the innermost :func:`style`, else the one named
+    by ``$QUEENSLAB_PLOT_STYLE``, else ``"light"``.
+
+    Raises
+    ------
+    QueensError
+        When ``$QUEENSLAB_PLOT_STYLE`` names no style.
+
+    Examples
+    --------
+    >>> with style("dark"):
+    ...     current_style().name
+    'dark'
+    """
+    chosen = _STYLE.get()
+    if chosen is not None:
+        return chosen
+    name = os.environ.get(STYLE_ENV, "").strip() or "light"
+    return STYLES[validate.choice(name, STYLES, f"the plot style (${STYLE_ENV})")]
+
+
+@contextlib.contextmanager
+def style(name: str) -> Iterator[Style]:
+    """Draw the figures made inside the ``with`` block in the style ``name``.
+
+    Parameters
+    ----------
+    name : {"light", "dark"}
+        ``"light"``: white background, black text (matplotlib's own look, the default).
+        ``"dark"``: transparent background with light text, axes and grid, for a dark page
+        or notebook theme.
+
+    Yields
+    ------
+    Style
+
+    Raises
+    ------
+    QueensError
+        For another name.
+
+    Examples
+    --------
+    >>> with style("dark"):
+    ...     fig = orbit_coverage({8: 100.0})
+    >>> fig.get_facecolor()[3], fig.axes[0].get_title() == ""
+    (0.0, True)
+    >>> orbit_coverage({8: 100.0}).get_facecolor()
+    (1.0, 1.0, 1.0, 1.0)
+    """
+    token = _STYLE.set(STYLES[validate.choice(name, STYLES, "plot style")])
+    try:
+        yield _STYLE.get()  # type: ignore[misc]
+    finally:
+        _STYLE.reset(token)
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _styled(function: _F) -> _F:
+    """Draw ``function``'s figure with the current style's matplotlib settings."""
+
+    @functools.wraps(function)
+    def drawn(*args: Any, **kwargs: Any) -> Any:
+        chosen = current_style()
+        if not chosen.rc:
+            return function(*args, **kwargs)
+        with _matplotlib().rc_context(chosen.rc):
+            return function(*args, **kwargs)
+
+    return drawn  # type: ignore[return-value]
+
+
 # ----------------------------------------------------------------------------- matplotlib
 
 
@@ -98,7 +253,7 @@ def _figure(width: float, height: float) -> tuple[Figure, Axes]:
     mpl = _matplotlib()
     fig = mpl.figure.Figure(figsize=(width, height), dpi=_DPI, layout="constrained")
     ax = fig.add_subplot()
-    ax.grid(True, which="major", color="0.88", linewidth=0.8)
+    ax.grid(True, which="major", color=current_style().grid, linewidth=0.8)
     ax.set_axisbelow(True)
     for side in ("top", "right"):
         ax.spines[side].set_visible(False)
@@ -221,6 +376,7 @@ def _count(kind: str, n: int) -> int:
     return count(Problem(n, toroidal=kind == "toroidal", knight=kind == "superqueens"))
 
 
+@_styled
 def counts(ns: Iterable[int] | None = None, kinds: Iterable[str] = tuple(COUNT_KINDS)) -> Figure:
     """Solution counts against n, on a log scale: one line per kind of count.
 
@@ -283,7 +439,13 @@ def counts(ns: Iterable[int] | None = None, kinds: Iterable[str] = tuple(COUNT_K
     ax.legend(frameon=False)
     if any(v == 0 for values in series.values() for _, v in values):
         ax.text(
-            0.99, 0.02, "n without a solution is left out", transform=ax.transAxes, ha="right", fontsize=8, color="0.4"
+            0.99,
+            0.02,
+            "n without a solution is left out",
+            transform=ax.transAxes,
+            ha="right",
+            fontsize=8,
+            color=current_style().muted,
         )
     return fig
 
@@ -291,6 +453,7 @@ def counts(ns: Iterable[int] | None = None, kinds: Iterable[str] = tuple(COUNT_K
 # ----------------------------------------------------------------------------- ratios
 
 
+@_styled
 def ratios(
     rows: Iterable[tuple[str, float] | tuple[str, float, float | None]],
     target: float | None = None,
@@ -347,7 +510,7 @@ def ratios(
     ax.bar_label(bars, labels=[_times(v, t) for _, v, t in checked], padding=3, fontsize=8)
     ax.set_yticks(ys, [label for label, _, _ in checked])
     ax.invert_yaxis()
-    ax.axvline(1.0, color="0.25", linewidth=1, linestyle="--", label="1 (equal)")
+    ax.axvline(1.0, color=current_style().reference, linewidth=1, linestyle="--", label="1 (equal)")
     targets = [(t, y) for (_, _, t), y in zip(checked, ys) if t is not None]
     if targets:
         ax.scatter(
@@ -377,6 +540,7 @@ def ratios(
 # ----------------------------------------------------------------------------- orbits and signatures
 
 
+@_styled
 def orbit_coverage(coverage: Mapping[int, float]) -> Figure:
     """The share of orbits Zhang and Zhang's orbit-based search reaches, by n.
 
@@ -423,12 +587,20 @@ def orbit_coverage(coverage: Mapping[int, float]) -> Figure:
             f"{p:.3g} %",
             ha="center",
             va="top" if inside else "bottom",
-            color="white" if inside else "black",
+            color="white" if inside else current_style().label,
             fontsize=8,
         )
-    ax.axhline(100, color="0.25", linewidth=1, linestyle="--")
+    reference = current_style().reference
+    ax.axhline(100, color=reference, linewidth=1, linestyle="--")
     ax.text(
-        1.0, 101, "every orbit", transform=ax.get_yaxis_transform(), ha="right", va="bottom", fontsize=8, color="0.25"
+        1.0,
+        101,
+        "every orbit",
+        transform=ax.get_yaxis_transform(),
+        ha="right",
+        va="bottom",
+        fontsize=8,
+        color=reference,
     )
     ax.set_ylim(0, 110)
     ax.set_xticks(xs)
@@ -439,6 +611,7 @@ def orbit_coverage(coverage: Mapping[int, float]) -> Figure:
     return fig
 
 
+@_styled
 def orbit_generations(generations: Iterable[int], total: int, *, n: int | None = None) -> Figure:
     """One run of the orbit-based search: the new orbits found at each generation of moves.
 
@@ -486,7 +659,7 @@ def orbit_generations(generations: Iterable[int], total: int, *, n: int | None =
     fig, ax = _figure(6.4, 3.8)
     ax.bar(xs, per_generation, width=0.65, color="#4c72b0", label="new orbits")
     ax.plot(xs, np.cumsum(per_generation), marker="o", markersize=4, color="#dd8452", label="orbits found so far")
-    ax.axhline(total, color="0.25", linewidth=1, linestyle="--", label=f"all orbits ({total})")
+    ax.axhline(total, color=current_style().reference, linewidth=1, linestyle="--", label=f"all orbits ({total})")
     ax.set_ylim(0, total * 1.12 + 1)
     ax.set_xticks(xs)
     ax.grid(False, axis="x")
@@ -500,6 +673,7 @@ def orbit_generations(generations: Iterable[int], total: int, *, n: int | None =
     return fig
 
 
+@_styled
 def signatures(rows: Iterable[tuple]) -> Figure:
     """Orbits and distinct orbit signatures by n (``queenslab experiment signature``).
 
@@ -543,7 +717,7 @@ def signatures(rows: Iterable[tuple]) -> Figure:
     ax.plot(
         [n for n, _ in orbit_points],
         [o if o > 0 else math.nan for _, o in orbit_points],
-        color="0.3",
+        color=current_style().neutral,
         linewidth=1.2,
         label="orbits",
     )
@@ -593,6 +767,7 @@ def _by_n(points: Sequence[tuple[int, float]]) -> dict[int, list[float]]:
     return grouped
 
 
+@_styled
 def rank_times(rows: Mapping[int, tuple[float, float]] | Iterable[tuple[int, float, float]]) -> Figure:
     """Rank and unrank times by n, on a log scale.
 
@@ -645,6 +820,7 @@ def rank_times(rows: Mapping[int, tuple[float, float]] | Iterable[tuple[int, flo
     return fig
 
 
+@_styled
 def minconflicts_steps(rows: Iterable[tuple[int, int]]) -> Figure:
     """Min-conflicts repair steps against n, log-log: the median of each n and the spread.
 
@@ -705,6 +881,145 @@ def minconflicts_steps(rows: Iterable[tuple[int, int]]) -> Figure:
     seeds = max(len(v) for v in grouped.values())
     ax.set_title(f"Min-conflicts: steps to a solution ({seeds} seed{'s' if seeds > 1 else ''} per n)")
     ax.legend(frameon=False, fontsize=8, loc="upper left")
+    return fig
+
+
+# ----------------------------------------------------------------------------- growth
+
+
+_GROWTH_KINDS = ("standard", "toroidal")
+
+
+def growth(
+    estimates: Iterable[tuple[int, float, float, str]],
+    exact: Iterable[tuple[int, float, str]] = (),
+) -> Figure:
+    """``log Q(n) / n`` against n (``queenslab experiment growth``): the estimates with their
+    error bars, the exact values, and the asymptotics ``ln n - alpha``.
+
+    The upper panel shows ``log Q(n) / n`` with Simkin's ``ln n - 1.942`` (and
+    ``ln n - 3`` when there are toroidal points); the lower one the difference from it (the
+    ``o(1)`` term), where the error bars can be seen, with the band of Simkin's
+    ``+- 0.003`` around 0.
+
+    Parameters
+    ----------
+    estimates : iterable of tuple
+        ``(n, log_q_per_n, stderr, kind)``: a board size, the estimate of ``log Q(n) / n``,
+        its standard error (>= 0; drawn as a 95% bar, 1.96 of them) and ``"standard"`` or
+        ``"toroidal"``. May be empty when ``exact`` is not.
+    exact : iterable of tuple
+        ``(n, log_q_per_n, kind)``: exact values (a published or counted Q(n)).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    QueensError
+        When both lists are empty, or for a row that is not such a tuple.
+    MissingDependency
+        Without matplotlib.
+
+    Examples
+    --------
+    >>> fig = growth([(40, 1.80, 0.0001, "standard")], [(8, 0.5652, "standard")])
+    >>> [ax.get_ylabel() for ax in fig.axes]
+    ['log Q(n) / n', 'difference from ln n − α']
+    """
+    from .growth import ALPHA, ALPHA_ERROR, TOROIDAL_ALPHA
+
+    est = [] if estimates is None else list(itertools.islice(_iterable(estimates, "estimates", "rows"), MAX_POINTS + 1))
+    exa = [] if exact is None else list(itertools.islice(_iterable(exact, "exact", "rows"), MAX_POINTS + 1))
+    points, known = [], []
+    if est:
+        for i, row in enumerate(_rows(est, "estimates", "(n, log_q_per_n, stderr, kind)", (4,))):
+            n = _n(row[0], f"the n of estimates[{i}]")
+            value = validate.real(row[1], f"the value of estimates[{i}]", minimum=-1e6, maximum=1e6)
+            error = validate.real(row[2], f"the stderr of estimates[{i}]", minimum=0, maximum=1e6)
+            points.append((n, value, error, validate.choice(row[3], _GROWTH_KINDS, "kind")))
+    if exa:
+        for i, row in enumerate(_rows(exa, "exact", "(n, log_q_per_n, kind)", (3,))):
+            n = _n(row[0], f"the n of exact[{i}]")
+            value = validate.real(row[1], f"the value of exact[{i}]", minimum=-1e6, maximum=1e6)
+            known.append((n, value, validate.choice(row[2], _GROWTH_KINDS, "kind")))
+    if not points and not known:
+        raise QueensError("nothing to draw: give some estimates or exact values")
+    alphas = {"standard": ALPHA, "toroidal": TOROIDAL_ALPHA}
+    mpl = _matplotlib()
+    fig = mpl.figure.Figure(figsize=(6.8, 6.2), dpi=_DPI, layout="constrained")
+    top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=(3, 2))
+    for ax in (top, bottom):
+        ax.grid(True, which="major", color="0.88", linewidth=0.8)
+        ax.set_axisbelow(True)
+        for side in ("top", "right"):
+            ax.spines[side].set_visible(False)
+    colours = {"standard": "#4c72b0", "toroidal": "#c44e52"}
+    names = {
+        "standard": ("Simkin: ln n − 1.942", "standard board"),
+        "toroidal": ("ln n − 3 (Luria; Bowtell and Keevash)", "toroidal board"),
+    }
+    ns = [p[0] for p in points] + [k[0] for k in known]
+    grid = np.linspace(max(1.0, min(ns) - 1), max(ns) + 1, 200)
+    for kind in _GROWTH_KINDS:
+        mine = sorted(p for p in points if p[3] == kind)
+        theirs = sorted(k for k in known if k[2] == kind)
+        if not mine and not theirs:
+            continue
+        alpha, colour = alphas[kind], colours[kind]
+        curve, board = names[kind]
+        top.plot(
+            grid,
+            np.log(grid) - alpha,
+            color=colour,
+            linewidth=1.2,
+            linestyle="-" if kind == "standard" else "--",
+            label=curve,
+        )
+        if theirs:
+            xs = [k[0] for k in theirs]
+            ys = [k[1] for k in theirs]
+            label = f"exact ({'OEIS A000170' if kind == 'standard' else 'counted'}), {board}"
+            for ax, yy in ((top, ys), (bottom, [y - (math.log(x) - alpha) for x, y in zip(xs, ys)])):
+                ax.plot(
+                    xs,
+                    yy,
+                    linestyle="none",
+                    marker="s",
+                    markersize=6,
+                    fillstyle="none",
+                    color="0.35" if kind == "standard" else colour,
+                    label=label if ax is top else None,
+                )
+        if mine:
+            xs = [p[0] for p in mine]
+            ys = [p[1] for p in mine]
+            bars = [1.96 * p[2] for p in mine]
+            for ax, yy in ((top, ys), (bottom, [y - (math.log(x) - alpha) for x, y in zip(xs, ys)])):
+                ax.errorbar(
+                    xs,
+                    yy,
+                    yerr=bars,
+                    linestyle="none",
+                    marker="o",
+                    markersize=3.5,
+                    capsize=2.5,
+                    color=colour,
+                    label=f"estimate (95% bar), {board}" if ax is top else None,
+                )
+    if any(p[3] == "standard" for p in points) or any(k[2] == "standard" for k in known):
+        bottom.axhspan(
+            -ALPHA_ERROR, ALPHA_ERROR, color=colours["standard"], alpha=0.15, linewidth=0, label="Simkin's ± 0.003"
+        )
+        bottom.legend(frameon=False, fontsize=8, loc="upper right")
+    bottom.axhline(0, color="0.25", linewidth=1)
+    top.set_ylabel("log Q(n) / n")
+    top.set_title("Growth of the number of solutions: log Q(n) / n")
+    top.legend(frameon=False, fontsize=8, loc="lower right")
+    bottom.set_ylabel("difference from ln n − α")
+    bottom.set_xlabel("n (board size)")
+    _integer_ticks(bottom)
     return fig
 
 

@@ -60,6 +60,7 @@ __all__ = [
     "SignatureReport",
     "SearchStep",
     "OrbitSearchReport",
+    "GrowthReport",
     "WatchReport",
     "ReplayReport",
 ]
@@ -163,6 +164,13 @@ class CountReport:
     verify_method: str | None = None
     disagreements: tuple[Any, ...] | None = None  # distributed.runner.Disagreement
     provenance: dict[str, Any] | None = None
+    # an estimate (the approxmc backend): its guarantee, bounds and the known value held against them
+    approximate: bool = False
+    epsilon: float | None = None
+    delta: float | None = None
+    count_bounds: tuple[int, int] | None = None
+    unique_bounds: tuple[int, int] | None = None
+    within_bounds: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -175,7 +183,7 @@ class CrosscheckReport:
     time_limit: float
     agrees: bool
     verdict: str
-    results: tuple[Any, ...]  # CrosscheckRow: backend, count, unique, seconds, complete, error, timed_out
+    results: tuple[Any, ...]  # CrosscheckRow: backend, count, unique, seconds, complete, error, timed_out, ...
     note: str | None
 
 
@@ -511,6 +519,28 @@ class OrbitSearchReport:
     seconds: float = 0.0
     plot: str | None = None
     provenance: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class GrowthReport:
+    """``queenslab experiment growth``: log Q(n) / n from estimates, against the asymptotics
+    (its ``results`` are :class:`queenslab.growth.GrowthRow`)."""
+
+    experiment: str
+    results: tuple[Any, ...]
+    alpha: float
+    alpha_error: float
+    max_relative_stderr: float
+    confidence: float
+    samples_per_n: int | None
+    time_per_n: float | None
+    seed: int
+    threads: int
+    method: str
+    out: str | None
+    plot: str | None
+    seconds: float
+    provenance: dict[str, Any]
 
 
 @dataclass(frozen=True)

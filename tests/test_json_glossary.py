@@ -102,6 +102,7 @@ CALLS = [
     ["replay", "{tmp}/b.jsonl", "--tree", "{tmp}/tree.svg"],
     ["estimate", 12, "--method", "knuth", "--samples", 1000, "--seed", 1],
     ["estimate", 6, "--fix", "1,1", "--fix", "3,3"],
+    ["experiment", "growth", "--ns", "7,13", "--samples", 1000, "--toroidal", "--out", "{tmp}/growth"],
     ["count", 0],
 ]
 

@@ -10,10 +10,11 @@ variant flags, ``--json``, the backends' options derived from the registry):
 * :mod:`.symmetry` -- ``orbits``, ``symmetry table|orbit``, ``experiment signature|orbit-search``;
 * :mod:`.heuristics` -- ``solve``;
 * :mod:`.watch` -- ``watch``, ``replay``;
-* :mod:`.estimate` -- ``estimate``.
+* :mod:`.estimate` -- ``estimate``;
+* :mod:`.growth` -- ``experiment growth``.
 """
 
-from . import counting, estimate, heuristics, limits, placements, ranking, symmetry, watch  # noqa: F401  (they declare the commands)
+from . import counting, estimate, growth, heuristics, limits, placements, ranking, symmetry, watch  # noqa: F401  (they declare the commands)
 from .app import cli, main, run
 
 __all__ = ["cli", "main", "run"]
