@@ -19,28 +19,28 @@ engine / C (target <= 0.8, docs/performance.md) and the node counts of both. Wit
 compiler this section says so and is skipped.
 
 Then the join against E. Kluev's N-Queens-Count-Sol (the quarter-board join counter whose
-idea :mod:`queenslab.native.join` follows): the program's source, fetched outside the
-repository, is given by ``--kluev DIR`` (or ``$QUEENSLAB_KLUEV``); it is built once per n
-with its default settings (``g++ -std=c++20 -O3 main.cpp``, the board size set in
-``solcounter.h``, where the program keeps it) and run on one thread against
-``join.join_total(n, threads=1)`` interleaved (Kluev, join, Kluev, join, ... for
-``--rounds`` rounds) at ``--join-ns`` (default n = 16, 17, 18); the table gives every
-round, the medians and the ratio join / Kluev (target <= 1.0, aiming at 0.8), naming the
-CPU and its vector extensions. Without the source or a C++20 compiler the Kluev side is
-skipped with the reason, and the join is timed alone.
+idea :mod:`queenslab.native.join` follows): the program is built outside the repository,
+once per n with its default settings, by ``benchmarks/ref/build_counters.sh`` into the
+directory of public counters that ``benchmarks/counters.py`` also uses, given by
+``--counters DIR`` (or ``$QUEENSLAB_COUNTERS``; the builds are ``kluev-n16``, ...). It is run
+on one thread against ``join.join_total(n, threads=1)`` interleaved (Kluev, join, Kluev,
+join, ... for ``--rounds`` rounds) at ``--join-ns`` (default n = 16, 17, 18); the table gives
+every round (wall and, for Kluev, CPU time), the medians of the wall times and the ratio
+join / Kluev (target <= 1.0, aiming at 0.8), naming the CPU and its vector extensions.
+Without a build for some n, the Kluev side is skipped with the reason, and the join is
+timed alone.
 
 ``--plot F`` draws the ratios of the run as bars, with the targets of docs/benchmarks.md at
 n = 16 (the engine >= 2.2x the baseline on one thread; two threads >= 1.7x one) and the
 C comparison drawn as C / engine (target >= 1 / 0.8 = 1.25).
 
 Usage: ``python benchmarks/count.py [--ns 14 15 16] [--repeat 3] [--c-ns 16 17] [--rounds 3]
-[--no-c] [--kluev DIR] [--join-ns 16 17 18] [--no-join] [--quick] [--plot F]``
+[--no-c] [--counters DIR] [--join-ns 16 17 18] [--no-join] [--quick] [--plot F]``
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import shutil
 import statistics
@@ -50,6 +50,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import counters
 import numpy as np
 from common import add_plot_option, best_time, check_plot, print_metadata, run_metadata, save_plot
 from numba import njit
@@ -68,8 +69,6 @@ C_SOURCE = Path(__file__).resolve().parent / "ref" / "takaken.c"
 C_FLAGS = ["-O3", "-march=native"]
 #: The join's target against E. Kluev's program: join / Kluev at most this (aim: 0.8).
 JOIN_TARGET, JOIN_AIM = 1.0, 0.8
-#: Kluev's build, as its README gives it (its default settings).
-KLUEV_FLAGS = ["-std=c++20", "-O3"]
 
 
 @njit(cache=True, nogil=True)
@@ -221,120 +220,68 @@ def compare_with_c(ns: list[int], rounds: int) -> list[tuple[str, float, float |
         return ratios
 
 
-def cpu_line() -> str:
-    """The CPU's model name and its AVX2 / AVX-512 flags, from /proc/cpuinfo."""
-    name, flags = "unknown CPU", set()
+def run_kluev(binary: str) -> tuple[float, float, int]:
+    """(wall seconds, CPU seconds, the total printed) of one single-threaded run of Kluev's
+    program."""
+    run = counters.run_child([binary, "1"])
+    if run.returncode != 0:
+        raise SystemExit(f"Kluev's program exited with {run.returncode}: {run.err.strip()[-300:]}")
     try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                key, _, value = line.partition(":")
-                if key.strip() == "model name" and name == "unknown CPU":
-                    name = value.strip()
-                elif key.strip() == "flags" and not flags:
-                    flags = set(value.split())
-    except OSError:
-        return f"{name} (no /proc/cpuinfo)"
-    vector = sorted(f for f in flags if f == "avx2" or f.startswith("avx512"))
-    return f"{name}, {os.cpu_count()} logical cores; vector flags: {', '.join(vector) or 'no AVX2 / AVX-512'}"
+        total = counters.parse_kluev(run.out, 0).total
+    except ValueError as e:
+        raise SystemExit(f"Kluev's program: {e}: {run.out!r}") from None
+    return run.wall, run.cpu, total
 
 
-def kluev_source(arg: str | None) -> tuple[Path | None, str]:
-    """(the directory of Kluev's source, "") or (None, why it is not used)."""
-    where = arg or os.environ.get("QUEENSLAB_KLUEV")
-    if not where:
-        return None, "no --kluev DIR (nor $QUEENSLAB_KLUEV) given: the source of E. Kluev's N-Queens-Count-Sol"
-    src = Path(where)
-    if not (src / "main.cpp").is_file() or not (src / "solcounter.h").is_file():
-        return None, f"{src} holds no main.cpp and solcounter.h of N-Queens-Count-Sol"
-    return src, ""
-
-
-def build_kluev(src: Path, n: int, outdir: str) -> tuple[str | None, str]:
-    """Build Kluev's program for board size n in ``outdir``: (binary, compiler line) or
-    (None, why not)."""
-    cxx = next((shutil.which(c) for c in (os.environ.get("CXX"), "g++", "c++") if c and shutil.which(c)), None)
-    if cxx is None:
-        return None, "no C++ compiler found (tried $CXX, g++, c++)"
-    work = Path(outdir) / f"kluev{n}"
-    shutil.copytree(src, work, ignore=shutil.ignore_patterns(".git", "build"))
-    header = work / "solcounter.h"
-    text = header.read_text()
-    marker = "inline constexpr int size = "
-    at = text.find(marker)
-    if at < 0:
-        return None, "solcounter.h does not set the board size as expected"
-    end = text.index(";", at)
-    header.write_text(text[: at + len(marker)] + str(n) + text[end:])
-    binary = work / "nqueens"
-    done = subprocess.run([cxx, *KLUEV_FLAGS, "main.cpp", "-o", str(binary)], cwd=work, capture_output=True, text=True)
-    if done.returncode != 0:
-        return None, f"the build failed ({cxx} {' '.join(KLUEV_FLAGS)}): {done.stderr.strip()[-300:]}"
-    version = subprocess.run([cxx, "--version"], capture_output=True, text=True).stdout.splitlines()
-    return str(binary), f"{cxx} {' '.join(KLUEV_FLAGS)} ({version[0] if version else 'unknown version'})"
-
-
-def run_kluev(binary: str) -> tuple[float, int]:
-    """(wall seconds, the total printed) of one single-threaded run of Kluev's program."""
-    t0 = time.perf_counter()
-    out = subprocess.run([binary, "1"], check=True, capture_output=True, text=True).stdout
-    dt = time.perf_counter() - t0
-    found = [line.split(":")[1] for line in out.splitlines() if line.startswith("Result:")]
-    if not found:
-        raise SystemExit(f"Kluev's program printed no result: {out!r}")
-    return dt, int(found[0])
-
-
-def compare_with_kluev(ns: list[int], rounds: int, source: str | None) -> list[tuple[str, float, float | None]]:
+def compare_with_kluev(ns: list[int], rounds: int, where: str | None) -> list[tuple[str, float, float | None]]:
     """Print the join section: rounds interleaved Kluev / join on one thread, medians, ratios."""
     print()
     print("## The join against E. Kluev's N-Queens-Count-Sol (one thread, totals only)")
     print()
-    print(f"# CPU: {cpu_line()}")
-    with contextlib.suppress(OSError):  # no load average on some platforms
-        print(f"# load average (1, 5, 15 min): {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    src, why = kluev_source(source)
-    if src is None:
-        print(f"# Kluev's program is skipped: {why}; the join is timed alone")
-    print(f"# rounds: {rounds}, interleaved Kluev, join, Kluev, join, ...; Kluev's time is its process's wall time")
+    print(f"# CPU: {counters.cpu_line()}")
+    print(f"# load average (1, 5, 15 min): {counters.load_line()}")
+    directory = Path(where) if where else None
+    binaries: dict[int, str] = {}
+    for n in ns:
+        binary, why = counters.locate(counters.BY_NAME["kluev"], n, directory, {})
+        if binary is None:
+            print(f"# Kluev's program is skipped at n = {n}: {why}; the join is timed alone")
+        else:
+            binaries[n] = str(binary)
+    info = directory / "BUILD-INFO" if directory else None
+    if binaries and info is not None and info.is_file():
+        for line in info.read_text().splitlines():
+            if line.startswith("kluev:"):
+                print(f"# Kluev's program: {directory}, {line}")
+    print(f"# rounds: {rounds}, interleaved Kluev, join, Kluev, join, ...; the ratios are of wall times")
     ratios = []
     summary = []
-    with tempfile.TemporaryDirectory(prefix="queenslab-kluev-") as tmp:
-        binaries: dict[int, str] = {}
-        if src is not None:
-            for n in ns:
-                binary, info = build_kluev(src, n, tmp)
-                if binary is None:
-                    print(f"# Kluev's program is skipped: {info}")
-                    binaries.clear()
-                    break
-                binaries[n] = binary
-            if binaries:
-                print(f"# Kluev's program: {src}, built per n with {info}")
-        print()
-        print("| n | round | Kluev (s) | join 1 thread (s) | join / Kluev |")
-        print("|---|---|---|---|---|")
-        for n in ns:
-            got = join.join_total(n, threads=1, force=True)  # also compiles the kernels
-            if got != known_total(n):
-                raise SystemExit(f"join count mismatch at n={n}: {got}, known {known_total(n)}")
-            t_k, t_j = [], []
-            for r in range(rounds):
-                if n in binaries:
-                    dt, total = run_kluev(binaries[n])
-                    if total != known_total(n):
-                        raise SystemExit(f"Kluev's program at n={n} printed {total}")
-                    t_k.append(dt)
-                t0 = time.perf_counter()
-                join.join_total(n, threads=1, force=True)
-                t_j.append(time.perf_counter() - t0)
-                k = f"{t_k[-1]:.3f}" if t_k else "-"
-                ratio = f"{t_j[-1] / t_k[-1]:.2f}" if t_k else "-"
-                print(f"| {n} | {r + 1} | {k} | {t_j[-1]:.3f} | {ratio} |", flush=True)
-            mk = statistics.median(t_k) if t_k else None
-            mj = statistics.median(t_j)
-            summary.append((n, mk, mj))
-            if mk:
-                ratios.append((f"n = {n}: time, Kluev / join (1 thread)", mk / mj, 1 / JOIN_TARGET))
+    print()
+    print("| n | round | Kluev wall (s) | Kluev CPU (s) | join 1 thread (s) | join / Kluev |")
+    print("|---|---|---|---|---|---|")
+    for n in ns:
+        got = join.join_total(n, threads=1, force=True)  # also compiles the kernels
+        if got != known_total(n):
+            raise SystemExit(f"join count mismatch at n={n}: {got}, known {known_total(n)}")
+        t_k, t_j = [], []
+        for r in range(rounds):
+            cpu = None
+            if n in binaries:
+                dt, cpu, total = run_kluev(binaries[n])
+                if total != known_total(n):
+                    raise SystemExit(f"Kluev's program at n={n} printed {total}, known {known_total(n)}")
+                t_k.append(dt)
+            t0 = time.perf_counter()
+            join.join_total(n, threads=1, force=True)
+            t_j.append(time.perf_counter() - t0)
+            k = f"{t_k[-1]:.3f} | {cpu:.3f}" if t_k and cpu is not None else "- | -"
+            ratio = f"{t_j[-1] / t_k[-1]:.2f}" if t_k else "-"
+            print(f"| {n} | {r + 1} | {k} | {t_j[-1]:.3f} | {ratio} |", flush=True)
+        mk = statistics.median(t_k) if t_k else None
+        mj = statistics.median(t_j)
+        summary.append((n, mk, mj))
+        if mk:
+            ratios.append((f"n = {n}: time, Kluev / join (1 thread)", mk / mj, 1 / JOIN_TARGET))
     print()
     print(f"| n | Kluev median (s) | join median (s) | join / Kluev (target <= {JOIN_TARGET}, aim {JOIN_AIM}) |")
     print("|---|---|---|---|")
@@ -350,7 +297,11 @@ def main() -> None:
     ap.add_argument("--c-ns", type=int, nargs="+", default=[16, 17], help="n of the comparison with C")
     ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds of the comparison with C")
     ap.add_argument("--no-c", action="store_true", help="skip the comparison with C")
-    ap.add_argument("--kluev", metavar="DIR", help="source of E. Kluev's N-Queens-Count-Sol (or $QUEENSLAB_KLUEV)")
+    ap.add_argument(
+        "--counters",
+        metavar="DIR",
+        help=f"directory of the public counters' builds, Kluev's kluev-nN among them (or ${counters.COUNTERS_ENV})",
+    )
     ap.add_argument("--join-ns", type=int, nargs="+", default=[16, 17, 18], help="n of the join against Kluev")
     ap.add_argument("--no-join", action="store_true", help="skip the join against Kluev's program")
     ap.add_argument(
@@ -414,7 +365,7 @@ def main() -> None:
     if not args.no_c:
         ratios += compare_with_c(args.c_ns, args.rounds)
     if not args.no_join:
-        ratios += compare_with_kluev(args.join_ns, args.rounds, args.kluev)
+        ratios += compare_with_kluev(args.join_ns, args.rounds, args.counters or os.environ.get(counters.COUNTERS_ENV))
     if args.plot:
         from queenslab.plot import ratios as ratio_chart
 
