@@ -890,6 +890,7 @@ def minconflicts_steps(rows: Iterable[tuple[int, int]]) -> Figure:
 _GROWTH_KINDS = ("standard", "toroidal")
 
 
+@_styled
 def growth(
     estimates: Iterable[tuple[int, float, float, str]],
     exact: Iterable[tuple[int, float, str]] = (),
@@ -951,7 +952,7 @@ def growth(
     fig = mpl.figure.Figure(figsize=(6.8, 6.2), dpi=_DPI, layout="constrained")
     top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=(3, 2))
     for ax in (top, bottom):
-        ax.grid(True, which="major", color="0.88", linewidth=0.8)
+        ax.grid(True, which="major", color=current_style().grid, linewidth=0.8)
         ax.set_axisbelow(True)
         for side in ("top", "right"):
             ax.spines[side].set_visible(False)
@@ -989,7 +990,7 @@ def growth(
                     marker="s",
                     markersize=6,
                     fillstyle="none",
-                    color="0.35" if kind == "standard" else colour,
+                    color=current_style().neutral if kind == "standard" else colour,
                     label=label if ax is top else None,
                 )
         if mine:
@@ -1013,10 +1014,10 @@ def growth(
             -ALPHA_ERROR, ALPHA_ERROR, color=colours["standard"], alpha=0.15, linewidth=0, label="Simkin's ± 0.003"
         )
         bottom.legend(frameon=False, fontsize=8, loc="upper right")
-    bottom.axhline(0, color="0.25", linewidth=1)
+    bottom.axhline(0, color=current_style().reference, linewidth=1)
     top.set_ylabel("log Q(n) / n")
     top.set_title("Growth of the number of solutions: log Q(n) / n")
-    top.legend(frameon=False, fontsize=8, loc="lower right")
+    top.legend(frameon=False, fontsize=8, loc="upper left")
     bottom.set_ylabel("difference from ln n − α")
     bottom.set_xlabel("n (board size)")
     _integer_ticks(bottom)
