@@ -31,9 +31,29 @@ COUNT = limits.declare(
 Progress = Callable[[int, int], None]
 
 
-def check_count(n: int, force: bool) -> None:
-    """Refuse an exact count of size ``n`` beyond :data:`COUNT` unless ``force``."""
-    limits.check(COUNT, n, force)
+def check_count(n: int, force: bool, problem: Any = None) -> None:
+    """Refuse an exact count of size ``n`` beyond :data:`COUNT` unless ``force``.
+
+    The refusal quotes the count's predicted cost (:func:`queenslab.cost.refusal_cost`,
+    a calibration of about a second) for ``problem`` (default: the standard problem of
+    n); if the prediction fails, the limit's own sentence stands in for it, so that the
+    refusal is never lost.
+    """
+    cost = ""
+    if n > COUNT.largest and not force:
+        cost = _predicted(n, problem)
+    limits.check(COUNT, n, force, cost=cost)
+
+
+def _predicted(n: int, problem: Any) -> str:
+    """:func:`queenslab.cost.refusal_cost` of the count refused, or "" when it fails."""
+    try:
+        from ..cost import refusal_cost
+        from ..problem import Problem
+
+        return refusal_cost(Problem(n) if problem is None else problem)
+    except Exception:  # any failure of the prediction leaves the plain refusal
+        return ""
 
 
 def run_tasks(tasks: list, fn: Callable[[Any], Any], threads: int, progress: Progress | None) -> list:
