@@ -278,7 +278,7 @@ def check_size(problem: Problem, force: bool) -> None:
 
 
 def _check_size(problem: Problem, force: bool) -> None:
-    pool.check_count(problem.n, validate.flag(force, "force"))
+    pool.check_count(problem.n, validate.flag(force, "force"), problem)
 
 
 def _sym_tasks(n: int) -> list[tuple[int, int, int]]:
