@@ -206,8 +206,8 @@ def style(name: str) -> Iterator[Style]:
     --------
     >>> with style("dark"):
     ...     fig = orbit_coverage({8: 100.0})
-    >>> fig.get_facecolor()[3], fig.axes[0].get_title() == ""
-    (0.0, True)
+    >>> fig.get_facecolor()[3], fig.axes[0].yaxis.label.get_color()
+    (0.0, '#d0d3dc')
     >>> orbit_coverage({8: 100.0}).get_facecolor()
     (1.0, 1.0, 1.0, 1.0)
     """
