@@ -1,17 +1,27 @@
-"""Counting one problem on several backends, side by side."""
+"""Counting one problem on several backends, side by side.
+
+Exact backends check one another: two or more complete answers, all alike, agree. An
+approximate backend (``approxmc``) runs only when asked (named in ``backends``, or
+``approximate=True``) and is held against the exact answers instead: its row is
+*within bounds* when the exact backends' common answer lies within the estimate's
+bounds, *outside bounds* otherwise. It never makes a verdict: an estimate cannot
+confirm an exact count, and a result outside its bounds is an event its guarantee
+allows (with probability at most ``delta``), not a disagreement of exact counts.
+"""
 
 from __future__ import annotations
 
 import multiprocessing
 import pickle
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .. import interrupt, validate
 from ..errors import MissingDependency, QueensError, TooLarge
 from ..problem import Problem, as_problem
 from ..result import CountResult
+from .approximate import ApproximateCount, within_all
 from .registry import BACKENDS, get_backend
 
 __all__ = ["crosscheck", "Crosscheck", "CrosscheckRow", "DEFAULT_TIME_LIMIT"]
@@ -31,6 +41,12 @@ class CrosscheckRow:
     message when the backend could not run (an optional package that
     is not installed, or a board beyond the backend's practical limit) or ran out of its
     time limit (``timed_out``); ``count``/``unique`` are then None and ``complete`` False.
+
+    An approximate backend's row says so (``approximate``): ``count``/``unique`` are
+    estimates with ``epsilon``, ``delta`` and their bounds (``count_bounds``,
+    ``unique_bounds``, whole numbers), and ``within_bounds`` says whether the exact
+    backends' common answer lies within them (None when there is none to hold them
+    against, and in an exact row).
     """
 
     backend: str
@@ -41,6 +57,12 @@ class CrosscheckRow:
     error: str | None = None
     timed_out: bool = False
     method: str | None = None
+    approximate: bool = False
+    epsilon: float | None = None
+    delta: float | None = None
+    count_bounds: tuple[int, int] | None = None
+    unique_bounds: tuple[int, int] | None = None
+    within_bounds: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -60,6 +82,11 @@ class Crosscheck:
       holds a lower bound (rows that ran out of time or could not run do not count);
     * ``"inconclusive"`` otherwise (fewer than two complete answers, or a lower bound).
 
+    Only exact rows take part: an approximate row is never an answer of the verdict. It
+    is held against the exact answer instead (:attr:`CrosscheckRow.within_bounds`);
+    :attr:`outside` lists the rows outside their bounds, which change no verdict (the
+    guarantee allows them with probability at most ``delta``).
+
     An interrupted crosscheck has no verdict: it raises ``KeyboardInterrupt``.
     """
 
@@ -69,13 +96,23 @@ class Crosscheck:
 
     @property
     def answered(self) -> tuple[CrosscheckRow, ...]:
-        """The rows with a complete answer."""
-        return tuple(r for r in self.rows if r.error is None and r.complete)
+        """The exact rows with a complete answer."""
+        return tuple(r for r in self.rows if r.error is None and r.complete and not r.approximate)
 
     @property
     def limited(self) -> tuple[CrosscheckRow, ...]:
         """The rows a limit stopped (their counts are lower bounds)."""
         return tuple(r for r in self.rows if r.error is None and not r.complete)
+
+    @property
+    def estimated(self) -> tuple[CrosscheckRow, ...]:
+        """The approximate rows with an estimate."""
+        return tuple(r for r in self.rows if r.error is None and r.approximate)
+
+    @property
+    def outside(self) -> tuple[CrosscheckRow, ...]:
+        """The approximate rows whose bounds miss the exact answer."""
+        return tuple(r for r in self.estimated if r.within_bounds is False)
 
     @property
     def verdict(self) -> str:
@@ -106,6 +143,7 @@ def crosscheck(
     options: dict[str, dict] | None = None,
     strict: bool = False,
     time_limit: float | None = DEFAULT_TIME_LIMIT,
+    approximate: bool = False,
 ) -> Crosscheck:
     """Count ``problem`` on several backends and compare.
 
@@ -121,7 +159,7 @@ def crosscheck(
     ----------
     problem : Problem
     backends : sequence of str, optional
-        Registered names; default all of them.
+        Registered names; default every exact backend.
     unique : bool, default True
         Also compare the orbit counts.
     options : dict, optional
@@ -133,6 +171,9 @@ def crosscheck(
         Seconds each backend may count for; one that runs out is stopped and its row
         says so (``timed_out``, ``complete=False``), and the others decide the verdict.
         None: no limit, every backend counts in this process.
+    approximate : bool, default False
+        Also run the approximate backends (those not named in ``backends``); their
+        rows are held against the exact answer and never decide the verdict.
 
     Returns
     -------
@@ -149,7 +190,10 @@ def crosscheck(
         raise QueensError(
             f"backends must be a list of backend names, e.g. ['native', 'sat'], got {validate.brief(backends)}"
         )
-    names = list(BACKENDS) if backends is None else list(backends)
+    approximate = validate.flag(approximate, "approximate")
+    names = [n for n, cls in BACKENDS.items() if not cls.approximate] if backends is None else list(backends)
+    if approximate:
+        names += [n for n, cls in BACKENDS.items() if cls.approximate and n not in names]
     if not names:
         raise QueensError("crosscheck needs at least one backend")
     if options is not None and not (isinstance(options, dict) and all(isinstance(v, dict) for v in options.values())):
@@ -176,7 +220,24 @@ def crosscheck(
             rows.append(_row(name, be, problem, unique, opts, time_limit, strict, refusals))
     if refusals and all(row.error and not row.timed_out for row in rows):
         raise refusals[0]  # nothing ran: the problem is too large for all of them
-    return Crosscheck(problem, tuple(rows), unique)
+    return _held_to_bounds(Crosscheck(problem, tuple(rows), unique))
+
+
+def _held_to_bounds(check: Crosscheck) -> Crosscheck:
+    """``check`` with each approximate row's ``within_bounds`` filled in: whether the
+    exact rows' common answer lies within its bounds (None when the exact rows give no
+    answer, or disagree)."""
+    answers = {(r.count, r.unique if check.unique else None) for r in check.answered}
+    if len(answers) != 1:
+        return check
+    ((count, unique),) = answers
+
+    def held(row: CrosscheckRow) -> CrosscheckRow:
+        if not row.approximate or row.error is not None:
+            return row
+        return replace(row, within_bounds=within_all([(count, row.count_bounds), (unique, row.unique_bounds)]))
+
+    return replace(check, rows=tuple(held(row) for row in check.rows))
 
 
 def _row(
@@ -191,6 +252,7 @@ def _row(
 ) -> CrosscheckRow:
     """One backend's count under ``opts``, as a row (a refusal or a timeout included)."""
     method = opts.get("method")
+    approximate = bool(getattr(type(be), "approximate", False))
     t0 = time.perf_counter()
     try:
         if time_limit is None or not _sendable((problem, opts)):
@@ -204,10 +266,27 @@ def _row(
             raise
         if isinstance(e, TooLarge):
             refusals.append(e)
-        return CrosscheckRow(name, None, None, time.perf_counter() - t0, False, str(e), method=method)
+        seconds = time.perf_counter() - t0
+        return CrosscheckRow(name, None, None, seconds, False, str(e), method=method, approximate=approximate)
     if r is None:
         message = f"ran out of its {time_limit:g} s time limit; stopped"
-        return CrosscheckRow(name, None, None, seconds, False, message, timed_out=True, method=method)
+        return CrosscheckRow(
+            name, None, None, seconds, False, message, timed_out=True, method=method, approximate=approximate
+        )
+    if isinstance(r, ApproximateCount):
+        return CrosscheckRow(
+            name,
+            r.count,
+            r.unique,
+            seconds,
+            r.complete,
+            method=r.method or method,
+            approximate=True,
+            epsilon=r.epsilon,
+            delta=r.delta,
+            count_bounds=r.count_bounds,
+            unique_bounds=r.unique_bounds,
+        )
     return CrosscheckRow(name, r.count, r.unique, seconds, r.complete, method=r.method or method)
 
 

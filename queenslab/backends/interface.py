@@ -32,6 +32,8 @@ backend, with the backend's option checks, like any other request.
 
 from __future__ import annotations
 
+import math
+import numbers
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
@@ -73,9 +75,12 @@ class Option:
     name : str
         Keyword name in Python (``time_limit``); the command line spells it
         ``--time-limit``.
-    kind : {"int", "float", "str", "flag", "choice", "object"}
+    kind : {"int", "float", "real", "str", "flag", "choice", "object"}
         ``int`` / ``float`` take ``minimum`` (and ``open_minimum`` for a strict bound);
         ``int`` also ``maximum`` (default :data:`INT64_MAX`, what a kernel or solver can hold);
+        ``float`` is a positive number of seconds; ``real`` is a finite number between
+        ``minimum`` and ``real_maximum`` (``open_minimum`` / ``open_maximum`` exclude
+        them), such as a tolerance or a probability;
         ``choice`` takes ``choices``; ``object`` (a model, a callback) is for Python
         only and has no command-line flag.
     help : str
@@ -102,6 +107,8 @@ class Option:
     applies_to: frozenset[str] = _ALL
     metavar: str | None = None
     command_line: bool = True
+    real_maximum: float | None = None
+    open_maximum: bool = False
 
     @property
     def flag(self) -> str:
@@ -126,6 +133,8 @@ class Option:
             return number
         if self.kind == "float":
             return validate.positive_seconds(value, self.name)
+        if self.kind == "real":
+            return self._real(value)
         if self.kind == "flag":
             return validate.flag(value, self.name)
         if self.kind == "choice":
@@ -133,6 +142,37 @@ class Option:
         if self.kind == "str" and not isinstance(value, str):
             raise QueensError(f"{self.name} must be a string, got {value!r}")
         return value
+
+    @property
+    def real_range(self) -> str:
+        """The values a ``real`` option takes, e.g. ``0 < delta < 1`` or ``epsilon > 0``."""
+        low, high = self.minimum, self.real_maximum
+        if low is None and high is None:
+            return f"{self.name} finite"
+        if high is None:
+            return f"{self.name} {'>' if self.open_minimum else '>='} {low:g}"
+        if low is None:
+            return f"{self.name} {'<' if self.open_maximum else '<='} {high:g}"
+        return f"{low:g} {'<' if self.open_minimum else '<='} {self.name} {'<' if self.open_maximum else '<='} {high:g}"
+
+    def _real(self, value: Any) -> float:
+        """``value`` as a float within the option's range, or a :class:`QueensError`."""
+        number = None
+        if not isinstance(value, bool) and isinstance(value, numbers.Real):
+            number = float(value)
+        below = (
+            number is not None
+            and self.minimum is not None
+            and (number <= self.minimum if self.open_minimum else number < self.minimum)
+        )
+        above = (
+            number is not None
+            and self.real_maximum is not None
+            and (number >= self.real_maximum if self.open_maximum else number > self.real_maximum)
+        )
+        if number is None or not math.isfinite(number) or below or above:
+            raise QueensError(f"{self.name} must be a number with {self.real_range}, got {validate.brief(value)}")
+        return number
 
 
 #: Stop a count after this many solutions; the count is then reported as incomplete.
@@ -225,6 +265,11 @@ class Backend(ABC):
     #: Whether a count can be split into tasks, recorded in a ledger or run on Dask
     #: (:mod:`queenslab.distributed` splits the native engine's search).
     can_split: ClassVar[bool] = False
+    #: Whether its counts are estimates with a probabilistic guarantee
+    #: (:class:`~queenslab.backends.approximate.ApproximateCount`) rather than exact
+    #: numbers; :func:`~queenslab.backends.crosscheck.crosscheck` runs such a backend only
+    #: when asked, and never lets it decide an agreement.
+    approximate: ClassVar[bool] = False
 
     def independent_counts(self, problem: Problem) -> list[dict[str, Any]]:
         """The option sets under which this backend counts ``problem`` by independent

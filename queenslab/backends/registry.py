@@ -8,7 +8,9 @@ is chosen, so ``count(problem, model=m)`` is ``get_backend(m.backend).count(prob
 model=m)``.
 
 The registry is the single place that names backends: one entry per backend class, the
-first entry the default. The command line derives its ``--backend`` choices and the
+first entry the default. A backend whose counts are estimates (``approximate``, such as
+``approxmc``) is registered like the others; its results say so themselves
+(:class:`~queenslab.backends.approximate.ApproximateCount`), and ``count`` refuses them. The command line derives its ``--backend`` choices and the
 backends' option flags from it. Backend modules are light (they import their solver
 packages on first use), so the registry imports them directly.
 
@@ -34,6 +36,7 @@ from typing import Any
 from ..errors import QueensError
 from ..problem import Problem
 from ..result import CountResult
+from .approxmc import ApproxmcBackend
 from .cpmpy import CpmpyBackend
 from .cpsat import CpsatBackend
 from .interface import Backend, Option
@@ -44,7 +47,7 @@ __all__ = ["BACKENDS", "get_backend", "backend_options", "solve", "count", "coun
 
 #: name -> backend class; the first entry is the default backend.
 BACKENDS: dict[str, type[Backend]] = {
-    cls.name: cls for cls in (NativeBackend, CpsatBackend, SatBackend, GanakBackend, CpmpyBackend)
+    cls.name: cls for cls in (NativeBackend, CpsatBackend, SatBackend, GanakBackend, CpmpyBackend, ApproxmcBackend)
 }
 
 _instances: dict[str, Backend] = {}

@@ -12,10 +12,10 @@ from typing import Any, cast
 import click
 
 from ..backends import crosscheck
+from ..backends.approximate import ApproximateCount
 from ..backends.crosscheck import DEFAULT_TIME_LIMIT
 from ..backends.interface import COUNTS
 from ..counting import check_range, count as count_problem, count_range
-from ..data import compare
 from ..errors import QueensError
 from ..models.export import export
 from ..outfile import atomic_output
@@ -23,6 +23,7 @@ from ..problem import Problem
 from ..provenance import environment
 from ..reports import CountReport, CrosscheckReport, ExportReport, to_json
 from ..result import CountResult
+from . import approximate as approx
 from .app import cli, emit_json
 from .options import (
     Progress,
@@ -119,6 +120,7 @@ def _count_report(problem: Problem, res: CountResult, unique: bool, known: Any, 
         note=res.note,
         **split,
         provenance=environment(res.threads),
+        **approx.report_fields(res, unique, known),
     )
 
 
@@ -138,19 +140,21 @@ def _count_range(rows: Iterable[tuple[Problem, CountResult]], unique: bool, as_j
             if not as_json:
                 head = f"{'n':>3} {'solutions':>16}" + (f" {'unique':>14}" if unique else "")
                 bar.echo(head + f" {'seconds':>10}  known value" + ("  orbits by size" if classes else ""))
-        assert res.count is not None  # a problem is counted, never a model alone
-        known = compare(problem, res.count, res.unique if unique else None, complete=res.complete)
+        known = approx.known_for(problem, res, unique)  # an estimate: held against bounds
         if known.agrees is False or not res.complete:
             code = 1
         if as_json:
             emit_json(_count_report(problem, res, unique, known, {}))
             continue
-        pre = "" if res.complete else ">="
+        marks = approx.range_marks(res, known, unique)  # (~, bounds verdict) for an estimate
+        pre = marks[0] if marks else "" if res.complete else ">="
         line = f"{problem.n:>3} {pre + str(res.count):>16}"
         if unique:
             line += f" {pre + str(res.unique):>14}"
         if not res.complete:
             verdict = "stopped by a limit"
+        elif marks:
+            verdict = marks[1]
         elif known.agrees is None:
             verdict = "-"
         else:
@@ -309,10 +313,11 @@ def count_cmd(
             "verify_method": verify_method,
             "disagreements": tuple(getattr(res, "disagreements", ())),
         }
-    assert res.count is not None  # a problem is counted, never a model with lex-leader constraints alone
-    known = compare(problem, res.count, res.unique if unique else None, complete=res.complete)
+    known = approx.known_for(problem, res, unique)  # an estimate is held against its bounds
     if as_json:
         emit_json(_count_report(problem, res, unique, known, extra))
+    elif isinstance(res, ApproximateCount):
+        click.echo("\n".join(approx.count_lines(problem, res, unique, known)))
     else:
         pre = "" if res.complete else "at least "
         line = f"{pre}{res.count} solution{'' if res.count == 1 else 's'} of {problem.describe()}"
@@ -361,6 +366,12 @@ def count_cmd(
 )
 @click.option("--no-unique", is_flag=True, help="Compare counts only (skip the symmetry-reduced counts).")
 @click.option(
+    "--approximate",
+    is_flag=True,
+    help="Also run the approximate backends (approxmc): each estimate is held against the exact answer (within or "
+    "outside its bounds) and decides nothing.",
+)
+@click.option(
     "--time-limit",
     type=Seconds(),
     default=DEFAULT_TIME_LIMIT,
@@ -370,7 +381,9 @@ def count_cmd(
     "decide.  [finite, x>0]",
 )
 @json_option
-def crosscheck_cmd(problem: Problem, backends: str | None, no_unique: bool, time_limit: float, as_json: bool) -> int:
+def crosscheck_cmd(
+    problem: Problem, backends: str | None, no_unique: bool, approximate: bool, time_limit: float, as_json: bool
+) -> int:
     """Count one problem on several backends, side by side; exit 1 if they disagree.
 
     \b
@@ -381,11 +394,16 @@ def crosscheck_cmd(problem: Problem, backends: str | None, no_unique: bool, time
     backend that ran out of time or could not run is never part of an agreement: exit 0
     needs two or more complete answers, all alike, and no lower bound among the rows
     (a backend that ran out holds none: the others decide); Ctrl-C exits 130.
+    An approximate backend (approxmc: named in --backends, or added by --approximate)
+    gives no answer: its estimate is within or outside bounds of the exact answer and
+    changes neither the verdict nor the exit code (outside bounds is reported; the
+    guarantee allows it with probability at most delta).
 
     \b
     JSON keys: n, problem, compared_unique (whether orbits were compared), time_limit,
     agrees, verdict (agree, disagree or inconclusive), results (each: backend, count, unique,
-    seconds, complete, error, timed_out, method), note (why contradicting constraints leave no
+    seconds, complete, error, timed_out, method, approximate, epsilon, delta, count_bounds,
+    unique_bounds, within_bounds), note (why contradicting constraints leave no
     solutions, else null).
 
     \b
@@ -393,9 +411,12 @@ def crosscheck_cmd(problem: Problem, backends: str | None, no_unique: bool, time
       queenslab crosscheck 8
       queenslab crosscheck 13 --toroidal --time-limit 20
       queenslab crosscheck 7 --toroidal --knight --block 1,1 --backends native,sat
+      queenslab crosscheck 9 --backends native,approxmc
     """
     names = None if backends is None else [b.strip() for b in backends.split(",") if b.strip()]
-    res = crosscheck(problem, names, unique=not no_unique, strict=names is not None, time_limit=time_limit)
+    res = crosscheck(
+        problem, names, unique=not no_unique, strict=names is not None, time_limit=time_limit, approximate=approximate
+    )
     if as_json:
         emit_json(
             CrosscheckReport(
@@ -418,6 +439,8 @@ def crosscheck_cmd(problem: Problem, backends: str | None, no_unique: bool, time
             how = r.method or "-"
             if r.error:
                 click.echo(f"{r.backend:<10} {how:<22} {'-':>14} {'-':>12} {'-':>9}  {r.error}")
+            elif r.approximate:
+                click.echo(approx.row_line(r))
             else:
                 u = "-" if r.unique is None else str(r.unique)
                 limited = "" if r.complete else "  stopped by a limit: a lower bound, not compared"
@@ -432,6 +455,8 @@ def crosscheck_cmd(problem: Problem, backends: str | None, no_unique: bool, time
                 f"inconclusive: {len(res.answered)} complete answer(s) ({answered or 'none'}); "
                 "an agreement needs two or more, and no lower bound among the rows"
             )
+        for line in approx.bounds_lines(res):
+            click.echo(line)
     return 0 if res.agree else 1
 
 
