@@ -235,6 +235,10 @@ def _click_type(opt: Option) -> Any:
         return click.IntRange(min=int(opt.minimum or 0), max=opt.maximum)
     if opt.kind == "float":
         return Seconds()
+    if opt.kind == "real":  # click shows the range in the help and refuses a value outside it
+        return click.FloatRange(
+            min=opt.minimum, max=opt.real_maximum, min_open=opt.open_minimum, max_open=opt.open_maximum
+        )
     if opt.kind == "choice":
         return click.Choice(list(opt.choices))
     return str
