@@ -104,6 +104,7 @@ CALLS = [
     ["estimate", 6, "--fix", "1,1", "--fix", "3,3"],
     ["experiment", "growth", "--ns", "7,13", "--samples", 1000, "--toroidal", "--out", "{tmp}/growth"],
     ["count", 0],
+    ["count", 12, "--estimate-cost", "--cores", 1, "--cores", 1000],
 ]
 
 

@@ -25,6 +25,7 @@ from ..reports import CountReport, CrosscheckReport, ExportReport, to_json
 from ..result import CountResult
 from . import approximate as approx
 from .app import cli, emit_json
+from .cost import cost_options, estimate_cost_cmd
 from .options import (
     Progress,
     Seconds,
@@ -198,6 +199,7 @@ def _count_range(rows: Iterable[tuple[Problem, CountResult]], unique: bool, as_j
     "How --verify recomputes: by the task's own method, or by the general search (an "
     "independent algorithm for the symmetric split's tasks).",
 )
+@cost_options
 @json_option
 def count_cmd(
     problem: Problem,
@@ -212,6 +214,8 @@ def count_cmd(
     as_json: bool,
     sizes: _Sizes | None = None,
     variant: Variant | None = None,
+    estimate_cost: bool = False,
+    cores: tuple[int, ...] = (),
 ) -> int:
     """Count the solutions of N queens (or a variant), or of every size in a range A..B.
 
@@ -232,6 +236,13 @@ def count_cmd(
     takes them by Burnside's lemma from the solutions fixed by the quarter and half
     turns; for a variant the general search takes each canonical solution's stabiliser
     (orbit size = group order / stabiliser size). Native backend only.
+
+    --estimate-cost prints what the count would cost instead of counting: its work and
+    its time on one core and on this machine's cores, predicted from a calibration of a
+    few seconds (the estimator's nodes and the kernel's measured speed, or the join's
+    timed row splits), and on K cores of a split count (--cores K, repeatable; never
+    less than the split's largest task). A count refused beyond n = 18 quotes the same
+    prediction.
 
     With --ledger or --dask the count is split into tasks (for the standard problem the
     slices of the half-board join from n = 14, else the symmetric search's; prefixes of
@@ -262,6 +273,17 @@ def count_cmd(
       queenslab count 17 --unique --method symmetric --ledger q17.sqlite --verify 20 --verify-method general
     """
     split = ledger is not None or dask is not None
+    if estimate_cost or cores:
+        return estimate_cost_cmd(
+            problem,
+            asked=estimate_cost,
+            cores=cores,
+            ranged=sizes is not None,
+            backend=backend,
+            backend_opts=backend_opts,
+            split=split,
+            as_json=as_json,
+        )
     if sizes is not None:
         if split:
             raise QueensError(
