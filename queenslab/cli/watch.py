@@ -1,12 +1,16 @@
 """``queenslab watch`` and ``queenslab replay``: a search drawn step by step, and a trace file read back.
 
-``watch`` records the search with :func:`queenslab.trace.record` (the package's own
+``watch`` runs the search with :func:`queenslab.trace.recording` (the package's own
 algorithm, so the same seed gives the same steps and ends on the board ``solve`` gives)
-and plays its steps on the terminal with rich's live display: the board, the step, the
-queens attacking each other and the solutions found. Boards up to n = 20 are drawn one
+in a worker thread and draws its steps on the terminal with rich's live display while it
+runs: the board, the step, the queens attacking each other and the solutions found. The
+search hands over its steps in chunks (:mod:`queenslab.trace.stream`: the native walk
+:data:`LIVE_CHUNK` steps at a time, the local searches a try at a time) and never waits
+for the display; ``--record`` writes the same file as without a terminal. Boards up to n = 20 are drawn one
 line per row, up to n = 40 two rows per line (half blocks), larger ones summarised, so
 the display fits an 80x24 terminal. Colours only on a terminal; without one the command
-prints nothing but its final line (or its JSON object). Ctrl-C stops it (exit 130).
+prints nothing but its final line (or its JSON object). Ctrl-C stops the search and the
+display (exit 130; no trace file is written).
 
 ``replay`` reads a trace file (:mod:`queenslab.trace.fileformat`) and prints its
 summary, an animated SVG (``--svg``) or GIF (``--gif``), a strip of frames (``--frames``)
@@ -16,9 +20,11 @@ and a backtracking trace's search tree (``--tree``).
 from __future__ import annotations
 
 import math
+import queue
 import sys
+import threading
 import time
-from typing import Any
+from typing import Any, NamedTuple
 
 import click
 import numpy as np
@@ -28,7 +34,8 @@ from ..errors import QueensError
 from ..problem import Problem
 from ..reports import ReplayReport, WatchReport
 from ..solution import format_placement
-from ..trace import METHODS, RANDOMISED, Trace, attacking_pairs, read_trace, record, write_trace
+from ..trace import METHODS, RANDOMISED, Recording, Step, Trace, attacking_pairs, read_trace, recording, write_trace
+from ..trace.steps import apply
 from ..viz.scene import scene
 from .app import cli, emit_json
 from .options import INT64_MAX, OutputPath, json_option, number_option, out_option, problem_options
@@ -45,6 +52,8 @@ PRINT_MAX_N = 1000
 _FPS = 20
 #: The default step cap of ``watch``.
 WATCH_MAX_STEPS = 10_000
+#: Steps per chunk of the backtracking walk drawn live (a call of the native walk).
+LIVE_CHUNK = 1024
 
 
 class _Delay(click.ParamType):
@@ -111,48 +120,136 @@ def _board_text(problem: Problem, board: np.ndarray, blocked: set[tuple[int, int
     return text
 
 
-def _status(trace: Trace, done: int, pairs: int, found: int) -> str:
-    seed = f", seed {trace.seed}" if trace.seed is not None else ""
+def _status(rec: Recording, done: int, received: int, ended: bool, pairs: int, found: int) -> str:
+    seed = f", seed {rec.seed}" if rec.seed is not None else ""
+    where = f"step {done}/{received}" if ended else f"step {done} of {received} so far (the search is running)"
     return (
-        f"{trace.method}{seed} on {trace.problem.describe()}\n"
-        f"step {done}/{len(trace.steps)}   attacking pairs {pairs}   solutions found {found}"
+        f"{rec.method}{seed} on {rec.problem.describe()}\n{where}   attacking pairs {pairs}   solutions found {found}"
     )
 
 
-def _play(trace: Trace, delay: float) -> None:
-    """Play the trace's steps on the terminal with rich's live display."""
+class _End(NamedTuple):
+    """The search's last word on the queue: its trace and seconds, or what it raised."""
+
+    trace: Trace | None
+    seconds: float
+    error: BaseException | None
+
+
+def _search(rec: Recording, out: queue.SimpleQueue, stop: threading.Event, record_path: str | None) -> None:
+    """Run the recording, putting its chunks on ``out`` (never waiting for the display),
+    then write the trace file and put the :class:`_End`."""
+    try:
+        t0 = time.perf_counter()
+        for chunk in rec:
+            out.put(chunk)
+            if stop.is_set():
+                return
+        seconds = time.perf_counter() - t0
+        trace = rec.trace()
+        if record_path is not None and not stop.is_set():
+            write_trace(trace, record_path)
+        out.put(_End(trace, seconds, None))
+    except BaseException as e:  # handed to the display's thread, raised there
+        out.put(_End(None, 0.0, e))
+
+
+def _live(rec: Recording, delay: float, record_path: str | None) -> tuple[Trace, float]:
+    """Draw the search as it runs: the search in a worker thread, the display here.
+
+    The worker puts the recording's chunks on an unbounded queue and never waits for the
+    display (the trace is kept whole anyway, for ``--record`` and the final line; the step
+    cap bounds it). With ``delay > 0`` the display plays every step, ``delay`` seconds
+    apart, behind the search; with ``delay == 0`` it draws the newest board at most
+    :data:`_FPS` times a second from the chunks' own boards, so it does no work per
+    step. Ctrl-C (the stop flag) ends the display and tells the search to stop after its
+    current chunk; the trace file is then not written.
+
+    Returns
+    -------
+    (Trace, float)
+        The trace and the search's seconds.
+    """
     from rich.console import Console, Group
     from rich.live import Live
     from rich.text import Text
 
     console = Console(stderr=False)
-    n = trace.n
-    found = 0
+    problem = rec.problem
+    n = problem.n
     # blocked cells, and the cells of regions that allow no queen, as the pictures mark them
-    blocked = set(scene(trace.problem).blocked) if n <= HALF_MAX_N else set()
+    blocked = set(scene(problem).blocked) if n <= HALF_MAX_N else set()
+    steps: list[Step] = []
+    board = np.full(n, -1, np.int64)
+    state = {"done": 0, "found": 0}
+    end: _End | None = None
 
-    def view(board: np.ndarray, done: int) -> Any:
-        pairs = attacking_pairs(trace.problem, board)
-        solved = found if trace.method == "backtrack" else int(pairs == 0 and bool((board >= 0).all()))
-        status = Text(_status(trace, done, pairs, solved))
+    def view() -> Any:
+        pairs = attacking_pairs(problem, board)
+        found = state["found"]
+        solved = found if rec.method == "backtrack" else int(pairs == 0 and bool((board >= 0).all()))
+        status = Text(_status(rec, state["done"], len(steps), end is not None, pairs, solved))
         if n <= HALF_MAX_N:
-            return Group(_board_text(trace.problem, board, blocked), status)
+            return Group(_board_text(problem, board, blocked), status)
         placed = int((board >= 0).sum())
         summary = Text(f"{n} x {n} board (drawn up to n = {HALF_MAX_N}): {placed} queens placed\n")
         return Group(summary, status)
 
-    board = np.full(n, -1, np.int64)
-    last = 0.0
-    with Live(view(board, 0), console=console, auto_refresh=False, transient=False) as live:
-        for i, (step, board) in enumerate(zip(trace.steps, trace.boards())):
-            interrupt.check()  # Ctrl-C: the command runs off the main thread, which sets the flag
-            found += step.op == "solution"
-            now = time.monotonic()
-            if delay > 0 or now - last >= 1 / _FPS or i == len(trace.steps) - 1:
-                live.update(view(board, i + 1), refresh=True)
-                last = now
-                if delay > 0:
-                    time.sleep(delay)
+    chunks: queue.SimpleQueue = queue.SimpleQueue()
+    stop = threading.Event()
+    # a daemon: a search that does not stop in time must not keep the process alive
+    worker = threading.Thread(target=_search, args=(rec, chunks, stop, record_path), name="queenslab-search")
+    worker.daemon = True
+
+    def take(wait: float) -> None:
+        """Move what the search has delivered into ``steps`` (waiting up to ``wait``
+        seconds for the first item when nothing is there)."""
+        nonlocal end
+        timeout = wait
+        while end is None:
+            try:
+                item = chunks.get(timeout=timeout) if timeout > 0 else chunks.get_nowait()
+            except queue.Empty:
+                return
+            timeout = 0.0
+            if isinstance(item, _End):
+                end = item
+                if item.error is not None:
+                    raise item.error
+                return
+            steps.extend(item.steps)
+            if delay == 0:  # jump to the newest board: no work per step
+                board[:] = item.board
+                state["done"] = len(steps)
+                state["found"] += item.solutions
+
+    worker.start()
+    try:
+        with Live(view(), console=console, auto_refresh=False, transient=False) as live:
+            if delay > 0:
+                while True:
+                    interrupt.check()  # Ctrl-C: the command runs off the main thread, which sets the flag
+                    take(0.0 if state["done"] < len(steps) else 1 / _FPS)
+                    if state["done"] < len(steps):
+                        step = steps[state["done"]]
+                        apply(board, step)
+                        state["done"] += 1
+                        state["found"] += step.op == "solution"
+                        live.update(view(), refresh=True)
+                        time.sleep(delay)
+                    elif end is not None:
+                        break
+            else:
+                while end is None:
+                    interrupt.check()
+                    time.sleep(1 / _FPS)
+                    take(0.0)
+                    live.update(view(), refresh=True)
+            live.update(view(), refresh=True)
+    finally:
+        stop.set()
+    assert end is not None and end.trace is not None
+    return end.trace, end.seconds
 
 
 def _summary(trace: Trace) -> tuple[dict[str, Any], str]:
@@ -206,7 +303,8 @@ def _final_line(trace: Trace, final: np.ndarray, pairs: int, found: int) -> str:
     default=0.05,
     show_default=True,
     metavar="SECONDS",
-    help="Seconds between two steps on the display; 0 plays as fast as the terminal draws.",
+    help="Seconds between two steps on the display; 0 draws the newest board 20 times a second while the search "
+    "runs at full speed.",
 )
 @number_option(
     "--max-steps",
@@ -240,9 +338,10 @@ def watch_cmd(
 
     The steps are recorded by the package's own algorithm (queenslab.trace.record), so the
     same --seed gives the same steps and the last board is the solution queenslab solve
-    finds. On a terminal the board is drawn with colours (queens under attack red) up to
-    N = 40, summarised beyond; without a terminal only the final line is printed.
-    Ctrl-C stops the display (exit 130).
+    finds. On a terminal the board is drawn while the search runs, with colours (queens
+    under attack red) up to N = 40, summarised beyond; without a terminal only the final
+    line is printed. Ctrl-C stops the search and the display (exit 130; --record then
+    writes nothing).
     """
     if seed is not None and method not in RANDOMISED:
         raise QueensError(
@@ -256,15 +355,22 @@ def watch_cmd(
         options["solutions"] = solutions
     if method in RANDOMISED:
         options["seed"] = 0 if seed is None else seed
-    trace = record(problem, method, **options)
-    seconds = time.perf_counter() - t0
-    if record_path is not None:
-        write_trace(trace, record_path)
-    if not as_json and sys.stdout.isatty() and trace.steps:
-        _play(trace, delay)
+    trace_cap = options["max_steps"]
+    live = not as_json and sys.stdout.isatty()
+    # on a terminal the walk comes in small chunks, drawn as they come; record's single call otherwise
+    if live and method == "backtrack":
+        options["chunk"] = LIVE_CHUNK
+    rec = recording(problem, method, **options)
+    if live:
+        trace, seconds = _live(rec, delay, record_path)
+    else:
+        trace = rec.run()
+        seconds = time.perf_counter() - t0
+        if record_path is not None:
+            write_trace(trace, record_path)
     fields, line = _summary(trace)
     if as_json:
-        emit_json(WatchReport(**fields, max_steps=options["max_steps"], out=record_path, seconds=seconds))
+        emit_json(WatchReport(**fields, max_steps=trace_cap, out=record_path, seconds=seconds))
     else:
         click.echo(line)
     return 0
