@@ -341,8 +341,8 @@ def _symmetric_ratio(n: int) -> tuple[float, float]:
     from .native import engine
 
     def exact(k: int) -> float:
-        sym = engine.count_both(Problem(k), method="symmetric", threads=1).nodes
-        gen = engine.count_both(Problem(k), method="general", unique=False, threads=1).nodes
+        sym = engine.count_both(Problem(k), method="symmetric", threads=1, force=True).nodes
+        gen = engine.count_both(Problem(k), method="general", unique=False, threads=1, force=True).nodes
         assert sym is not None and gen is not None  # both searches count their nodes
         return sym / gen
 
@@ -377,7 +377,7 @@ def _symmetric_share(n: int, shape: int) -> float:
     halt = np.zeros(1, np.int64)
 
     def share(k: int) -> float:
-        tasks = engine.split_tasks(Problem(k), method="symmetric")[2]
+        tasks = engine.split_tasks(Problem(k), method="symmetric", force=True)[2]
         nodes = [_sym_kernel(k, t, halt) for t in tasks]
         return max(nodes) / sum(nodes)
 

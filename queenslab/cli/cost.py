@@ -49,7 +49,7 @@ def _text(c: Any) -> list[str]:
     ]
     for t in c.per_cores:
         bound = " (its largest task)" if t.limited_by == "largest task" else ""
-        lines.append(f"{t.cores:>8,} cores: {format_duration(t.predicted_seconds)}{bound}")
+        lines.append(f"{t.cores:>8,} core{'s' if t.cores != 1 else ' '}: {format_duration(t.predicted_seconds)}{bound}")
     lines.append(f"calibration: {c.calibration}; {c.calibration_seconds:.1f} s")
     return lines
 
