@@ -22,7 +22,17 @@ whole pages. Each screenshot must
 * have the theme's header bar across its top (a page whose stylesheets did not apply has not);
 * come from a page whose DOM has the ``<img>`` of that picture and that requested nothing
   the site server could not serve;
-* come from a page that loaded nothing from outside the site.
+* come from a page that loaded nothing from outside the site;
+* for a plot in the dark scheme, be drawn for it: the plot's region is not a white box
+  (the site shows the plot's dark variant there, ``#only-dark``).
+
+The animation: the first page showing an animated SVG (a ``figures/*.svg`` with SMIL
+``<animate>`` elements, the "Watching a search" page) is shot twice, at two virtual times
+:data:`ANIMATION_TIMES_MS` apart (``animation-1.png``, ``animation-2.png``). The picture is
+found by its checkerboard's colours; at least :data:`MIN_ANIMATION_PIXELS` pixels of its
+region must differ between the two shots -- the queens moved -- and not one pixel outside
+it (the header, the text: what does not move), so the difference is the animation, not
+noise.
 
 How outside loads are caught: Chromium runs with ``--proxy-server`` pointing at a small
 proxy in a thread (:class:`RequestCatcher`) that records every request it gets (the URL, or
@@ -66,6 +76,16 @@ WINDOW = (1280, 1600)
 TALL = 16000
 #: Milliseconds of virtual time the page gets to run its scripts before the screenshot.
 VIRTUAL_TIME_MS = 5000
+#: The virtual times of the two screenshots of an animated picture, a second apart (its
+#: frames last 0.15 s: several steps of the search lie between them).
+ANIMATION_TIMES_MS = (3000, 4000)
+#: Pixels of an animated picture's region that must differ between its two screenshots.
+MIN_ANIMATION_PIXELS = 200
+#: How far an animated picture's region reaches beyond its checkerboard, as a share of the
+#: checkerboard's size (its labels and the status line under it are part of the picture).
+ANIMATION_MARGIN = 0.15
+#: A plot in the dark scheme may have at most this share of near-white pixels in its region.
+MAX_DARK_WHITE = 0.2
 #: Seconds one browser run may take before it counts as hung.
 RUN_TIMEOUT_S = 60
 #: Where Chromium's own account and component-update requests are sent (RFC 6761 reserves
@@ -86,11 +106,17 @@ PICTURE = {
     kind: re.compile(rf"""\b(?:src|data)\s*=\s*["']([^"'#?]*?(?<![\w-]){folder}/[^"'#?]+\.svg)["']""")
     for kind, folder in (("board", "boards"), ("plot", "figures"))
 }
+#: A picture's ``src`` may end in a fragment (``#only-light``): Material shows such an image
+#: in one colour scheme only.
+FRAGMENT = r"""(?:#[\w-]*)?["']"""
+PICTURE = {kind: re.compile(pattern.pattern.removesuffix(r"""["']""") + FRAGMENT) for kind, pattern in PICTURE.items()}
 NAV_LINK = re.compile(r"""<a\b[^>]*\bhref\s*=\s*["']([^"'#?]+)["']""", re.IGNORECASE)
 HEX_COLOUR = re.compile(r"#([0-9a-fA-F]{6})\b")
 
 
-def chromium_flags(site_port: int, proxy_port: int, window: tuple[int, int] = WINDOW) -> list[str]:
+def chromium_flags(
+    site_port: int, proxy_port: int, window: tuple[int, int] = WINDOW, virtual_time_ms: int = VIRTUAL_TIME_MS
+) -> list[str]:
     """Chromium's switches for a quiet, offline-checked, headless run.
 
     Parameters
@@ -101,6 +127,8 @@ def chromium_flags(site_port: int, proxy_port: int, window: tuple[int, int] = WI
         The request catcher's port on 127.0.0.1.
     window : tuple of int
         Width and height of the window in CSS pixels (and of the screenshot).
+    virtual_time_ms : int
+        Milliseconds of virtual time before the screenshot (animations run on it).
 
     Returns
     -------
@@ -115,7 +143,7 @@ def chromium_flags(site_port: int, proxy_port: int, window: tuple[int, int] = WI
         "--hide-scrollbars",
         f"--window-size={window[0]},{window[1]}",
         "--force-color-profile=srgb",
-        f"--virtual-time-budget={VIRTUAL_TIME_MS}",
+        f"--virtual-time-budget={virtual_time_ms}",
         # Every request but the site's goes to the catcher; no name is resolved.
         f"--proxy-server=http://127.0.0.1:{proxy_port}",
         f"--proxy-bypass-list=<-loopback>;127.0.0.1:{site_port}",
@@ -303,6 +331,7 @@ def capture(
     catcher: RequestCatcher,
     dark: bool = False,
     window: tuple[int, int] = WINDOW,
+    virtual_time_ms: int = VIRTUAL_TIME_MS,
 ) -> Capture:
     """Open ``url`` in headless Chromium, screenshot it and dump its DOM.
 
@@ -322,6 +351,8 @@ def capture(
         Ask for the dark colour scheme (``prefers-color-scheme: dark``).
     window : tuple of int
         Width and height of the window (and of the screenshot).
+    virtual_time_ms : int
+        Milliseconds of virtual time the page runs before the screenshot.
 
     Returns
     -------
@@ -337,7 +368,8 @@ def capture(
     png.parent.mkdir(parents=True, exist_ok=True)
     png.unlink(missing_ok=True)
     with tempfile.TemporaryDirectory(prefix="queenslab-chromium-") as profile:
-        command = [chromium, *chromium_flags(site.port, catcher.port, window), f"--user-data-dir={profile}"]
+        flags = chromium_flags(site.port, catcher.port, window, virtual_time_ms)
+        command = [chromium, *flags, f"--user-data-dir={profile}"]
         command += ["--force-dark-mode"] if dark else []
         command += [f"--screenshot={png}", "--dump-dom", url]
         try:
@@ -579,7 +611,7 @@ def header_bar(image: Image.Image, rows: int = HEADER_ROWS) -> bool:
     return count >= 0.6 * top.width * top.height and colour != commonest
 
 
-def check(page: Page, site: Path, shot: Capture) -> tuple[Image.Image, Stats, list[str]]:
+def check(page: Page, site: Path, shot: Capture, dark: bool = False) -> tuple[Image.Image, Stats, list[str]]:
     """What is wrong with one page's screenshot, DOM and requests.
 
     Parameters
@@ -590,6 +622,8 @@ def check(page: Page, site: Path, shot: Capture) -> tuple[Image.Image, Stats, li
         The built site (the picture's file is read from it).
     shot : Capture
         What the browser made of the page.
+    dark : bool
+        The page was shot in the dark colour scheme: a plot must be drawn for it.
 
     Returns
     -------
@@ -620,7 +654,7 @@ def check(page: Page, site: Path, shot: Capture) -> tuple[Image.Image, Stats, li
         if not file.is_file():
             problems.append(f"{page.picture}: no such file in the site ({file})")
         else:
-            if f'src="{page.picture}"' not in shot.dom:
+            if not re.search(rf"src=\"{re.escape(page.picture)}{FRAGMENT}", shot.dom):
                 problems.append(f'{page.picture}: no <img src="{page.picture}"> in the page\'s DOM after it ran')
             if page.kind == "board":
                 colours, need, every = [LIGHT, DARK], MIN_BOARD_PIXELS, True
@@ -642,6 +676,12 @@ def check(page: Page, site: Path, shot: Capture) -> tuple[Image.Image, Stats, li
                     )
                 else:
                     view = crop_around(image, box)
+                    white = white_share(image.crop(box))
+                    if dark and page.kind == "plot" and white > MAX_DARK_WHITE:
+                        problems.append(
+                            f"{page.picture}: {white:.0%} of the plot's region is white in the dark scheme "
+                            f"(at most {MAX_DARK_WHITE:.0%}): the light picture is shown, not the dark one"
+                        )
     stats = image_stats(view)
     if stats.blank:
         problems.append(
@@ -649,6 +689,116 @@ def check(page: Page, site: Path, shot: Capture) -> tuple[Image.Image, Stats, li
             f"grey-value spread {stats.stddev} (at least {MIN_STDDEV} expected)"
         )
     return view, stats, problems
+
+
+def white_share(image: Image.Image) -> float:
+    """The share of a picture's pixels that are white, or nearly (every channel >= 240).
+
+    >>> white_share(Image.new("RGB", (4, 5), "#fafafa")), white_share(Image.new("RGB", (4, 5), "#1e2029"))
+    (1.0, 0.0)
+    """
+    rgb = image.convert("RGB")
+    bands = [band.point(lambda v: 255 if v >= 240 else 0) for band in rgb.split()]
+    mask = ImageChops.darker(ImageChops.darker(bands[0], bands[1]), bands[2])
+    return mask.histogram()[255] / (rgb.width * rgb.height)
+
+
+def find_animated(site: Path) -> Page | None:
+    """The first page (in the navigation's order) showing an animated SVG, or None.
+
+    An animated SVG is a ``figures/*.svg`` of the site with SMIL ``<animate`` elements.
+
+    Returns
+    -------
+    Page or None
+        Of kind ``"animation"``, with the picture's ``src``.
+    """
+    for path in page_order(site):
+        text = (site / path).read_text(encoding="utf-8", errors="replace")
+        for match in PICTURE["plot"].finditer(text):
+            file = site / urljoin("/" + path, match.group(1)).lstrip("/")
+            if file.is_file() and "<animate" in file.read_text(encoding="utf-8", errors="replace"):
+                return Page("animation", path, match.group(1))
+    return None
+
+
+@dataclass(frozen=True)
+class FrameChange:
+    """How two screenshots of a page with an animated picture differ.
+
+    Attributes
+    ----------
+    region : tuple of int
+        (left, top, right, bottom) of the picture's region.
+    inside : int
+        Pixels that differ inside the region.
+    outside : int
+        Pixels that differ elsewhere on the page.
+    """
+
+    region: tuple[int, int, int, int]
+    inside: int
+    outside: int
+
+
+def grow(box: tuple[int, int, int, int], share: float, size: tuple[int, int]) -> tuple[int, int, int, int]:
+    """``box`` grown by ``share`` of its width and height on every side, within ``size``.
+
+    >>> grow((100, 100, 200, 300), 0.1, (1000, 1000))
+    (90, 80, 210, 320)
+    """
+    dx, dy = round(share * (box[2] - box[0])), round(share * (box[3] - box[1]))
+    return max(0, box[0] - dx), max(0, box[1] - dy), min(size[0], box[2] + dx), min(size[1], box[3] + dy)
+
+
+def frame_change(first: Image.Image, second: Image.Image, region: tuple[int, int, int, int]) -> FrameChange:
+    """Count the pixels that differ between two screenshots, inside ``region`` and outside.
+
+    >>> a = Image.new("RGB", (50, 40), "white")
+    >>> b = a.copy()
+    >>> b.paste((0, 0, 0), (10, 10, 20, 15))
+    >>> frame_change(a, b, (5, 5, 30, 30))
+    FrameChange(region=(5, 5, 30, 30), inside=50, outside=0)
+    """
+    if first.size != second.size:
+        raise ValueError(f"the two screenshots differ in size: {first.size} and {second.size}")
+    diff = ImageChops.difference(first.convert("RGB"), second.convert("RGB")).convert("L")
+    changed = diff.point(lambda v: 255 if v > 0 else 0)
+    inside = changed.crop(region).histogram()[255]
+    return FrameChange(region, inside, changed.histogram()[255] - inside)
+
+
+def check_animation(first: Image.Image, second: Image.Image) -> tuple[FrameChange | None, list[str]]:
+    """Check two screenshots of an animated board taken a moment apart.
+
+    The board is found by its checkerboard's colours in the first; its region (grown by
+    :data:`ANIMATION_MARGIN`) must have at least :data:`MIN_ANIMATION_PIXELS` changed
+    pixels, and the rest of the page none.
+
+    Returns
+    -------
+    change : FrameChange or None
+        None when the board is not found.
+    problems : list of str
+        One message per failed check.
+    """
+    box, counts = find_picture(first, [LIGHT, DARK], MIN_BOARD_PIXELS, every=True)
+    if box is None:
+        shown = ", ".join(f"{c}: {n}" for c, n in counts.items())
+        return None, [f"the animated board is not rendered: pixels of its squares found: {shown}"]
+    change = frame_change(first, second, grow(box, ANIMATION_MARGIN, first.size))
+    problems = []
+    if change.inside < MIN_ANIMATION_PIXELS:
+        problems.append(
+            f"the animation does not move: {change.inside} pixels of its region {change.region} changed between "
+            f"the two screenshots (at least {MIN_ANIMATION_PIXELS} expected)"
+        )
+    if change.outside:
+        problems.append(
+            f"{change.outside} pixels outside the animated picture changed between the two screenshots: "
+            "the page itself is not steady, so the change in the picture proves nothing"
+        )
+    return change, problems
 
 
 def find_chromium(name: str | None = None) -> str | None:
@@ -757,7 +907,7 @@ def run(site_dir: Path, out: Path, chromium: str, dark: bool = True) -> int:
                 else:
                     png = out / f"{name}-page.png"
                     shot = capture(chromium, url, png, site, catcher, dark=scheme == "dark", window=(WINDOW[0], TALL))
-                view, stats, found = check(page, site_dir, shot)
+                view, stats, found = check(page, site_dir, shot, dark=scheme == "dark")
                 if view_png != shot.png:
                     view.save(view_png)
                 print(
@@ -765,10 +915,39 @@ def run(site_dir: Path, out: Path, chromium: str, dark: bool = True) -> int:
                     f"colours={stats.colours} stddev={stats.stddev}  external requests: {', '.join(shot.external) or 'none'}"
                 )
                 problems += [f"{page.kind} ({scheme}, {url}): {p}" for p in found]
+        problems += animation(site_dir, out, chromium, site, catcher)
     if problems:
         print("\n".join(f"screenshots: {p}" for p in problems), file=sys.stderr)
         return 1
     return 0
+
+
+def animation(site_dir: Path, out: Path, chromium: str, site: SiteServer, catcher: RequestCatcher) -> list[str]:
+    """Shoot the first page with an animated SVG twice, a moment apart, and compare.
+
+    Returns
+    -------
+    list of str
+        One message per failed check (no such page is one).
+    """
+    page = find_animated(site_dir)
+    if page is None:
+        return ["no page shows an animated SVG (a figures/*.svg with <animate> elements)"]
+    url = site.base + page.path
+    frames = []
+    for i, ms in enumerate(ANIMATION_TIMES_MS, start=1):
+        shot = capture(chromium, url, out / f"animation-{i}.png", site, catcher, virtual_time_ms=ms)
+        if shot.external or shot.failed:
+            return [f"animation ({url}): loaded from outside or failed: {', '.join(shot.external + shot.failed)}"]
+        with Image.open(shot.png) as opened:
+            frames.append(opened.convert("RGB"))
+    change, problems = check_animation(*frames)
+    if change is not None:
+        print(
+            f"animation {url}  {out / 'animation-1.png'} {out / 'animation-2.png'}  at {ANIMATION_TIMES_MS[0]} "
+            f"and {ANIMATION_TIMES_MS[1]} ms: {change.inside} pixels of {page.picture} changed, {change.outside} elsewhere"
+        )
+    return [f"animation ({url}): {p}" for p in problems]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

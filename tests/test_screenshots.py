@@ -6,6 +6,7 @@ those, and that it tells a blank page from a page with text.
 
 import doctest
 import importlib.util
+import os
 import socket
 import sys
 from pathlib import Path
@@ -198,6 +199,122 @@ def test_a_blank_page_is_told_from_a_page_with_text(tmp_path):
                 stats = shots.image_stats(image)
             assert stats.size == shots.WINDOW
             assert stats.blank == blank, (name, stats)
+
+
+def _checkerboard(draw, left, top, square=30):
+    for row in range(8):
+        for col in range(8):
+            colour = shots.LIGHT if (row + col) % 2 == 0 else shots.DARK
+            x, y = left + square * col, top + square * row
+            draw.rectangle((x, y, x + square - 1, y + square - 1), fill=colour)
+
+
+def test_a_moving_picture_is_told_from_a_still_one_and_from_a_restless_page():
+    first = _text_page((800, 900))
+    _checkerboard(ImageDraw.Draw(first), 200, 300)
+    moved = first.copy()
+    ImageDraw.Draw(moved).ellipse((235, 335, 255, 355), fill=(17, 17, 17))  # a queen on a square
+    change, problems = shots.check_animation(first, moved)
+    assert problems == [] and change.inside > shots.MIN_ANIMATION_PIXELS and change.outside == 0
+    assert change.region == shots.grow((200, 300, 440, 540), shots.ANIMATION_MARGIN, first.size)
+    change, problems = shots.check_animation(first, first.copy())
+    assert change.inside == 0 and "does not move" in problems[0]
+    restless = moved.copy()
+    ImageDraw.Draw(restless).rectangle((10, 10, 30, 20), fill=(200, 0, 0))  # in the header, far from the board
+    change, problems = shots.check_animation(first, restless)
+    assert change.outside == 21 * 11 and any("outside the animated picture" in p for p in problems)
+    assert shots.check_animation(_text_page(), _text_page())[0] is None  # no board at all
+
+
+def test_the_animated_page_is_found_by_its_svg(tmp_path):
+    site = _site(
+        tmp_path,
+        {
+            "index.html": '<nav><a class="md-nav__link" href="still.html">S</a><a class="md-nav__link" href="w.html">W</a></nav>',
+            "still.html": '<img src="figures/plot.svg#only-light">',
+            "w.html": '<img alt="a search" src="figures/watch.svg">',
+            "figures/plot.svg": "<svg><path/></svg>",
+            "figures/watch.svg": '<svg><rect><animate attributeName="x" values="1;2" dur="1s"/></rect></svg>',
+        },
+    )
+    assert shots.find_animated(site) == shots.Page("animation", "w.html", "figures/watch.svg")
+    (site / "figures" / "watch.svg").write_text("<svg/>")
+    assert shots.find_animated(site) is None
+
+
+#: A page with an animated board, SMIL as in queenslab.trace's SVGs: a queen hops along a
+#: row every 0.2 s, forever; the text around it does not move.
+ANIMATED_BOARD = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="240" height="240" viewBox="0 0 8 8">'
+    '<defs><pattern id="ck" width="2" height="2" patternUnits="userSpaceOnUse"><rect width="2" height="2" fill="{light}"/>'
+    '<rect x="1" width="1" height="1" fill="{dark}"/><rect y="1" width="1" height="1" fill="{dark}"/></pattern></defs>'
+    '<rect width="8" height="8" fill="url(#ck)"/><circle cy="3.5" r="0.4" fill="#111111">'
+    '<animate attributeName="cx" calcMode="discrete" values="0.5;1.5;2.5;3.5;4.5;5.5;6.5;7.5" dur="1.6s" '
+    'repeatCount="indefinite"/></circle></svg>'
+)
+
+
+@needs_chromium
+def test_two_screenshots_of_an_animation_differ_in_it_and_nowhere_else(tmp_path):
+    site_dir = _site(
+        tmp_path / "site",
+        {
+            "watch.html": "<html><body><h1>Watching</h1>"
+            + "<p>The queens move; this text does not.</p>" * 5
+            + '<img src="figures/board.svg"><p>Below the board.</p></body></html>',
+            "figures/board.svg": ANIMATED_BOARD.format(light=shots.LIGHT, dark=shots.DARK),
+        },
+    )
+    frames = []
+    with shots.SiteServer(site_dir) as site, shots.RequestCatcher() as catcher:
+        for ms in (1000, 1300):  # 0.3 s apart: the queen is on another square
+            shot = shots.capture(
+                CHROMIUM, site.base + "watch.html", tmp_path / f"{ms}.png", site, catcher, virtual_time_ms=ms
+            )
+            with Image.open(shot.png) as image:
+                frames.append(image.convert("RGB"))
+    change, problems = shots.check_animation(*frames)
+    assert problems == [], problems
+    assert change.inside >= shots.MIN_ANIMATION_PIXELS and change.outside == 0
+
+
+@pytest.mark.skipif(not os.environ.get("QUEENSLAB_DOCS_SITE"), reason="QUEENSLAB_DOCS_SITE names no built site")
+@needs_chromium
+def test_the_watching_page_animates_in_the_browser(tmp_path):
+    """On the built site: the animated search of the first page that has one moves between
+    two screenshots a moment apart, and nothing else on the page does."""
+    site_dir = Path(os.environ["QUEENSLAB_DOCS_SITE"])
+    page = shots.find_animated(site_dir)
+    assert page is not None and page.path == "watching.html"
+    frames = []
+    with shots.SiteServer(site_dir) as site, shots.RequestCatcher() as catcher:
+        for ms in shots.ANIMATION_TIMES_MS:
+            shot = shots.capture(
+                CHROMIUM, site.base + page.path, tmp_path / f"{ms}.png", site, catcher, virtual_time_ms=ms
+            )
+            assert shot.external == [] and shot.failed == []
+            with Image.open(shot.png) as image:
+                frames.append(image.convert("RGB"))
+    change, problems = shots.check_animation(*frames)
+    assert problems == [], problems
+    assert change.inside >= shots.MIN_ANIMATION_PIXELS and change.outside == 0
+
+
+def test_a_white_plot_in_the_dark_scheme_is_reported(tmp_path):
+    site = _site(tmp_path, {"index.html": "", "p.html": '<img src="figures/p.svg#only-light">'})
+    (site / "figures").mkdir()
+    (site / "figures" / "p.svg").write_text('<svg><path style="stroke: #4c72b0"/></svg>')
+    page = Image.new("RGB", (1280, 1600), (30, 32, 41))
+    draw = ImageDraw.Draw(page)
+    draw.rectangle((0, 0, 1279, 47), fill=(63, 81, 181))
+    draw.rectangle((300, 300, 900, 700), fill="white")  # the light picture, a white box
+    draw.line((320, 650, 880, 320), fill="#4c72b0", width=3)
+    png = tmp_path / "shot.png"
+    page.save(png)
+    shot = shots.Capture("http://127.0.0.1:1/p.html", png, '<img src="figures/p.svg#only-light">')
+    target = shots.Page("plot", "p.html", "figures/p.svg")
+    assert not any("white" in p for p in shots.check(target, site, shot)[2])
+    assert any("white in the dark scheme" in p for p in shots.check(target, site, shot, dark=True)[2])
 
 
 def test_command_line_usage_errors(tmp_path, capsys):
