@@ -44,7 +44,9 @@ intervals contain the exact count in over 90% of 200 seeds with a few thousand p
 Same seed, same answer: the probes are cut into tasks of fixed size whose seeds are drawn
 from the user's seed by :class:`numpy.random.SeedSequence` (one per sweep and
 task), and the results are added in task order, so the thread count never changes the
-result. With ``time_limit`` the number of probes depends on the machine, and so does the
+result. On a Dask cluster (:func:`queenslab.distributed.estimate`) the same tasks run on
+the workers, in batches, and are added in the same order: the same estimate, bit for bit.
+With ``time_limit`` the number of probes depends on the machine, and so does the
 estimate.
 """
 
@@ -54,8 +56,10 @@ import math
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from statistics import NormalDist
+from typing import Protocol
 
 import numpy as np
 
@@ -145,10 +149,14 @@ class Estimate:
     nodes : int or None
         The exact number of nodes when ``exact``, else None.
     seed : int
-    threads : int
+    threads : int or None
+        Threads of this machine that probed; None when a Dask cluster probed.
     seconds : float
     note : str or None
         Why contradicting constraints leave no solutions (the estimate is then 0).
+    workers : tuple of str or None
+        The Dask workers that returned probes (empty when the answer needed none); None
+        on threads.
     """
 
     n: int
@@ -167,9 +175,10 @@ class Estimate:
     count: int | None
     nodes: int | None
     seed: int
-    threads: int
+    threads: int | None
     seconds: float
     note: str | None = None
+    workers: tuple[str, ...] | None = None
 
     @property
     def relative_stderr(self) -> float:
@@ -227,6 +236,7 @@ class _Runner:
         from .native import estimate_kernels
 
         self.kernels = estimate_kernels
+        self.problem = problem
         self.c = compile_problem(problem)
         self.opts = np.array([problem.n, int(problem.toroidal), cap], np.int64)
         self.width = width
@@ -407,7 +417,8 @@ def estimate(
         run in sweeps over every stratum: the first always finishes (a tenth of a second
         or so), a later one only counts if it finishes in time.
     seed : int, default 0
-        The same seed gives the same estimate, on any number of threads.
+        The same seed gives the same estimate, on any number of threads (and on a Dask
+        cluster: :func:`queenslab.distributed.estimate`).
     threads : int, optional
         Default: every core.
     method : {"auto", "knuth", "partial", "stratified"}
@@ -436,35 +447,136 @@ def estimate(
     >>> e.low < 14200 < e.high, e.probes
     (True, 20000)
     """
-    from .native import engine
+    request = Request.of(problem, samples, time_limit, seed, method, confidence, progress)
+    count = validate.threads(threads)
+    return run_request(request, count, None, lambda: nullcontext(_Threads(count)))
 
-    t0 = time.perf_counter()
-    problem = as_problem(problem)
-    engine.check_problem(problem)
-    if samples is not None:
-        samples = validate.whole_number(
-            samples, "samples", minimum=2, maximum=MAX_SAMPLES, why="about a day on one core"
-        )  # two probes at least: a standard error needs two
-    if time_limit is not None:
-        time_limit = validate.positive_seconds(time_limit)
-        if time_limit is None or not math.isfinite(time_limit):
-            raise QueensError(f"time_limit must be a finite positive number of seconds, got {time_limit!r}")
-    if samples is None and time_limit is None:
-        samples = DEFAULT_SAMPLES
-    seed = validate.seed(seed)
-    threads = validate.threads(threads)
-    validate.choice(method, ("auto", *METHODS), "method")
-    confidence = validate.real(confidence, "confidence", minimum=0, maximum=1, open_minimum=True)
-    if confidence >= 1:
-        raise QueensError(f"confidence must be a number in (0, 1), got {confidence!r}")
-    progress = validate.callback(progress)
+
+@dataclass(frozen=True)
+class Request:
+    """The checked arguments of an estimate, and when it began (``t0``, perf_counter)."""
+
+    problem: Problem
+    samples: int | None
+    time_limit: float | None
+    seed: int
+    method: str
+    confidence: float
+    progress: Callable[[int, int], None] | None
+    t0: float
+
+    @classmethod
+    def of(
+        cls,
+        problem: Problem,
+        samples: int | None,
+        time_limit: float | None,
+        seed: int,
+        method: str,
+        confidence: float,
+        progress: Callable[[int, int], None] | None,
+    ) -> Request:
+        """Check the arguments of :func:`estimate` (a QueensError saying what is allowed)."""
+        from .native import engine
+
+        t0 = time.perf_counter()
+        problem = as_problem(problem)
+        engine.check_problem(problem)
+        if samples is not None:
+            samples = validate.whole_number(
+                samples, "samples", minimum=2, maximum=MAX_SAMPLES, why="about a day on one core"
+            )  # two probes at least: a standard error needs two
+        if time_limit is not None:
+            time_limit = validate.positive_seconds(time_limit)
+            if time_limit is None or not math.isfinite(time_limit):
+                raise QueensError(f"time_limit must be a finite positive number of seconds, got {time_limit!r}")
+        if samples is None and time_limit is None:
+            samples = DEFAULT_SAMPLES
+        seed = validate.seed(seed)
+        validate.choice(method, ("auto", *METHODS), "method")
+        confidence = validate.real(confidence, "confidence", minimum=0, maximum=1, open_minimum=True)
+        if confidence >= 1:
+            raise QueensError(f"confidence must be a number in (0, 1), got {confidence!r}")
+        progress = validate.callback(progress)
+        return cls(problem, samples, time_limit, seed, method, confidence, progress, t0)
+
+
+class Sweeps(Protocol):
+    """Where an estimate's sweeps of tasks run: this machine's threads (:class:`_Threads`)
+    or a Dask cluster (:mod:`queenslab.distributed.probes`)."""
+
+    @property
+    def threads(self) -> int | None:
+        """Threads of this machine that probe (None on a cluster)."""
+        ...
+
+    @property
+    def workers(self) -> tuple[str, ...] | None:
+        """The Dask workers that returned probes (None on threads)."""
+        ...
+
+    def timed_tasks(self) -> int:
+        """Tasks per sweep under a time limit (a later sweep counts only if it finishes)."""
+        ...
+
+    def run(
+        self,
+        runner: _Runner,
+        tasks: list[tuple[np.ndarray, np.ndarray]],
+        phase: int,
+        acc: _Strata,
+        deadline: float | None,
+        tick: Callable[[int], None],
+    ) -> bool:
+        """Run ``tasks`` seeded by ``(phase, index)``, adding the results to ``acc`` in task
+        order, ``tick(probes)`` per finished task; a passed ``deadline`` stops submitting.
+        Returns whether every task ran."""
+        ...
+
+
+@dataclass
+class _Threads:
+    """Sweeps on this machine's threads (:func:`_pool_run`)."""
+
+    threads: int
+    workers: tuple[str, ...] | None = None
+
+    def timed_tasks(self) -> int:
+        return self.threads * 8  # about 0.1 s of probes per thread at n = 20
+
+    def run(
+        self,
+        runner: _Runner,
+        tasks: list[tuple[np.ndarray, np.ndarray]],
+        phase: int,
+        acc: _Strata,
+        deadline: float | None,
+        tick: Callable[[int], None],
+    ) -> bool:
+        return _pool_run(runner, tasks, phase, acc, self.threads, deadline, tick)
+
+
+def run_request(
+    request: Request,
+    threads: int | None,
+    workers: tuple[str, ...] | None,
+    where: Callable[[], AbstractContextManager[Sweeps]],
+) -> Estimate:
+    """The estimate of ``request``, its probes in sweeps run by the :class:`Sweeps` that
+    ``where()`` opens -- only once probes are needed: a contradiction, a tree small
+    enough to count and a tree that ends above its strata are answered here.
+    ``threads`` and ``workers`` are reported for such an answer."""
+    problem, samples, time_limit = request.problem, request.samples, request.time_limit
+    seed, method, confidence, progress, t0 = (
+        request.seed, request.method, request.confidence, request.progress, request.t0,
+    )  # fmt: skip
     n = problem.n
 
     def exact(count: int, nodes: int, how: str, strata: int = 1, probes: int = 0, note: str | None = None) -> Estimate:
         c = float(count)
         return Estimate(
             n, problem, c, 0.0, c, c, confidence, probes, how, strata, float(nodes), 0.0, True, count, nodes,
-            seed, threads, time.perf_counter() - t0, note,
+            seed, threads, time.perf_counter() - t0, note, workers,
         )  # fmt: skip
 
     if problem.contradiction:
@@ -508,26 +620,29 @@ def estimate(
     acc = _Strata(h)
     left = samples
     sweep = 0
-    while True:
-        # sweeps over every stratum: with a number of samples, of at most SWEEP probes
-        # each (the tasks of one sweep are listed at once); with a time limit, of ~0.1 s,
-        # the first always finished (every stratum probed) and a later one kept only if it
-        # finished (a partial sweep would leave strata unprobed)
-        size = SWEEP if deadline is None else CHUNK * threads * 8
-        if left is not None:
-            size = min(size, left)
-        alloc = np.maximum(least, np.round(size * weights / weights.sum())).astype(np.int64)
-        part = _Strata(h)
-        finished = _pool_run(runner, _tasks(alloc), sweep, part, threads, deadline if sweep else None, tick)
-        sweep += 1
-        if finished:
-            acc.merge(part)
-        if left is not None:
-            left -= int(alloc.sum())
-            if left < least * h:
-                break  # too few left for another sweep over every stratum
-        if not finished or (deadline is not None and time.perf_counter() >= deadline):
-            break
+    with where() as sweeps:
+        while True:
+            # sweeps over every stratum: with a number of samples, of at most SWEEP probes
+            # each (the tasks of one sweep are listed at once); with a time limit, of
+            # sweeps.timed_tasks() tasks, the first always finished (every stratum probed)
+            # and a later one kept only if it finished (a partial sweep would leave strata
+            # unprobed)
+            size = SWEEP if deadline is None else CHUNK * sweeps.timed_tasks()
+            if left is not None:
+                size = min(size, left)
+            alloc = np.maximum(least, np.round(size * weights / weights.sum())).astype(np.int64)
+            part = _Strata(h)
+            finished = sweeps.run(runner, _tasks(alloc), sweep, part, deadline if sweep else None, tick)
+            sweep += 1
+            if finished:
+                acc.merge(part)
+            if left is not None:
+                left -= int(alloc.sum())
+                if left < least * h:
+                    break  # too few left for another sweep over every stratum
+            if not finished or (deadline is not None and time.perf_counter() >= deadline):
+                break
+        threads, workers = sweeps.threads, sweeps.workers
     m = acc.m
     mean = acc.s / m
     nmean = acc.ns / m
@@ -543,5 +658,5 @@ def estimate(
     z = NormalDist().inv_cdf(0.5 + confidence / 2)
     return Estimate(
         n, problem, value, se, max(0.0, value - z * se), value + z * se, confidence, probes, method, h,
-        nodes_value, nse, False, None, None, seed, threads, time.perf_counter() - t0, None,
+        nodes_value, nse, False, None, None, seed, threads, time.perf_counter() - t0, None, workers,
     )  # fmt: skip

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from ..estimate import DEFAULT_SAMPLES, MAX_SAMPLES, METHODS, Estimate, estimate
 from ..problem import Problem
 from .app import cli, emit_json
-from .options import Progress, Seconds, choice_option, json_option, number_option, problem_options
+from .options import Progress, Seconds, choice_option, dask_option, json_option, number_option, problem_options
 
 
 def _line(e: Estimate) -> str:
@@ -46,7 +48,8 @@ def _line(e: Estimate) -> str:
     help="Seconds to probe for (the number of probes then depends on the machine).  [finite, x>0]",
 )
 @number_option("--seed", 0, "S", "Random seed: the same seed gives the same estimate on any number of threads.", 0)
-@number_option("--threads", 1, "T", "Threads (default: every core).")
+@number_option("--threads", 1, "T", "Threads (default: every core; not with --dask).")
+@dask_option("Probe")
 @choice_option(
     "--method",
     ["auto", *METHODS],
@@ -67,6 +70,7 @@ def estimate_cmd(
     threads: int | None,
     method: str,
     confidence: float,
+    dask: str | None,
     as_json: bool,
 ) -> int:
     """Estimate the number of solutions of N queens (or a variant) where counting is out of reach.
@@ -75,31 +79,36 @@ def estimate_cmd(
     search nodes, with a standard error and a confidence interval (normal approximation).
     A small tree is counted exactly (auto). Ctrl-C stops and prints nothing partial.
 
+    With --dask the same seeded tasks of probes run on a Dask cluster, in batches, and are
+    added in the same order: the same seed gives the same estimate as on threads. A
+    --time-limit counts from the start (starting the cluster uses part of it). A lost
+    worker's probes are run again elsewhere (one line on stderr).
+
     \b
     JSON keys: n, problem, estimate, stderr, low, high, confidence, probes, method, strata,
     nodes_estimate, nodes_stderr, exact, count and nodes (exact counts, null unless exact),
-    seed, threads, seconds, note (why contradicting constraints leave no solutions, else
-    null).
+    seed, threads (null with --dask), seconds, note (why contradicting constraints leave no
+    solutions, else null), workers (the Dask workers that probed; null without --dask).
 
     \b
     Examples:
       queenslab estimate 20
       queenslab estimate 30 --time-limit 10 --threads 2
+      queenslab estimate 22 --samples 100000000 --dask local:2
       queenslab estimate 14 --toroidal --method knuth --samples 200000 --seed 7
     """
     # the library reports probes done of --samples, or milliseconds of --time-limit alone
     bar = Progress(not as_json, f"estimate {problem.n}", unit="ms" if samples is None and time_limit else "probe")
+    options: dict[str, Any] = dict(
+        samples=samples, time_limit=time_limit, seed=seed, threads=threads, method=method, confidence=confidence
+    )
     try:
-        e = estimate(
-            problem,
-            samples=samples,
-            time_limit=time_limit,
-            seed=seed,
-            threads=threads,
-            method=method,
-            confidence=confidence,
-            progress=bar,
-        )
+        if dask is None:
+            e = estimate(problem, progress=bar, **options)
+        else:
+            from ..distributed.probes import estimate as on_cluster  # loads dask only when asked for
+
+            e = on_cluster(problem, dask=dask, progress=bar, **options)
     finally:
         bar.close()
     if as_json:
@@ -109,6 +118,8 @@ def estimate_cmd(
     if e.note:
         click.echo(f"note: no solutions, as {e.note}")
     click.echo(_line(e))
+    if e.workers:
+        click.echo(f"probed on {len(e.workers)} Dask worker{'s' if len(e.workers) > 1 else ''}")
     if not e.exact:
         click.echo(f"search nodes: about {e.nodes_estimate:.3e} (standard error {e.nodes_stderr:.2e})")
     return 0

@@ -6,9 +6,11 @@ largest first, and the symmetric search's tasks below; prefixes of the first row
 every variant), the tasks run on threads of this machine or on a Dask cluster
 (``dask.distributed``), and every finished task is recorded in a ledger
 (:mod:`queenslab.distributed.ledger`, one SQLite file) so that a re-run computes only
-what is missing. Splitting the search tree at a fixed depth among workers is the
-master-worker search of Akshay Gupta, Naman Deept and Snigdha Dobhal (N Queens Problem
-Using Backtracking); the cluster is Dask's.
+what is missing. An estimate's probes run on a cluster too (:func:`estimate`,
+:mod:`queenslab.distributed.probes`), with the same result as on threads. Splitting the
+search tree at a fixed depth among workers is the master-worker search of Akshay Gupta,
+Naman Deept and Snigdha Dobhal (N Queens Problem Using Backtracking); the cluster is
+Dask's.
 
 Examples
 --------
@@ -19,6 +21,7 @@ Examples
 (724, 92)
 """
 
+from .probes import estimate
 from .runner import DaskSpec, DistributedResult, count
 
-__all__ = ["count", "DistributedResult", "DaskSpec"]
+__all__ = ["count", "estimate", "DistributedResult", "DaskSpec"]
