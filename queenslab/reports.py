@@ -579,6 +579,8 @@ class ReplayReport:
     solution: tuple[int, ...] | None = field(metadata=ONE_BASED)
     svg: str | None
     gif: str | None
+    mp4: str | None
     frames: str | None
     tree: str | None
     every: int | None
+    fps: float | None

@@ -13,7 +13,8 @@ prints nothing but its final line (or its JSON object). Ctrl-C stops the search 
 display (exit 130; no trace file is written).
 
 ``replay`` reads a trace file (:mod:`queenslab.trace.fileformat`) and prints its
-summary, an animated SVG (``--svg``) or GIF (``--gif``), a strip of frames (``--frames``)
+summary, an animated SVG (``--svg``) or GIF (``--gif``), an MP4 video (``--mp4``), a
+strip of frames (``--frames``)
 and a backtracking trace's search tree (``--tree``).
 """
 
@@ -380,17 +381,29 @@ def watch_cmd(
 @click.argument("file", metavar="FILE")
 @out_option("Write an animated SVG of the trace (SMIL, no script: it plays in a browser).", "--svg", "OUT")
 @out_option("Write an animated GIF of the trace (for slides and messages, where an SVG does not play).", "--gif", "OUT")
+@out_option(
+    'Write an MP4 video of the trace (H.264; needs the video extra: pip install "queenslab[video]").', "--mp4", "OUT"
+)
 @out_option("Write a strip of frames (a grid of boards, .png or .svg; needs matplotlib).", "--frames", "OUT")
 @out_option("Write the search tree of a backtracking trace (.png or .svg; needs matplotlib).", "--tree", "OUT")
 @number_option("--every", 1, "K", "Draw every K-th step (the last always); default: a few hundred frames at most.")
+@click.option(
+    "--fps",
+    type=click.FloatRange(min=0.5, max=60.0),
+    default=None,
+    metavar="F",
+    help="Frames per second of --svg, --gif and --mp4 (0.5 to 60; default 5).",
+)
 @json_option
 def replay_cmd(
     file: str,
     svg: str | None,
     gif: str | None,
+    mp4: str | None,
     frames: str | None,
     tree: str | None,
     every: int | None,
+    fps: float | None,
     as_json: bool,
 ) -> int:
     """Read a trace file (written by queenslab watch --record) back: its summary, and
@@ -398,11 +411,15 @@ def replay_cmd(
 
     Prints the method, the steps and the last board (1-based; a backtracking trace ends at
     its first solution unless it was recorded with --solutions). --svg OUT writes an
-    animated SVG of the search, --gif OUT an animated GIF, --frames OUT a strip of its
-    boards for a paper, --tree OUT the search tree of a backtracking trace.
+    animated SVG of the search, --gif OUT an animated GIF, --mp4 OUT an MP4 video,
+    --frames OUT a strip of its boards for a paper, --tree OUT the search tree of a
+    backtracking trace.
     """
-    if every is not None and svg is None and gif is None and frames is None:
-        raise QueensError("--every sets the frames of --svg, --gif or --frames; give one of them")
+    if every is not None and svg is None and gif is None and mp4 is None and frames is None:
+        raise QueensError("--every sets the frames of --svg, --gif, --mp4 or --frames; give one of them")
+    if fps is not None and svg is None and gif is None and mp4 is None:
+        raise QueensError("--fps sets the frame rate of --svg, --gif or --mp4; give one of them")
+    timing = {} if fps is None else {"frame_seconds": 1 / fps}
     from .. import plot
 
     for flag, path in (("--frames", frames), ("--tree", tree)):
@@ -416,23 +433,30 @@ def replay_cmd(
     if svg is not None:
         from ..trace import write_trace_svg
 
-        write_trace_svg(svg, trace, every=every)
+        write_trace_svg(svg, trace, every=every, **timing)
     if gif is not None:
         from ..trace import write_trace_gif
 
-        write_trace_gif(gif, trace, every=every)
+        write_trace_gif(gif, trace, every=every, **timing)
+    if mp4 is not None:
+        from ..trace.video import write_trace_mp4
+
+        write_trace_mp4(mp4, trace, every=every, **({} if fps is None else {"fps": fps}))
     if frames is not None:
         from ..trace.strip import write_frame_strip
 
         write_frame_strip(frames, trace, every)
     fields, line = _summary(trace)
     if as_json:
-        emit_json(ReplayReport(path=file, **fields, svg=svg, gif=gif, frames=frames, tree=tree, every=every))
+        emit_json(
+            ReplayReport(path=file, **fields, svg=svg, gif=gif, mp4=mp4, frames=frames, tree=tree, every=every, fps=fps)
+        )
     else:
         click.echo(line)
         for what, path in (
             ("animated SVG", svg),
             ("animated GIF", gif),
+            ("MP4 video", mp4),
             ("frames", frames),
             ("search tree", tree),
         ):

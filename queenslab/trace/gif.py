@@ -11,6 +11,7 @@ one held. Pillow is a dependency of queenslab.
 from __future__ import annotations
 
 import io
+from typing import Any
 
 from .. import validate
 from ..errors import MissingDependency
@@ -20,7 +21,7 @@ from ..viz.png import board_image, draw_queen
 from .animate import attacked_rows, frames, solved_frames
 from .steps import Trace
 
-__all__ = ["trace_gif", "write_trace_gif"]
+__all__ = ["trace_gif", "write_trace_gif", "frame_images"]
 
 _SOLVED = "#2ca02c"
 
@@ -51,14 +52,33 @@ def trace_gif(trace: Trace, *, every: int | None = None, frame_seconds: float = 
     """
     frame_seconds = validate.real(frame_seconds, "frame_seconds", minimum=0.01, maximum=60.0)
     hold = validate.real(hold, "hold", minimum=0.0, maximum=600.0)
+    images = [image.convert("P", palette=1, colors=32) for image in frame_images(trace, every)]  # 1: ADAPTIVE
+    durations = [round(frame_seconds * 1000)] * len(images)
+    durations[-1] += round(hold * 1000)
+    buffer = io.BytesIO()
+    images[0].save(buffer, format="GIF", save_all=True, append_images=images[1:], duration=durations, loop=0)
+    return buffer.getvalue()
+
+
+def frame_images(trace: Trace, every: int | None = None) -> list[Any]:
+    """The frames of the animation as RGB Pillow images: the board of
+    :func:`~queenslab.viz.png.board_image` with the queens of each frame (red when
+    attacked) and a green frame on a solution; the frames of
+    :func:`~queenslab.trace.animate.frames`.
+
+    Raises
+    ------
+    QueensError
+        A trace without steps, a bad ``every``; ``TooLarge`` for a board beyond the PNG pictures.
+    """
     picked, boards = frames(trace, every)
     try:
         from PIL import ImageDraw
     except ImportError:  # pragma: no cover - Pillow is a dependency
-        raise MissingDependency("writing a GIF needs Pillow: pip install pillow") from None
+        raise MissingDependency("drawing the frames needs Pillow: pip install pillow") from None
     n = trace.n
     px = svg.cell_size(n)
-    base = board_image(trace.problem, None, cell=px)
+    base = board_image(trace.problem, None, cell=px).convert("RGB")
     solved = solved_frames(trace, picked, boards)
     images = []
     for k, board in enumerate(boards):
@@ -72,12 +92,8 @@ def trace_gif(trace: Trace, *, every: int | None = None, frame_seconds: float = 
         if solved[k]:
             width = max(2, px // 8)
             draw.rectangle([0, 0, n * px - 1, n * px - 1], outline=_SOLVED, width=width)
-        images.append(image.convert("P", palette=1, colors=32))  # 1: Image.Palette.ADAPTIVE
-    durations = [round(frame_seconds * 1000)] * len(images)
-    durations[-1] += round(hold * 1000)
-    buffer = io.BytesIO()
-    images[0].save(buffer, format="GIF", save_all=True, append_images=images[1:], duration=durations, loop=0)
-    return buffer.getvalue()
+        images.append(image)
+    return images
 
 
 def _attacked(trace: Trace, board):
