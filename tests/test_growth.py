@@ -225,3 +225,43 @@ def test_out_must_be_a_directory(capsys, monkeypatch, tmp_path):
     (tmp_path / "f").write_text("")
     code, _, err = run_cli(capsys, monkeypatch, "experiment", "growth", "--ns", "8", "--out", tmp_path / "f")
     assert code == 2 and "is a file" in err
+
+
+# ----------------------------------------------------------------------------- the documentation's record
+
+
+def recorded_rows() -> list[GrowthRow]:
+    record = json.loads((ROOT / "docs" / "assets" / "growth.json").read_text())
+    assert list(record) == [f.name for f in dataclasses.fields(GrowthReport)]
+    return [GrowthRow(**r) for r in record["results"]]
+
+
+def test_the_pages_tables_show_the_recorded_run():
+    page = (ROOT / "docs" / "estimating.md").read_text()
+    standard, toroidal = page.split("**Standard board**", 1)[1].split("**Toroidal board**", 1)
+    for r in recorded_rows():
+        text = toroidal if r.toroidal else standard
+        (line,) = [x for x in text.splitlines() if x.startswith(f"| {r.n} | {r.probes:,} |")]
+        if r.uncertain:
+            assert TOO_UNCERTAIN in line, line
+        else:
+            assert f"{r.log_q_per_n:.4f}"[:-1] in line and f"{r.asymptote:.4f}" in line, line
+        assert r.uncertain == (r.relative_stderr is None or r.relative_stderr > MAX_RELATIVE_STDERR)
+
+
+def test_the_recorded_run_meets_the_published_counts():
+    """The record's estimates against OEIS A000170 and A051906 (written out here)."""
+    published = {(20, False): A000170_20, (27, False): A000170_27, (17, True): A051906_17}
+    rows = {(r.n, r.toroidal): r for r in recorded_rows()}
+    for key, count in published.items():
+        r = rows[key]
+        assert abs(r.estimate - count) < 3 * r.stderr, (key, r.estimate, r.stderr)
+
+
+def test_the_docs_figure_is_drawn_from_the_record():
+    pytest.importorskip("matplotlib")
+    from queenslab.growth import figure
+
+    fig = figure(recorded_rows())
+    top, bottom = fig.axes
+    assert top.get_ylabel() == "log Q(n) / n" and bottom.get_ylabel() == "difference from ln n − α"
