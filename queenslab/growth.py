@@ -334,7 +334,9 @@ def _value(row: GrowthRow) -> str:
 def _percent(rse: float | None) -> str:
     if rse is None:
         return "∞ (no probe reached a solution)"
-    return "0 (counted)" if rse == 0 else f"{100 * rse:.2g}%"
+    if rse == 0:
+        return "0 (counted)"
+    return f"{100 * rse:.2g}%" if rse < 0.1 else f"{100 * rse:.0f}%"
 
 
 def _count(value: float, row: GrowthRow) -> str:
