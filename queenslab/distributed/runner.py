@@ -688,7 +688,8 @@ def count(
     if wanted == "auto" and depth is None:
         recorded = recorded_split(ledger, problem) if ledger is not None else None
         if recorded is not None:  # the ledger's split, never the default of today
-            wanted, depth = recorded[0], recorded[1] if recorded[0] == "general" else None
+            # (a symmetric ledger's depth too: one made before the deeper split of n >= 22)
+            wanted, depth = recorded[0], recorded[1] if recorded[0] in ("general", "symmetric") else None
         else:
             # a task runs on one thread (a Dask worker's, or one of ours, each counting
             # one slice at a time): the join's memory rule as for one thread per slice

@@ -281,14 +281,20 @@ def _check_size(problem: Problem, force: bool) -> None:
     pool.check_count(problem.n, validate.flag(force, "force"), problem)
 
 
-def _sym_tasks(n: int) -> list[tuple[int, int, int]]:
-    tasks = []
-    for b1 in range(2, n - 1):
-        tasks += [(1, b1, c) for c in range(n)]
-    b1 = 1
-    while b1 < n - 1 - b1:
-        tasks += [(0, b1, c) for c in range(n)]
-        b1 += 1
+#: The smallest n whose symmetric split goes one row deeper (``(corner, b1, c, d)``
+#: tasks, ``n`` times as many): the standard problem beyond the join (n >= 22) is where
+#: a count needs hundreds to thousands of cores, more than ``(corner, b1, c)`` keeps busy.
+SYM_DEEP_FROM = 22
+
+
+def _sym_tasks(n: int, deep: bool = False) -> list[tuple[int, ...]]:
+    """The symmetric search's tasks: ``(corner, b1, c)`` per class and column of the
+    first free row, or with ``deep`` ``(corner, b1, c, d)``, d the next row's column."""
+    tasks: list[tuple[int, ...]] = []
+    classes = [(1, b1) for b1 in range(2, n - 1)] + [(0, b1) for b1 in range(1, n) if b1 < n - 1 - b1]
+    for corner, b1 in classes:
+        for c in range(n):
+            tasks += [(corner, b1, c, d) for d in range(n)] if deep else [(corner, b1, c)]
     return tasks
 
 
@@ -297,7 +303,7 @@ def _symmetric_parts(problem: Problem, threads: int, progress: Progress | None) 
     n = problem.n
 
     def task(t):
-        found = sym_count(n, t[0], t[1], t[2], interrupt.FLAG)
+        found = sym_count(n, t[0], t[1], t[2], -1, interrupt.FLAG)
         interrupt.check()
         return found
 
@@ -332,7 +338,9 @@ def split_tasks(
 
     The standard problem (4 <= n <= SYM_MAX_N, no ``depth`` given) is split like the
     symmetric search: one task per first-row queen class and second-row column, and every
-    task counts the total and the orbits at once. Any other problem, or a given ``depth``,
+    task counts the total and the orbits at once; from n = :data:`SYM_DEEP_FROM` one task
+    per column of the next row too (``depth`` 1 of the symmetric split, n times the
+    tasks; ``method="symmetric"`` with ``depth`` 0 or 1 chooses). Any other problem, or a given ``depth``,
     is split into the valid placements of its first ``depth`` rows (the smallest depth
     with at least ``least`` of them, up to 6, when none is given). A given ``depth`` that
     makes more than :data:`SPLIT` ``.largest`` tasks is refused unless ``force``: the
@@ -375,13 +383,19 @@ def split_tasks(
         check_size(problem, force)
         return "join", 0, [tuple(span) for span in join.split(n, max(least, 256), force=True)]
     if method == "symmetric":
-        if depth is not None or not (problem.is_standard and 4 <= n <= SYM_MAX_N):
-            raise UnsupportedProblem(
-                f"the symmetric split splits the standard problem with 4 <= n <= {SYM_MAX_N} only, without a depth"
+        if not (problem.is_standard and 4 <= n <= SYM_MAX_N):
+            raise UnsupportedProblem(f"the symmetric split splits the standard problem with 4 <= n <= {SYM_MAX_N} only")
+        if depth is not None and depth not in (0, 1):
+            raise QueensError(
+                f"the symmetric split has depth 0 (a task per class and column of the first free row) or 1 (and "
+                f"of the next row), got {validate.brief(depth)}"
             )
         check_size(problem, force)
+        deep = n >= SYM_DEEP_FROM if depth is None else depth == 1
+        return "symmetric", int(deep), _sym_tasks(n, deep)
     if method != "general" and depth is None and problem.is_standard and 4 <= n <= SYM_MAX_N:
-        return "symmetric", 0, [tuple(t) for t in _sym_tasks(n)]
+        deep = n >= SYM_DEEP_FROM
+        return "symmetric", int(deep), _sym_tasks(n, deep)
     walk = Walker(problem)
     if depth is None:
         depth, prefixes = 0, np.zeros((1, 0), np.int64)
@@ -423,7 +437,8 @@ def count_task(
     ``general=True`` counts a symmetric task by the general search instead, an
     independent check of it: the symmetric task ``(1, b1, c)`` holds exactly the orbits
     whose lexicographically least solution begins ``0, b1, c``, and ``(0, b1, c)`` those
-    whose least solution begins ``b1, c``; the general walk enumerates the canonical
+    whose least solution begins ``b1, c`` (a deep task ``(corner, b1, c, d)``: the
+    same with ``d`` after ``c``); the general walk enumerates the canonical
     solutions below that prefix and adds up their orbit sizes (the group order over the
     stabiliser's). A general task is counted by the general search anyway. A join task
     (``split_tasks(..., method="join")``) counts its total only: ``(solutions, None, 0)``.
@@ -450,14 +465,21 @@ def count_task(
             raise UnsupportedProblem(f"symmetric tasks count the standard problem with 4 <= n <= {SYM_MAX_N} only")
         check_size(problem, force)
         try:
-            corner, b1, c = (validate.whole_number(x, "a task entry", minimum=0) for x in task)
+            entries = [validate.whole_number(x, "a task entry", minimum=0) for x in task]
         except (TypeError, ValueError):
-            raise QueensError(f"a symmetric task is (corner, b1, column), got {validate.brief(task)}") from None
-        if corner not in (0, 1) or not 1 <= b1 < problem.n - 1 or c >= problem.n:
+            entries = []
+        if len(entries) not in (3, 4):
+            raise QueensError(
+                f"a symmetric task is (corner, b1, column) or (corner, b1, column, column), got {validate.brief(task)}"
+            )
+        corner, b1, c = entries[:3]
+        d = entries[3] if len(entries) == 4 else -1
+        if corner not in (0, 1) or not 1 <= b1 < problem.n - 1 or c >= problem.n or d >= problem.n:
             raise QueensError(f"{validate.brief(task)} is not a symmetric task of n = {problem.n}")
         if general:
-            return _orbits_below(problem, (0, b1, c) if corner else (b1, c))
-        c2, c4, c8, nodes = sym_count(problem.n, corner, b1, c, interrupt.FLAG)
+            rows = (c,) if d < 0 else (c, d)
+            return _orbits_below(problem, (0, b1, *rows) if corner else (b1, *rows))
+        c2, c4, c8, nodes = sym_count(problem.n, corner, b1, c, d, interrupt.FLAG)
         interrupt.check()
         return int(2 * c2 + 4 * c4 + 8 * c8), int(c2 + c4 + c8), int(nodes)
     unique = validate.flag(unique, "unique")

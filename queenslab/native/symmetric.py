@@ -220,7 +220,7 @@ def _tally(images, c2, c4, c8):
 
 
 @njit(cache=True, nogil=True)
-def sym_count(n, corner, bound1, split, halt):
+def sym_count(n, corner, bound1, split, split2, halt):
     """Count one subtree of the symmetry-classifying search of the standard problem.
 
     Parameters
@@ -236,6 +236,12 @@ def sym_count(n, corner, bound1, split, halt):
     split : int
         If >= 0, only the subtree whose queen in the first free row (row 2 for
         corner, row 1 otherwise) stands in column ``split``; -1 for the whole subtree.
+    split2 : int
+        With ``split`` >= 0 and ``split2`` >= 0, only the part of that subtree whose
+        queen in the next row stands in column ``split2`` (the deeper split of a count
+        on many cores); -1 for all of it. The queen of the ``split`` row is counted
+        among the nodes of the ``split2 = 0`` part only (it is placed in every part), so
+        that the parts' node counts add up to the subtree's.
     halt : int64[1]
         The stop flag, polled between passes over the lanes and while the roots are
         searched.
@@ -249,15 +255,18 @@ def sym_count(n, corner, bound1, split, halt):
         is ``c2 + c4 + c8`` and the total ``2*c2 + 4*c4 + 8*c8``. Partial when the stop
         flag ``halt[0]`` was set.
     """
-    return _sym_lanes(n, corner, bound1, split, halt, ROOT_ROWS, MAX_BELOW)
+    return _sym_lanes(n, corner, bound1, split, split2, halt, ROOT_ROWS, MAX_BELOW)
 
 
 @njit(cache=True, nogil=True)
-def _sym_lanes(n, corner, bound1, split, halt, root_rows, max_below):
+def _sym_lanes(n, corner, bound1, split, split2, halt, root_rows, max_below):
     """:func:`sym_count` with the roots cut ``root_rows`` rows below the fixed rows, or
     deeper so that at most ``max_below`` rows remain below them (``root_rows`` at least 1,
-    ``max_below`` at most :data:`MAX_BELOW`, the column stack's room: clamped)."""
-    root_rows = max(root_rows, 1)
+    ``max_below`` at most :data:`MAX_BELOW`, the column stack's room: clamped). With
+    ``split2`` the roots are at least two rows deep, so that the ``split2`` row is
+    placed by the root search (the lanes recompute their root row's candidates from the
+    rules when they backtrack, which would lose a mask)."""
+    root_rows = max(root_rows, 2 if split >= 0 and split2 >= 0 else 1)
     max_below = min(max(max_below, 1), MAX_BELOW)
     mask, b1, xm, b2, side, lm, lastok, look = _rules(n, corner, bound1)
     cfl = -np.int64(corner != 0)
@@ -292,7 +301,8 @@ def _sym_lanes(n, corner, bound1, split, halt, root_rows, max_below):
     first = _allowed(y0, ld0, rd0, cols0, n, mask, b1, xm, b2, side, lm, lastok, look)
     rbm[y0] = first & (1 << split) if split >= 0 else first
     y = y0
-    nodes = 0
+    # the split row's queen is placed in every split2 part: counted in part 0 only
+    nodes = -1 if split >= 0 and split2 > 0 and rbm[y0] != 0 else 0
     # the lanes
     ld = np.zeros(LANES, np.int64)
     rd = np.zeros(LANES, np.int64)
@@ -335,6 +345,8 @@ def _sym_lanes(n, corner, bound1, split, halt, root_rows, max_below):
                 r = (rrd[y] | (bit << _RD)) >> 1
                 k = rck[y] | bit
                 c = _allowed(y + 1, a, r, k, n, mask, b1, xm, b2, side, lm, lastok, look)
+                if y == y0 and split >= 0 and split2 >= 0:
+                    c &= 1 << split2
                 if y + 1 < d0:
                     y += 1
                     rld[y] = a

@@ -18,7 +18,7 @@ from .symmetric import _classify, _rules, _tally
 
 
 @njit(inline="always")
-def _search(n, corner, bound1, split, halt):
+def _search(n, corner, bound1, split, split2, halt):
     """:func:`sym_count_scalar` for one class; ``corner`` is a constant where this is
     inlined, so that each class compiles to its own loop, without the other's branches."""
     mask, b1, xm, b2, side, lm, lastok, _ = _rules(n, corner, bound1)
@@ -59,10 +59,14 @@ def _search(n, corner, bound1, split, halt):
             cand &= side
     if split >= 0:
         cand &= 1 << split
+    # the row whose queen split2 fixes (none: -1, a row never reached)
+    y2 = y0 + 1 if split >= 0 and split2 >= 0 else -1
     if corner and y0 == sizee:  # n = 3: the last row is the first free one
         return 0, 0, 1 if cand else 0, 1 if cand else 0
     bm[y0] = cand
     y = y0
+    if y2 >= 0 and split2 > 0 and cand:
+        nodes = -1  # the split row's queen is placed in every split2 part: counted in part 0 only
     while y >= y0:
         m = bm[y]
         if m == 0:
@@ -80,6 +84,8 @@ def _search(n, corner, bound1, split, halt):
         dw = dwn[y] | bit
         rg = (rgt[y] | bit) >> 1
         cand = mask & ~(lf | dw | rg)
+        if ny == y2:
+            cand &= 1 << split2
         if ny == sizee:
             # last row: at most one free column is left
             if cand and not (cand & lm):
@@ -133,11 +139,11 @@ def _search(n, corner, bound1, split, halt):
 
 
 @njit(cache=True, nogil=True)
-def sym_count_scalar(n, corner, bound1, split, halt):
+def sym_count_scalar(n, corner, bound1, split, split2, halt):
     """:func:`~queenslab.native.symmetric.sym_count` as a scalar search: the same tree,
     counts and node count, one walk at a time; the same parameters and results (the stop
     flag ``halt`` polled at each backtrack).
     """
     if corner:
-        return _search(n, 1, bound1, split, halt)
-    return _search(n, 0, bound1, split, halt)
+        return _search(n, 1, bound1, split, split2, halt)
+    return _search(n, 0, bound1, split, split2, halt)
