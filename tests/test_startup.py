@@ -1,5 +1,6 @@
-"""Fresh-process start-up: small counts without numba, the first-compile message, and the
-import path of light commands. (No timings here: benchmarks/startup.py measures them.)"""
+"""Fresh-process start-up: small counts without numba and the import path of light
+commands (the first-compile notice: test_cache.py). No timings here: benchmarks/startup.py
+measures them."""
 
 import subprocess
 import sys
@@ -10,7 +11,6 @@ from naive import all_solutions, orbit_count
 from queenslab import Problem, QueensError, counts
 from queenslab.data import known_total, known_unique
 from queenslab.native import small
-from queenslab.native.cache import announce_compile, is_cached
 
 
 @pytest.mark.parametrize("n", range(1, small.SMALL_N + 1))
@@ -61,26 +61,3 @@ def test_light_commands_load_no_compiler_solver_or_plotting(argv):
     loaded = _imported_by(argv)
     assert "queenslab" in loaded
     assert not loaded & {"numba", "ortools", "pysat", "sympy", "matplotlib", "distributed", "scipy"}, loaded
-
-
-def test_the_first_compile_is_announced_once(tmp_path):
-    from queenslab.native import symmetric
-
-    class Cold:  # a kernel whose cache index is missing
-        class _cache:
-            class _cache_file:
-                _index_path = str(tmp_path / "missing.nbi")
-
-    out = []
-
-    class Stream:
-        def write(self, text):
-            out.append(text)
-
-        def flush(self):
-            pass
-
-    assert is_cached(symmetric.sym_count) in (True, False)
-    assert announce_compile([Cold], "the counting kernels", 5, Stream())
-    assert "".join(out).strip() == "compiling the counting kernels, once: ~5 s"
-    assert not announce_compile([object()], "x", 1, Stream())  # not inspectable: nothing said

@@ -75,18 +75,11 @@ class NativeBackend(Backend):
             if progress is not None:
                 progress(1, 1)
             return result
-        from ..native import engine, join_kernels, kernels
-        from ..native.cache import announce_compile
+        from ..native import engine, warm
 
-        chosen = engine.chosen_method(problem, opts.get("method", "auto"), opts.get("threads"))
-        # measured cold on 2 idle cores: 8 s the join's kernels, 5 s the symmetric lanes
-        # (2 s scalar), 2.5 s the general walk
-        if chosen == "join":
-            announce_compile([join_kernels.join_count, join_kernels.fixed_counts], "the join counter's kernels", 8)
-        elif chosen == "symmetric":
-            announce_compile([engine.sym_count], "the counting kernels", 5 if engine.SYM_KERNEL == "lanes" else 2)
-        else:
-            announce_compile([kernels.walk], "the general search kernel", 3)
+        # a first count compiles its method's kernels: on a small board first, with a
+        # notice giving the measured time, so that the count itself does not look hung
+        warm.ensure(engine.chosen_method(problem, opts.get("method", "auto"), opts.get("threads")))
         return engine.count_both(problem, unique=unique, **opts)
 
     def _solutions(self, problem: Problem, limit: int | None, **opts: Any) -> Iterator[tuple[int, ...]]:
