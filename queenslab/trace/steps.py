@@ -155,6 +155,13 @@ class Trace:
                 out.append(tuple(int(c) for c in board))
         return out
 
+    def widget(self, *, interval: int = 200) -> Any:
+        """A player for a notebook: Play, a step slider and the board at that step
+        (:func:`queenslab.trace.widget.trace_widget`; the animated SVG without ipywidgets)."""
+        from .widget import trace_widget
+
+        return trace_widget(self, interval=interval)
+
     @property
     def solved(self) -> bool:
         """Whether the last board is a solution found by the search."""

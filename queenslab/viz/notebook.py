@@ -4,8 +4,11 @@ IPython chooses an object's rich display through its display formatters, which t
 function per type (``for_type``). :func:`register` gives the running IPython shell these
 functions; ``import queenslab`` calls it, so that in a notebook a :class:`Problem` shows
 as its board, a :class:`CountResult` or :class:`Crosscheck` as a table and a
-:class:`~queenslab.trace.Trace` as its animated board, while the library's own types know
-nothing of drawing. A :class:`~queenslab.viz.Board` (a problem
+:class:`~queenslab.trace.Trace` as a player (:func:`~queenslab.trace.widget.trace_widget`:
+Play, a step slider, the board at that step) beside its animated board, while the
+library's own types know nothing of drawing. The player is offered in a Jupyter kernel
+with ipywidgets installed; a front end without widgets, a static page of the notebook and
+a kernel without ipywidgets show the animated SVG. A :class:`~queenslab.viz.Board` (a problem
 with a placement) draws itself. Outside IPython nothing happens. Where queenslab was
 imported before IPython started, ``%load_ext queenslab.viz.notebook`` registers them.
 """
@@ -21,10 +24,11 @@ from ..problem import Problem
 from ..result import CountResult
 from ..trace.animate import trace_svg
 from ..trace.steps import Trace
+from ..trace.widget import trace_widget
 from .board import problem_html, problem_svg
 from .tables import count_html, crosscheck_html
 
-__all__ = ["register", "load_ipython_extension", "trace_picture"]
+__all__ = ["register", "load_ipython_extension", "trace_picture", "trace_player"]
 
 
 def trace_picture(trace: Trace) -> str | None:
@@ -34,6 +38,23 @@ def trace_picture(trace: Trace) -> str | None:
         return trace_svg(trace)
     except QueensError:
         return None
+
+
+def trace_player(trace: Trace) -> dict[str, Any] | None:
+    """A trace's player as a mime bundle (the widget's view, a one-line ``text/plain``),
+    or None (IPython then shows the animated SVG of :func:`trace_picture`) without
+    ipywidgets or for a board too large to draw."""
+    try:
+        import ipywidgets  # noqa: F401  (only whether it is there)
+    except ImportError:
+        return None
+    try:
+        player = trace_widget(trace)
+    except QueensError:
+        return None
+    bundle = dict(player._repr_mimebundle_())
+    bundle["text/plain"] = f"{trace.method} on {trace.problem.describe()}: {len(trace.steps)} steps"
+    return bundle
 
 
 def register(shell: Any = None) -> bool:
@@ -60,6 +81,8 @@ def register(shell: Any = None) -> bool:
     formatters["text/html"].for_type(CountResult, count_html)
     formatters["text/html"].for_type(Crosscheck, crosscheck_html)
     formatters["image/svg+xml"].for_type(Trace, trace_picture)
+    if getattr(shell, "kernel", None) is not None:  # a Jupyter kernel: a front end that may show widgets
+        shell.display_formatter.mimebundle_formatter.for_type(Trace, trace_player)
     return True
 
 
