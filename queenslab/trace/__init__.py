@@ -23,7 +23,9 @@ method             what is recorded
 * :func:`write_trace` / :func:`read_trace` -- the JSON-lines file (:mod:`.fileformat`);
 * :func:`trace_svg` / :func:`write_trace_svg` -- an animated SVG of a trace (:mod:`.animate`);
   :func:`trace_gif` / :func:`write_trace_gif` an animated GIF (:mod:`.gif`);
-  :func:`~.strip.frame_strip` a strip of frames for a paper (:mod:`.strip`, matplotlib).
+  :func:`~.strip.frame_strip` a strip of frames for a paper (:mod:`.strip`, matplotlib);
+  :func:`~.video.write_trace_mp4` an MP4 video (:mod:`.video`, the ``video`` extra);
+* :meth:`Trace.widget` -- a player in a notebook (:mod:`.widget`, the ``notebook`` extra).
 
 The command line has ``queenslab watch`` (draw a search as it runs) and ``queenslab
 replay`` (a trace file's summary and pictures).
