@@ -27,12 +27,15 @@ whole pages. Each screenshot must
   (the site shows the plot's dark variant there, ``#only-dark``).
 
 The animation: the first page showing an animated SVG (a ``figures/*.svg`` with SMIL
-``<animate>`` elements, the "Watching a search" page) is shot twice, at two virtual times
-:data:`ANIMATION_TIMES_MS` apart (``animation-1.png``, ``animation-2.png``). The picture is
-found by its checkerboard's colours; at least :data:`MIN_ANIMATION_PIXELS` pixels of its
-region must differ between the two shots -- the queens moved -- and not one pixel outside
-it (the header, the text: what does not move), so the difference is the animation, not
-noise.
+``<animate>`` elements, the "Watching a search" page) is opened once and shot twice,
+:data:`ANIMATION_GAP_S` seconds apart (``animation-1.png``, ``animation-2.png``). An
+animation in an ``<img>`` runs on the wall clock, not on headless Chromium's virtual time,
+so this one browser is driven over the DevTools protocol on a pipe
+(``--remote-debugging-pipe``, :class:`DevTools`), with the same flags, proxy and catcher as
+the others. The picture is found by its checkerboard's colours; at least
+:data:`MIN_ANIMATION_PIXELS` pixels of its region must differ between the two shots -- the
+queens moved -- and not one pixel outside it (the header, the text: what does not move), so
+the difference is the animation, not noise.
 
 How outside loads are caught: Chromium runs with ``--proxy-server`` pointing at a small
 proxy in a thread (:class:`RequestCatcher`) that records every request it gets (the URL, or
@@ -52,13 +55,19 @@ that loads only local files must report nothing.
 from __future__ import annotations
 
 import argparse
+import base64
+import contextlib
 import functools
+import json
+import os
 import re
+import select
 import shutil
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -76,9 +85,10 @@ WINDOW = (1280, 1600)
 TALL = 16000
 #: Milliseconds of virtual time the page gets to run its scripts before the screenshot.
 VIRTUAL_TIME_MS = 5000
-#: The virtual times of the two screenshots of an animated picture, a second apart (its
-#: frames last 0.15 s: several steps of the search lie between them).
-ANIMATION_TIMES_MS = (3000, 4000)
+#: Seconds after the page's load event before the first screenshot of an animation, and
+#: between its two screenshots (the watching page's frames last 0.15 s: several steps of
+#: the search lie between them, and both come before its last frame, at about 8 s).
+ANIMATION_SETTLE_S, ANIMATION_GAP_S = 0.5, 1.0
 #: Pixels of an animated picture's region that must differ between its two screenshots.
 MIN_ANIMATION_PIXELS = 200
 #: How far an animated picture's region reaches beyond its checkerboard, as a share of the
@@ -115,7 +125,7 @@ HEX_COLOUR = re.compile(r"#([0-9a-fA-F]{6})\b")
 
 
 def chromium_flags(
-    site_port: int, proxy_port: int, window: tuple[int, int] = WINDOW, virtual_time_ms: int = VIRTUAL_TIME_MS
+    site_port: int, proxy_port: int, window: tuple[int, int] = WINDOW, virtual_time_ms: int | None = VIRTUAL_TIME_MS
 ) -> list[str]:
     """Chromium's switches for a quiet, offline-checked, headless run.
 
@@ -127,8 +137,9 @@ def chromium_flags(
         The request catcher's port on 127.0.0.1.
     window : tuple of int
         Width and height of the window in CSS pixels (and of the screenshot).
-    virtual_time_ms : int
-        Milliseconds of virtual time before the screenshot (animations run on it).
+    virtual_time_ms : int or None
+        Milliseconds of virtual time before the screenshot; None for a browser driven over
+        the DevTools protocol, which runs on the wall clock.
 
     Returns
     -------
@@ -136,6 +147,7 @@ def chromium_flags(
         Everything but the profile, the screenshot's file and the URL.
     """
     sink = f"http://{BROWSER_SINK}/"
+    budget = [] if virtual_time_ms is None else [f"--virtual-time-budget={virtual_time_ms}"]
     return [
         "--headless=new",
         "--no-sandbox",
@@ -143,7 +155,7 @@ def chromium_flags(
         "--hide-scrollbars",
         f"--window-size={window[0]},{window[1]}",
         "--force-color-profile=srgb",
-        f"--virtual-time-budget={virtual_time_ms}",
+        *budget,
         # Every request but the site's goes to the catcher; no name is resolved.
         f"--proxy-server=http://127.0.0.1:{proxy_port}",
         f"--proxy-bypass-list=<-loopback>;127.0.0.1:{site_port}",
@@ -189,7 +201,8 @@ class _CatchingHandler(BaseHTTPRequestHandler):
         if not self.parse_request():
             return
         self.server.log.append(f"{self.command} {self.path}")  # type: ignore[attr-defined]
-        self.send_error(403, "loads from outside the site are refused here")
+        with contextlib.suppress(ConnectionError):  # a browser closing may not wait for the answer
+            self.send_error(403, "loads from outside the site are refused here")
         self.close_connection = True
 
     def log_message(self, format: str, *args: object) -> None:
@@ -331,7 +344,6 @@ def capture(
     catcher: RequestCatcher,
     dark: bool = False,
     window: tuple[int, int] = WINDOW,
-    virtual_time_ms: int = VIRTUAL_TIME_MS,
 ) -> Capture:
     """Open ``url`` in headless Chromium, screenshot it and dump its DOM.
 
@@ -351,8 +363,6 @@ def capture(
         Ask for the dark colour scheme (``prefers-color-scheme: dark``).
     window : tuple of int
         Width and height of the window (and of the screenshot).
-    virtual_time_ms : int
-        Milliseconds of virtual time the page runs before the screenshot.
 
     Returns
     -------
@@ -368,8 +378,7 @@ def capture(
     png.parent.mkdir(parents=True, exist_ok=True)
     png.unlink(missing_ok=True)
     with tempfile.TemporaryDirectory(prefix="queenslab-chromium-") as profile:
-        flags = chromium_flags(site.port, catcher.port, window, virtual_time_ms)
-        command = [chromium, *flags, f"--user-data-dir={profile}"]
+        command = [chromium, *chromium_flags(site.port, catcher.port, window), f"--user-data-dir={profile}"]
         command += ["--force-dark-mode"] if dark else []
         command += [f"--screenshot={png}", "--dump-dom", url]
         try:
@@ -801,6 +810,149 @@ def check_animation(first: Image.Image, second: Image.Image) -> tuple[FrameChang
     return change, problems
 
 
+class DevTools:
+    """Chromium driven over the DevTools protocol on a pipe (``--remote-debugging-pipe``).
+
+    The browser reads commands from its file descriptor 3 and writes answers and events to
+    4, each a JSON text ended by a NUL byte. Use as a context manager: the browser is closed
+    (or killed) at the end.
+
+    Parameters
+    ----------
+    chromium : str
+        The browser's executable.
+    flags : list of str
+        Its switches (:func:`chromium_flags` without a virtual-time budget).
+    """
+
+    def __init__(self, chromium: str, flags: Sequence[str]) -> None:
+        self._profile = tempfile.TemporaryDirectory(prefix="queenslab-chromium-")
+        to_browser, self._to = os.pipe()
+        self._from, from_browser = os.pipe()
+
+        def on_fds_3_and_4() -> None:  # in the child, before exec
+            os.dup2(to_browser, 3)
+            os.dup2(from_browser, 4)
+
+        self._process = subprocess.Popen(
+            [chromium, *flags, "--remote-debugging-pipe", f"--user-data-dir={self._profile.name}", "about:blank"],
+            preexec_fn=on_fds_3_and_4,
+            pass_fds=(3, 4),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        os.close(to_browser)
+        os.close(from_browser)
+        self._buffer = b""
+        self._id = 0
+        self._events: list[dict] = []
+
+    def __enter__(self) -> DevTools:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        with contextlib.suppress(Exception):
+            self.send("Browser.close", timeout=10)
+        try:
+            self._process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            self._process.wait()
+        os.close(self._to)
+        os.close(self._from)
+        self._profile.cleanup()
+
+    def _message(self, timeout: float) -> dict:
+        deadline = time.monotonic() + timeout
+        while b"\0" not in self._buffer:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self._from], [], [], left)[0]:
+                raise RuntimeError(f"chromium did not answer over DevTools within {timeout} s")
+            chunk = os.read(self._from, 1 << 20)
+            if not chunk:
+                raise RuntimeError("chromium closed its DevTools pipe")
+            self._buffer += chunk
+        message, self._buffer = self._buffer.split(b"\0", 1)
+        return json.loads(message)
+
+    def send(self, method: str, session: str | None = None, timeout: float = RUN_TIMEOUT_S, **params: object) -> dict:
+        """Run one DevTools command and return its result (events that come first are kept).
+
+        Raises
+        ------
+        RuntimeError
+            When the browser answers with an error, or not within ``timeout`` seconds.
+        """
+        self._id += 1
+        command: dict[str, object] = {"id": self._id, "method": method, "params": params}
+        if session is not None:
+            command["sessionId"] = session
+        os.write(self._to, json.dumps(command).encode() + b"\0")
+        while True:
+            message = self._message(timeout)
+            if message.get("id") == self._id:
+                if "error" in message:
+                    raise RuntimeError(f"DevTools {method}: {message['error']}")
+                return message.get("result", {})
+            self._events.append(message)
+
+    def wait_for(self, event: str, timeout: float = RUN_TIMEOUT_S) -> dict:
+        """The first event named ``event`` (one that came already, or the next)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for i, message in enumerate(self._events):
+                if message.get("method") == event:
+                    return self._events.pop(i)
+            self._events.append(self._message(max(0.0, deadline - time.monotonic())))
+
+
+def animation_frames(
+    chromium: str,
+    url: str,
+    pngs: Sequence[Path],
+    site: SiteServer,
+    catcher: RequestCatcher,
+    gap_s: float = ANIMATION_GAP_S,
+    settle_s: float = ANIMATION_SETTLE_S,
+) -> tuple[list[str], list[str]]:
+    """Open ``url`` once and screenshot it into each of ``pngs``, ``gap_s`` seconds apart.
+
+    The window is :data:`WINDOW`; the first screenshot is taken ``settle_s`` seconds after
+    the page's load event.
+
+    Returns
+    -------
+    external : list of str
+        The page's requests for anything outside the site (see :class:`RequestCatcher`).
+    failed : list of str
+        Requests for the site that the site could not serve.
+    """
+    site.take_failures()
+    catcher.take()
+    flags = chromium_flags(site.port, catcher.port, WINDOW, virtual_time_ms=None)
+    with DevTools(chromium, flags) as browser:
+        target = browser.send("Target.createTarget", url="about:blank")["targetId"]
+        session = browser.send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+        browser.send("Page.enable", session=session)
+        browser.send(
+            "Emulation.setDeviceMetricsOverride",
+            session=session,
+            width=WINDOW[0],
+            height=WINDOW[1],
+            deviceScaleFactor=1,
+            mobile=False,
+        )
+        browser.send("Page.navigate", session=session, url=url)
+        browser.wait_for("Page.loadEventFired")
+        time.sleep(settle_s)
+        for i, png in enumerate(pngs):
+            if i:
+                time.sleep(gap_s)
+            png.parent.mkdir(parents=True, exist_ok=True)
+            png.write_bytes(base64.b64decode(browser.send("Page.captureScreenshot", session=session)["data"]))
+    return catcher.take()[0], site.take_failures()
+
+
 def find_chromium(name: str | None = None) -> str | None:
     """The browser's executable: ``name`` if given, else ``chromium`` or a usual alias."""
     candidates = [name] if name else ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"]
@@ -934,20 +1086,21 @@ def animation(site_dir: Path, out: Path, chromium: str, site: SiteServer, catche
     if page is None:
         return ["no page shows an animated SVG (a figures/*.svg with <animate> elements)"]
     url = site.base + page.path
+    pngs = [out / "animation-1.png", out / "animation-2.png"]
+    external, failed = animation_frames(chromium, url, pngs, site, catcher)
+    problems = [f"loaded from outside the site: {', '.join(external)}"] if external else []
+    problems += [f"the site could not serve: {', '.join(failed)}"] if failed else []
     frames = []
-    for i, ms in enumerate(ANIMATION_TIMES_MS, start=1):
-        shot = capture(chromium, url, out / f"animation-{i}.png", site, catcher, virtual_time_ms=ms)
-        if shot.external or shot.failed:
-            return [f"animation ({url}): loaded from outside or failed: {', '.join(shot.external + shot.failed)}"]
-        with Image.open(shot.png) as opened:
+    for png in pngs:
+        with Image.open(png) as opened:
             frames.append(opened.convert("RGB"))
-    change, problems = check_animation(*frames)
+    change, found = check_animation(*frames)
     if change is not None:
         print(
-            f"animation {url}  {out / 'animation-1.png'} {out / 'animation-2.png'}  at {ANIMATION_TIMES_MS[0]} "
-            f"and {ANIMATION_TIMES_MS[1]} ms: {change.inside} pixels of {page.picture} changed, {change.outside} elsewhere"
+            f"animation {url}  {pngs[0]} {pngs[1]}  {ANIMATION_GAP_S} s apart: "
+            f"{change.inside} pixels of {page.picture} changed, {change.outside} elsewhere"
         )
-    return [f"animation ({url}): {p}" for p in problems]
+    return [f"animation ({url}): {p}" for p in problems + found]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
