@@ -75,7 +75,9 @@ def _rules(n, corner, bound1):
     return mask, bound1, side, n - 1 - bound1, side, lm, mask & ~lm, 1
 
 
-@njit(inline="always")
+# compiled once and inlined by LLVM: numba's own inlining (inline="always") typed it
+# anew at each of its ten call sites, half a second of every cold compile for no speed
+@njit(cache=True, nogil=True)
 def _allowed(y, ld, rd, cols, n, mask, b1, xm, b2, side, lm, lastok, look):
     """Columns a queen may take in row ``y`` (wide diagonals), branch-free."""
     free = mask & ~(ld | (rd >> _RD) | cols)
@@ -327,7 +329,10 @@ def _sym_lanes(n, corner, bound1, split, split2, halt, root_rows, max_below):
                 for row in range(n - 1, d0 - 1, -1):
                     full[row] = 1 << (lo & 31)
                     lo >>= 5
-                full[:d0] = prefix[lane, :d0]
+                # element by element: a slice assignment compiles numba's shape checks
+                # and their error messages, a third of this kernel's cold compile
+                for row in range(d0):
+                    full[row] = prefix[lane, row]
                 c2, c4, c8 = _tally(_classify(full, n, bound1, bound2, topbit, endbit), c2, c4, c8)
                 wait[lane] = 0
             while act[lane] == 0 and y >= y0:
@@ -361,7 +366,8 @@ def _sym_lanes(n, corner, bound1, split, split2, halt, root_rows, max_below):
                     depth[lane] = d0
                     stack[lane] = 0
                     act[lane] = 1
-                    prefix[lane, :d0] = board[:d0]
+                    for row in range(d0):
+                        prefix[lane, row] = board[row]
             live += act[lane]
         if live == 0 or halt[0]:
             break
