@@ -360,24 +360,22 @@ def _sym_kernel(n: int, task: Sequence[int], halt: np.ndarray) -> int:
     """Nodes placed by the symmetric kernel on one task of its split, until ``halt``."""
     from .native import engine
 
-    k: Any = engine.sym_count  # a numba dispatcher: its arguments are the kernel's
-    extra: tuple[int, ...] = ()
-    if k.py_func.__code__.co_argcount == 6:  # the kernel that splits one row further
-        extra = (int(task[3]) if len(task) > 3 else -1,)
-    return int(k(n, int(task[0]), int(task[1]), int(task[2]), *extra, halt)[3])
+    d = int(task[3]) if len(task) > 3 else -1  # a task of the deeper split fixes one more row
+    return int(engine.sym_count(n, int(task[0]), int(task[1]), int(task[2]), d, halt)[3])
 
 
 @functools.cache
 def _symmetric_share(n: int, shape: int) -> float:
     """The largest task's share of the symmetric split's nodes: exact at n <= 13, else
-    extrapolated geometrically from :data:`SHARE_SIZES` (tasks of ``shape`` entries; a
-    deeper task is a part of a shallower one, so the shallow share bounds it)."""
+    extrapolated geometrically from :data:`SHARE_SIZES`, for tasks of ``shape`` entries
+    (3, or 4 for the deeper split of n >= ``engine.SYM_DEEP_FROM``, counted as such at
+    the small sizes too)."""
     from .native import engine
 
     halt = np.zeros(1, np.int64)
 
     def share(k: int) -> float:
-        tasks = engine.split_tasks(Problem(k), method="symmetric", force=True)[2]
+        tasks = engine.split_tasks(Problem(k), method="symmetric", depth=shape - 3, force=True)[2]
         nodes = [_sym_kernel(k, t, halt) for t in tasks]
         return max(nodes) / sum(nodes)
 
