@@ -42,8 +42,8 @@ RECORD_FILE = "compile-times.json"
 @dataclass(frozen=True)
 class Compiled:
     """What :func:`compile_once` did: ``compiled`` False when every kernel was cached
-    (``seconds`` and ``cpu_seconds`` then time the loading), else the wall-clock and CPU
-    seconds of the compile."""
+    (``seconds`` and ``cpu_seconds`` 0), else True with the wall-clock and CPU seconds of
+    the compile."""
 
     compiled: bool
     seconds: float
@@ -148,25 +148,25 @@ def compile_once(
 
     The notice quotes the last recorded compile of ``what`` on this machine, or says that
     none is recorded; after the compile it gives the measured time, and the time is
-    recorded for the next notice. When every kernel is cached ``compile_`` just loads
-    them, silently.
+    recorded for the next notice. When every kernel is cached nothing is run or said
+    (numba loads them at their first call).
 
     Returns
     -------
     Compiled
-        Whether it compiled, and the wall-clock and CPU seconds ``compile_`` took.
+        Whether it compiled, and the wall-clock and CPU seconds ``compile_`` took (0
+        when it did not run).
     """
-    cold = not all(is_cached(k) for k in kernels)
+    if all(is_cached(k) for k in kernels):
+        return Compiled(False, 0.0, 0.0)
     stream = stream or sys.stderr
-    key = record_key(what) if cold else ""
-    if cold:
-        last = recorded(key, path)
-        said = f"took {last:.1f} s last time on this machine" if last else "not yet timed on this machine"
-        print(f"compiling {what}, once ({said})", file=stream, flush=True)
+    key = record_key(what)
+    last = recorded(key, path)
+    said = f"took {last:.1f} s last time on this machine" if last else "not yet timed on this machine"
+    print(f"compiling {what}, once ({said})", file=stream, flush=True)
     t0, c0 = time.perf_counter(), time.process_time()
     compile_()
     seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
-    if cold:
-        print(f"compiled {what} in {seconds:.1f} s", file=stream, flush=True)
-        record(key, seconds, cpu, path)
-    return Compiled(cold, seconds, cpu)
+    print(f"compiled {what} in {seconds:.1f} s", file=stream, flush=True)
+    record(key, seconds, cpu, path)
+    return Compiled(True, seconds, cpu)
