@@ -435,6 +435,9 @@ def main() -> None:
         ap.error(f"counters directory {directory} does not exist")
 
     print_metadata(run_metadata(1))
+    import queenslab
+
+    print(f"# queenslab imported from: {Path(queenslab.__file__).parent} (the child processes import the same)")
     print(f"# CPU: {cpu_line()}")
     print(f"# load average (1, 5, 15 min) before: {load_line()}")
     print(f"# counters: {directory or f'no directory (--counters DIR or ${COUNTERS_ENV})'}")
