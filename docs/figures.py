@@ -11,6 +11,8 @@ seconds and gives the same bytes every time:
 * ``figures/minconflicts-steps.svg`` -- min-conflicts repair steps by n, seeds 0..4, counted
   here (the steps do not depend on the machine);
 * ``figures/rank-times.svg`` -- rank and unrank times without an index;
+* ``figures/NAME-dark.svg`` -- each of the plots above in :mod:`queenslab.plot`'s dark
+  style, for the site's dark colour scheme (the hook shows it there instead);
 * ``figures/watch-selfcorrect.svg``, ``figures/watch-backtrack.svg`` -- animated SVGs of two
   traced searches (:mod:`queenslab.trace`): the self-correcting search on 8 queens and
   backtracking through every solution of 6 queens.
@@ -131,18 +133,22 @@ def watch_animations() -> dict[str, bytes]:
     return {path: trace_svg(trace, frame_seconds=0.15).encode() for path, trace in traces.items()}
 
 
-def build() -> dict[str, bytes]:
-    """Draw every figure of the site.
+def plots(runs: list[tuple[int, int]]) -> dict[str, object]:
+    """The plots of the site, drawn in the current :func:`queenslab.plot.style`.
+
+    Parameters
+    ----------
+    runs : list of tuple
+        The min-conflicts runs (:func:`minconflicts_runs`), counted once for both styles.
 
     Returns
     -------
-    dict of str to bytes
-        ``{"figures/<name>.svg": SVG bytes}``: the keys are the files' paths relative to
-        the site's root.
+    dict of str to matplotlib.figure.Figure
+        ``{"figures/<name>.svg": figure}``.
     """
     from queenslab import plot
 
-    figures = {
+    return {
         "figures/counts.svg": plot.counts(),
         "figures/orbit-coverage.svg": plot.orbit_coverage(
             {n: 100 * found / total for n, (found, total) in ORBIT_SEARCH.items()}
@@ -151,10 +157,34 @@ def build() -> dict[str, bytes]:
             [(label, ratio, target) for label, ratio, target, _ in BENCHMARK_RATIOS],
             title="Measured ratios against their targets",
         ),
-        "figures/minconflicts-steps.svg": plot.minconflicts_steps(minconflicts_runs()),
+        "figures/minconflicts-steps.svg": plot.minconflicts_steps(runs),
         "figures/rank-times.svg": plot.rank_times([(n, rank, unrank) for n, _, unrank, rank in RANK_TIMES]),
     }
-    out = {path: plot.render(figure, "svg") for path, figure in figures.items()}
+
+
+#: The plots' styles and the suffix of their files: the light ones are the pages' own
+#: pictures, the hook shows each dark one instead in the site's dark (slate) scheme.
+STYLES = {"light": "", "dark": "-dark"}
+
+
+def build() -> dict[str, bytes]:
+    """Draw every figure of the site.
+
+    Returns
+    -------
+    dict of str to bytes
+        ``{"figures/<name>.svg": SVG bytes}``: the keys are the files' paths relative to
+        the site's root. Each plot is there twice, ``<name>.svg`` in the light style and
+        ``<name>-dark.svg`` in the dark one.
+    """
+    from queenslab import plot
+
+    runs = minconflicts_runs()
+    out = {}
+    for style, suffix in STYLES.items():
+        with plot.style(style):
+            for path, figure in plots(runs).items():
+                out[path.removesuffix(".svg") + suffix + ".svg"] = plot.render(figure, "svg")
     out.update(watch_animations())
     return out
 

@@ -1,6 +1,8 @@
 """The documentation: the Python examples in README.md and docs/*.md run and print what they
-say; the tutorial notebook runs; the built site loads nothing from outside, shows its
-generated pictures, and cites its sources by name (never by internal tracking numbers).
+say; the tutorial notebook runs, and the built tutorial page shows what its cells print; a
+cell that raises fails the build; the built site loads nothing from outside, shows its
+generated pictures (each plot in both colour schemes), and cites its sources by name (never
+by internal tracking numbers).
 
 The tests of the built site need the ``docs`` extra (mkdocs). They build the site once, or
 read the one named by ``QUEENSLAB_DOCS_SITE`` (``.ci/run`` sets it after its own build).
@@ -17,6 +19,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
 
+import naive
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -110,6 +113,82 @@ def test_tutorial_runs_without_errors(tmp_path):
         out for c in nb.cells if c.cell_type == "code" for out in c.outputs if "image/svg+xml" in out.get("data", {})
     ]
     assert len(svgs) == 3  # two boards and the plot
+
+
+def _executed() -> ModuleType:
+    for module in ("jupytext", "nbclient"):
+        pytest.importorskip(module)
+    kernelspec = pytest.importorskip("jupyter_client.kernelspec")
+    try:
+        kernelspec.get_kernel_spec("python3")
+    except kernelspec.NoSuchKernel:
+        pytest.skip("no python3 Jupyter kernel: install ipykernel (the docs and test extras have it)")
+    name = "queenslab_docs_executed"
+    if name not in sys.modules:  # registered first: dataclasses look their module up by name
+        spec = importlib.util.spec_from_file_location(name, DOCS / "executed.py")
+        assert spec is not None and spec.loader is not None
+        sys.modules[name] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(sys.modules[name])
+    return sys.modules[name]
+
+
+NOTEBOOK_HEADER = TUTORIAL.read_text().split("---", 2)[1]
+
+
+def _notebook_page(tmp_path: Path, *cells: str) -> Path:
+    page = tmp_path / "tutorial.md"
+    body = "\n\n".join(f"```python\n{cell}\n```" for cell in cells)
+    page.write_text(f"---{NOTEBOOK_HEADER}---\n\n# A page\n\nSome text.\n\n{body}\n")
+    return page
+
+
+def test_a_notebook_page_is_rendered_with_what_its_cells_print(tmp_path, monkeypatch):
+    executed = _executed()
+    monkeypatch.setenv("QUEENSLAB_DOCS_CACHE", str(tmp_path / "cache"))
+    page = _notebook_page(
+        tmp_path,
+        "x = sum(range(10))\nprint('sum', x)",
+        "x * 2",
+        "print('<b>', end='')",
+        "import time\nprint('a', flush=True)\ntime.sleep(0.3)\nprint('b')",  # two messages of the kernel
+    )
+    first = executed.render(page)
+    assert not first.cached
+    text = first.markdown
+    assert text.startswith("# A page\n\nSome text.") and "jupyter:" not in text
+    assert '<div class="nb-output nb-output--stream"><pre><code>sum 45\n</code></pre></div>' in text
+    assert '<div class="nb-output nb-output--result"><pre><code>90</code></pre></div>' in text
+    assert "<code>&lt;b&gt;</code>" in text  # printed text is escaped, never read as HTML
+    assert "<code>a\nb\n</code>" in text  # consecutive prints: one block, as in Jupyter
+    assert text.index("print('sum', x)") < text.index("sum 45") < text.index("x * 2") < text.index(">90<")
+    again = executed.render(page)
+    assert again.cached and again.markdown == text
+
+
+def test_a_cell_that_raises_fails_a_strict_build(tmp_path, monkeypatch):
+    _executed()
+    hooks = _hooks()
+    from mkdocs.exceptions import PluginError
+
+    monkeypatch.setenv("QUEENSLAB_DOCS_CACHE", "off")
+    _notebook_page(tmp_path, "print('fine')", "1 / 0")
+    with pytest.raises(PluginError, match=r"code cell 2 \('1 / 0'\) raised ZeroDivisionError"):
+        hooks.notebook_pages(SimpleNamespace(strict=True, docs_dir=str(tmp_path)))
+
+
+def test_figures_with_a_dark_variant_are_shown_in_their_scheme():
+    hooks = _hooks()
+    html = '<p><img alt="a" src="figures/counts.svg" /><img src="boards/x.svg"><img src="figures/watch.svg"></p>'
+    generated = {"figures/counts.svg", "figures/counts-dark.svg", "figures/watch.svg", "boards/x.svg"}
+    assert hooks.with_dark_variants(html, "index.html", generated) == (
+        '<p><img alt="a" src="figures/counts.svg#only-light" /><img alt="a" src="figures/counts-dark.svg#only-dark" />'
+        '<img src="boards/x.svg"><img src="figures/watch.svg"></p>'
+    )
+    nested = '<img src="../figures/counts.svg">'
+    assert (
+        hooks.with_dark_variants(nested, "api/viz.html", generated).count("../figures/counts-dark.svg#only-dark") == 1
+    )
+    assert hooks.with_dark_variants(nested, "index.html", generated) == nested  # ../figures is outside the site
 
 
 # ----------------------------------------------------------------------------- sources, not internal names
@@ -319,10 +398,11 @@ class _Images(HTMLParser):
             self.sources.append(dict(attrs)["src"])
 
 
-def _images(page: Path) -> list[str]:
+def _images(page: Path, fragments: bool = False) -> list[str]:
+    """The ``src`` of every ``<img>`` of a page, without its ``#fragment`` unless asked."""
     parser = _Images()
     parser.feed(page.read_text(encoding="utf-8"))
-    return parser.sources
+    return parser.sources if fragments else [src.split("#")[0] for src in parser.sources]
 
 
 def test_site_shows_the_generated_pictures(site):
@@ -344,6 +424,92 @@ def test_site_shows_the_generated_pictures(site):
             assert target.is_file(), f"{page.relative_to(site)}: {src}"
             if target.suffix == ".svg":
                 assert ET.parse(target).getroot().tag.endswith("svg"), target
+
+
+def test_site_shows_each_plot_in_both_colour_schemes(site):
+    """A plot of docs/figures.py is on its page twice: light for Material's default scheme,
+    dark (transparent, light text) for the slate scheme; the animations have one variant."""
+    plots = ("counts", "orbit-coverage", "minconflicts-steps", "rank-times", "benchmark-ratios")
+    for page in ("index.html", "symmetry.html", "large-n.html", "ranking.html", "benchmarks.html"):
+        sources = _images(site / page, fragments=True)
+        shown = [
+            s
+            for s in sources
+            if s.startswith("figures/") and s.split("#")[0].removesuffix(".svg") in {f"figures/{p}" for p in plots}
+        ]
+        assert shown, page
+        for src in shown:
+            assert src.endswith("#only-light"), (page, src)
+            assert src.replace(".svg#only-light", "-dark.svg#only-dark") in sources, (page, src)
+    for name in plots:
+        light = (site / "figures" / f"{name}.svg").read_text()
+        dark = (site / "figures" / f"{name}-dark.svg").read_text()
+        assert "#ffffff" in light.lower() and "#d0d3dc" not in light.lower()
+        assert "#d0d3dc" in dark.lower()  # the dark style's text
+    assert "figures/watch-selfcorrect.svg" in _images(site / "watching.html", fragments=True)
+
+
+class _Outputs(HTMLParser):
+    """The text of each ``<div class="nb-output ...">`` of a page, and its images."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.outputs: list[dict] = []
+        self._depth = 0
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "div" and "nb-output" in (attrs.get("class") or "").split():
+            self.outputs.append({"class": attrs["class"], "text": "", "images": []})
+            self._depth = 1
+        elif self._depth:
+            self._depth += tag == "div"
+            if tag == "img":
+                self.outputs[-1]["images"].append(attrs["src"])
+
+    def handle_endtag(self, tag):
+        if self._depth and tag == "div":
+            self._depth -= 1
+
+    def handle_data(self, data):
+        if self._depth:
+            self.outputs[-1]["text"] += data
+
+
+def test_the_tutorial_page_shows_what_its_cells_printed(site):
+    """The outputs on the built tutorial page are those of its code, executed at build time:
+    the counts it prints are the brute-force counts of tests/naive.py, its boards are the
+    solutions, and its plot has a light and a dark picture."""
+    from queenslab import Problem, Region
+
+    parser = _Outputs()
+    page = site / "tutorial.html"
+    parser.feed(page.read_text(encoding="utf-8"))
+    outputs = parser.outputs
+    assert len(outputs) >= 10
+    text = "\n".join(o["text"] for o in outputs)
+    eight = Problem(8)
+    variant = Problem(8, regions=[Region([(r, c) for r in range(4) for c in range(4)], at_least=2, at_most=2)])
+    every, in_variant = naive.all_solutions(eight), naive.all_solutions(variant)
+    assert f"{len(every)} solutions in {naive.orbit_count(eight, every)} orbits" in text
+    assert f"{len(in_variant)} solutions in {naive.orbit_count(variant, in_variant)} orbits" in text
+    assert f"native: {len(in_variant)}, sat: {len(in_variant)}" in text
+    assert f"{len(naive._least_solutions(8))} orbits, {len(every)} solutions" in text
+    assert str(every[0]) in text  # solve(eight): the lexicographically first solution
+    # Gupta's paper prints the 100th solution of 10 queens (rank 99 from 0)
+    assert "\n99\n2 8 10 4 1 5 9 6 3 7\n" in text
+    tables = [o for o in outputs if "nb-output--html" in o["class"]]
+    assert tables and "agree" in tables[0]["text"] and str(len(in_variant)) in tables[0]["text"]
+    images = [src for o in outputs for src in o["images"]]
+    boards = [src for src in images if "#" not in src]
+    assert len(boards) == 2
+    for src in boards:
+        svg = (site / src).read_text()
+        assert svg.count('class="queen"') == 8, src
+    plot = [src for src in images if "#" in src]
+    assert [src.split("#")[1] for src in plot] == ["only-light", "only-dark"]
+    light, dark = ((site / src.split("#")[0]).read_text() for src in plot)
+    assert light != dark and "#d0d3dc" in dark.lower() and "#d0d3dc" not in light.lower()
 
 
 def test_site_has_the_api_reference_and_the_tutorial(site):
