@@ -48,10 +48,9 @@ from .tasks import worker_name
 
 __all__ = ["estimate", "probe_batch", "TIMED_TASKS"]
 
-#: Tasks per worker thread in a sweep under a time limit: twice the threads' 8, about a
-#: third of a second of probes per worker thread at n = 20, so that a sweep is a few
-#: batches rather than one round trip per task, and the unfinished sweep discarded at the
-#: deadline stays short.
+#: Tasks per worker thread in a sweep under a time limit: twice the threads' 8, about 0.2 s
+#: of probes per worker thread at n = 20, so that a sweep is a few batches rather than one
+#: round trip per task, and the unfinished sweep discarded at the deadline stays short.
 TIMED_TASKS = 16
 
 #: A batch of tasks as sent to a worker: ``((sweep, task), prefixes, probes)`` each,
