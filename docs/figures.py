@@ -11,6 +11,9 @@ seconds and gives the same bytes every time:
 * ``figures/minconflicts-steps.svg`` -- min-conflicts repair steps by n, seeds 0..4, counted
   here (the steps do not depend on the machine);
 * ``figures/rank-times.svg`` -- rank and unrank times without an index;
+* ``figures/growth.svg`` -- log Q(n)/n by n against Simkin's asymptotics, drawn from the
+  JSON record of ``queenslab experiment growth`` kept in ``docs/assets/growth.json``
+  (:func:`growth_rows`; the run is not repeated while the site is built);
 * ``figures/NAME-dark.svg`` -- each of the plots above in :mod:`queenslab.plot`'s dark
   style, for the site's dark colour scheme (the hook shows it there instead);
 * ``figures/watch-selfcorrect.svg``, ``figures/watch-backtrack.svg`` -- animated SVGs of two
@@ -99,6 +102,21 @@ RANK_TIMES = (
     (16, 14772512, 0.7172, 0.0087),
 )
 
+#: The JSON record (``--out DIR``'s growth.json) of the growth run the page "Estimating
+#: counts" shows; tests/test_growth.py checks that the page's tables are this run.
+GROWTH_RECORD = Path(__file__).resolve().parent / "assets" / "growth.json"
+
+
+def growth_rows() -> list:
+    """The rows (:class:`queenslab.growth.GrowthRow`) of :data:`GROWTH_RECORD`."""
+    import json
+
+    from queenslab.growth import GrowthRow
+
+    record = json.loads(GROWTH_RECORD.read_text(encoding="utf-8"))
+    return [GrowthRow(**row) for row in record["results"]]
+
+
 #: Board sizes and seeds of the min-conflicts figure (about a second in all).
 MINCONFLICTS_NS = (8, 16, 32, 64, 100, 1_000, 10_000, 100_000, 1_000_000)
 MINCONFLICTS_SEEDS = range(5)
@@ -147,6 +165,7 @@ def plots(runs: list[tuple[int, int]]) -> dict[str, object]:
         ``{"figures/<name>.svg": figure}``.
     """
     from queenslab import plot
+    from queenslab.growth import figure as growth_figure
 
     return {
         "figures/counts.svg": plot.counts(),
@@ -159,6 +178,7 @@ def plots(runs: list[tuple[int, int]]) -> dict[str, object]:
         ),
         "figures/minconflicts-steps.svg": plot.minconflicts_steps(runs),
         "figures/rank-times.svg": plot.rank_times([(n, rank, unrank) for n, _, unrank, rank in RANK_TIMES]),
+        "figures/growth.svg": growth_figure(growth_rows()),
     }
 
 

@@ -35,6 +35,7 @@ FIGURE_KEYS = {
     "figures/benchmark-ratios.svg",
     "figures/minconflicts-steps.svg",
     "figures/rank-times.svg",
+    "figures/growth.svg",
 }
 #: The animated boards of the page "Watching a search" (SMIL, no script).
 ANIMATION_KEYS = {"figures/watch-backtrack.svg", "figures/watch-selfcorrect.svg"}
