@@ -1017,7 +1017,7 @@ def growth(
     bottom.axhline(0, color=current_style().reference, linewidth=1)
     top.set_ylabel("log Q(n) / n")
     top.set_title("Growth of the number of solutions: log Q(n) / n")
-    top.legend(frameon=False, fontsize=8, loc="upper left")
+    top.legend(frameon=False, fontsize=8, loc="lower right")
     bottom.set_ylabel("difference from ln n − α")
     bottom.set_xlabel("n (board size)")
     _integer_ticks(bottom)
