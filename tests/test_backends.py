@@ -87,7 +87,10 @@ def test_every_backend_counts_and_enumerates_what_the_oracle_finds(p):
             continue  # exact #SAT: covered by the models' tests (slow to start per formula)
         be = get_backend(name)
         r = be.counts(p, unique=True)
-        assert (r.count, r.unique) == (len(sols), naive.orbit_count(p, sols)), name
+        if be.approximate:  # an estimate: the oracle's numbers within its bounds
+            assert r.within(len(sols), naive.orbit_count(p, sols)), name
+        else:
+            assert (r.count, r.unique) == (len(sols), naive.orbit_count(p, sols)), name
         assert sorted(be.solutions(p)) == sols, name
         found = be.solve(p)
         assert (found is None) == (not sols) and (found is None or tuple(found) in set(sols)), name

@@ -29,6 +29,12 @@ COUNT = {
     "verify_method",
     "disagreements",
     "provenance",
+    "approximate",
+    "epsilon",
+    "delta",
+    "count_bounds",
+    "unique_bounds",
+    "within_bounds",
 }
 PROBLEM = {"version", "base", "n", "toroidal", "knight", "blocked", "fixed", "leapers", "regions"}
 
@@ -45,6 +51,7 @@ CONTRACT = {
             ["count", 5, "--fix", "1,1", "--fix", "3,3"],
             ["count", 8, "--classes"],
             ["count", 6, "--toroidal", "--classes", "--unique"],
+            ["count", 6, "--unique", "--backend", "approxmc", "--seed", 3],
         ],
     ),
     "crosscheck": (
@@ -53,6 +60,7 @@ CONTRACT = {
             ["crosscheck", 6, "--backends", "native,sat"],
             ["crosscheck", 6, "--backends", "native,sat", "--time-limit", "30"],
             ["crosscheck", 5, "--toroidal", "--no-unique", "--backends", "native,cpsat"],
+            ["crosscheck", 5, "--backends", "native,approxmc"],
         ],
     ),
     "export": (
@@ -169,10 +177,11 @@ def test_a_range_of_counts_prints_the_count_keys_on_every_line(flags, capsys, mo
 
 
 def test_crosscheck_rows_keys(capsys, monkeypatch):
-    code, out, _ = run_cli(capsys, monkeypatch, "crosscheck", 6, "--backends", "native,sat", "--json")
+    code, out, _ = run_cli(capsys, monkeypatch, "crosscheck", 6, "--backends", "native,sat,approxmc", "--json")
     rows = json.loads(out)["results"]
     keys = {"backend", "count", "unique", "seconds", "complete", "timed_out", "error", "method"}
-    assert code == 0 and all(set(row) == keys for row in rows)
+    keys |= {"approximate", "epsilon", "delta", "count_bounds", "unique_bounds", "within_bounds"}
+    assert code == 0 and all(set(row) == keys for row in rows) and [r["approximate"] for r in rows][-1]
 
 
 def test_index_commands_keys(capsys, monkeypatch, tmp_path):

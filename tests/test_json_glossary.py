@@ -58,6 +58,8 @@ CALLS = [
     ["count", 9, "--unique", "--ledger", "{tmp}/q9.sqlite", "--verify", 2],
     ["count", 8, "--ledger", "{tmp}/bad.sqlite", "--verify", 100],
     ["crosscheck", 6, "--backends", "native,sat"],
+    ["count", 6, "--unique", "--backend", "approxmc", "--seed", 1],
+    ["crosscheck", 5, "--backends", "native,approxmc"],
     ["export", "cnf", 4],
     ["export", "cpsat", 4, "--symmetry", "lex-leader", "--out", "{tmp}/m.txt"],
     ["solutions", 6],
