@@ -164,6 +164,13 @@ def check_problem(problem: Problem) -> None:
         )
 
 
+#: No symmetry group, read-only like a compiled problem's ``group_flags``: a writable
+#: array here had numba compile the walk twice, once for each flag (seconds of a cold
+#: compile, since one count walks with and without the group).
+_NO_GROUP = np.zeros((0, 3), np.int64)
+_NO_GROUP.setflags(write=False)
+
+
 class Walker:
     """The general search (:func:`kernels.walk`) over one problem's compiled form,
     reused across tasks: counts below a prefix, or streams placements of its first rows.
@@ -180,7 +187,7 @@ class Walker:
         self.problem = problem
         self.n = problem.n
         self.compiled = c = compile_problem(problem)
-        self.group = c.group_flags if group else np.zeros((0, 3), np.int64)
+        self.group = c.group_flags if group else _NO_GROUP
         self._dummy = np.zeros((1, max(1, self.n)), np.int64)
 
     def _opts(self, stop: int, mode: int, y0: int) -> np.ndarray:
