@@ -165,8 +165,8 @@ def check_problem(problem: Problem) -> None:
 
 
 #: No symmetry group, read-only like a compiled problem's ``group_flags``: a writable
-#: array here had numba compile the walk twice, once for each flag (seconds of a cold
-#: compile, since one count walks with and without the group).
+#: array here had numba compile the walk a second time for the flag (about 2 s CPU),
+#: once for the counts with orbits and again for the counts and streams without.
 _NO_GROUP = np.zeros((0, 3), np.int64)
 _NO_GROUP.setflags(write=False)
 
