@@ -23,6 +23,11 @@ checked against the known values (OEIS A000170 / A002562): a mismatch stops the 
 The load average is printed before and after each n. ``--plot F`` draws the overhead,
 the scaling and native 1 / 2 threads of each n as bars, with the targets at n = 17.
 
+``--timeline 18`` counts n once more on each cluster inside Dask's task stream and prints,
+per worker, when its first batch started, its busy seconds, the number of batches and the
+idle gaps between them, and when its last batch ended: where the wall time of a split
+count goes besides counting.
+
 ``--shares 18 19 20 21`` prints, for each n, the largest task's share of the join
 split's estimated work (``join_kernels.task_costs`` of the slices of
 ``engine.split_tasks(..., method="join")``): no count can take less than its largest task,
@@ -35,6 +40,7 @@ Usage: ``python benchmarks/distributed.py [--ns 16 17] [--repeat 3] [--method au
 from __future__ import annotations
 
 import argparse
+import itertools
 import logging
 import os
 import statistics
@@ -138,6 +144,32 @@ def largest_shares(ns: list[int]) -> None:
     print()
 
 
+def timeline(n: int, client, method: str) -> None:
+    """Count n on ``client``'s cluster inside Dask's task stream; print where the time went."""
+    from distributed import get_task_stream
+
+    with get_task_stream(client) as stream:
+        t0 = time.time()
+        found, orbits, _ = on_dask(Problem(n), client, method)
+        wall = time.time() - t0
+    check(n, "timeline", found, orbits)
+    spans: dict[str, list[tuple[float, float]]] = {}
+    for record in stream.data:
+        for part in record["startstops"]:
+            if part["action"] == "compute":
+                spans.setdefault(record["worker"], []).append((part["start"] - t0, part["stop"] - t0))
+    print(f"n = {n} on {len(spans)} worker(s): {wall:.3f} s from the call to the result, {len(stream.data)} batches")
+    for worker, parts in sorted(spans.items()):
+        parts.sort()
+        gaps = [b[0] - a[1] for a, b in itertools.pairwise(parts)]
+        busy = sum(b - a for a, b in parts)
+        print(
+            f"  {worker}: first batch at {parts[0][0]:.3f} s, busy {busy:.3f} s in {len(parts)} batches, "
+            f"idle between them {sum(gaps):.3f} s (largest gap {max(gaps, default=0):.3f} s), "
+            f"last batch ended at {parts[-1][1]:.3f} s"
+        )
+
+
 def check(n: int, what: str, count: int | None, unique: int | None) -> None:
     if (count, unique) != (known_total(n), known_unique(n)):
         raise SystemExit(
@@ -157,6 +189,9 @@ def main() -> None:
         help="auto: the join (count and split) from n = 14; symmetric: the symmetric search",
     )
     ap.add_argument("--shares", type=int, nargs="*", default=[], help="print the join split's largest task share")
+    ap.add_argument(
+        "--timeline", type=int, nargs="*", default=[], help="after the timing, a timeline of each cluster counting N"
+    )
     add_plot_option(ap, "the overhead, scaling and thread ratios of each n")
     args = ap.parse_args()
     check_plot(ap, args.plot)
@@ -254,6 +289,10 @@ def main() -> None:
                 f"(target >= {JOIN_SCALING_TARGET}x): {ok_s}"
             )
         print("(the ratios measure scaling only on otherwise idle cores: see the load averages above)")
+        for n in args.timeline:
+            print()
+            for _, client in clusters.values():
+                timeline(n, client, method)
     finally:
         for k in sorted(clusters, reverse=True):  # the first cluster restores the log level it found
             cluster, client = clusters[k]
