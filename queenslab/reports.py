@@ -63,6 +63,8 @@ __all__ = [
     "GrowthReport",
     "WatchReport",
     "ReplayReport",
+    "WarmedSet",
+    "WarmReport",
 ]
 
 #: Digits kept of a float (seconds, ratios): a microsecond is below any timing's noise.
@@ -584,3 +586,22 @@ class ReplayReport:
     tree: str | None
     every: int | None
     fps: float | None
+
+
+@dataclass(frozen=True)
+class WarmedSet:
+    """One kernel set of ``queenslab warm``: the count method it serves, whether it was
+    compiled now (False: it was cached already), and the compile's wall-clock and CPU
+    seconds (0 when cached)."""
+
+    method: str
+    compiled: bool
+    seconds: float
+    cpu_seconds: float
+
+
+@dataclass(frozen=True)
+class WarmReport:
+    """``queenslab warm``: the native engine's kernel sets, compiled ahead of any count."""
+
+    kernels: tuple[WarmedSet, ...]

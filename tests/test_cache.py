@@ -11,6 +11,7 @@ import json
 import re
 
 import pytest
+from clirun import run_cli
 
 from queenslab import Problem, counts
 from queenslab.data import known_unique
@@ -141,3 +142,17 @@ def test_a_count_with_its_kernels_compiled_says_nothing(capsys):
     capsys.readouterr()
     assert counts(Problem(11), unique=True).unique == known_unique(11)
     assert capsys.readouterr().err == ""
+
+
+def test_warm_compiles_or_finds_every_kernel_set(capsys, monkeypatch):
+    code, out, _ = run_cli(capsys, monkeypatch, "warm", "--json")
+    assert code == 0
+    found = json.loads(out)["kernels"]
+    assert [k["method"] for k in found] == list(warm.SETS)
+    for k in found:
+        assert all(cache.is_cached(kernel) for kernel in warm.SETS[k["method"]].kernels())
+        assert (k["seconds"] > 0) == k["compiled"]
+    # now every set is compiled: said so, one line each
+    code, out, err = run_cli(capsys, monkeypatch, "warm")
+    assert code == 0 and err == ""
+    assert out.split() == [word for name in warm.SETS for word in (name, "already", "compiled")]

@@ -11,10 +11,11 @@ variant flags, ``--json``, the backends' options derived from the registry):
 * :mod:`.heuristics` -- ``solve``;
 * :mod:`.watch` -- ``watch``, ``replay``;
 * :mod:`.estimate` -- ``estimate``;
-* :mod:`.growth` -- ``experiment growth``.
+* :mod:`.growth` -- ``experiment growth``;
+* :mod:`.warm` -- ``warm``.
 """
 
-from . import counting, estimate, growth, heuristics, limits, placements, ranking, symmetry, watch  # noqa: F401  (they declare the commands)
+from . import counting, estimate, growth, heuristics, limits, placements, ranking, symmetry, warm, watch  # noqa: F401  (they declare the commands)
 from .app import cli, main, run
 
 __all__ = ["cli", "main", "run"]

@@ -1,0 +1,43 @@
+"""``queenslab warm``: compile the native engine's kernels ahead of the first count."""
+
+from __future__ import annotations
+
+import click
+
+from ..reports import WarmedSet, WarmReport
+from .app import cli, emit_json
+from .options import json_option
+
+
+@cli.command("warm")
+@json_option
+def warm_cmd(as_json: bool) -> int:
+    """Compile the native engine's counting kernels now, so that no count waits for them.
+
+    numba compiles each kernel the first time a count needs it and keeps it in its cache
+    (next to the package, or under NUMBA_CACHE_DIR): the first count by each method
+    (symmetric search, half-board join, general search) would otherwise start with a
+    compile of a few seconds. Run this once after installing or upgrading queenslab.
+    Kernel sets already compiled are left alone; each compile is timed, its notice goes
+    to standard error, and the time is recorded for the notices of later compiles.
+
+    \b
+    JSON keys: kernels (each: method, compiled, seconds, cpu_seconds).
+
+    \b
+    Examples:
+      queenslab warm
+      queenslab warm --json
+    """
+    from ..native import warm
+
+    done = warm.warm()
+    sets = tuple(WarmedSet(s.name, c.compiled, c.seconds, c.cpu_seconds) for s, c in done)
+    if as_json:
+        emit_json(WarmReport(sets))
+        return 0
+    width = max(len(s.method) for s in sets)
+    for s in sets:
+        how = f"compiled in {s.seconds:.1f} s ({s.cpu_seconds:.1f} s CPU)" if s.compiled else "already compiled"
+        click.echo(f"{s.method:<{width}}  {how}")
+    return 0
