@@ -47,7 +47,13 @@ def _line(e: Estimate) -> str:
     metavar="S",
     help="Seconds to probe for (the number of probes then depends on the machine).  [finite, x>0]",
 )
-@number_option("--seed", 0, "S", "Random seed: the same seed gives the same estimate on any number of threads.", 0)
+@number_option(
+    "--seed",
+    0,
+    "S",
+    "Random seed: the same seed gives the same estimate on any number of threads, or on a Dask cluster.",
+    0,
+)
 @number_option("--threads", 1, "T", "Threads (default: every core; not with --dask).")
 @dask_option("Probe")
 @choice_option(
@@ -55,8 +61,8 @@ def _line(e: Estimate) -> str:
     ["auto", *METHODS],
     "auto",
     "knuth: random root-to-leaf probes (Knuth 1975); partial: Purdom's partial backtracking (1978) on the "
-    "last rows; stratified: exact top rows, probes allocated by their spread, the last rows counted "
-    "exactly; auto: count a small tree exactly, else stratified.",
+    "last rows; stratified: exact top rows, probes allocated in proportion to the chance that a random "
+    "probe reaches each, the last rows counted exactly; auto: count a small tree exactly, else stratified.",
 )
 @click.option(
     "--confidence", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.95, show_default=True
