@@ -147,13 +147,14 @@ def _distributed() -> Any:
 def _warm_up(method: str, unique: bool) -> None:
     """Compile (or load from the on-disk cache) the kernels the tasks run, here, before
     any worker starts: workers then load them from the cache instead of compiling each.
-    For a join split, the kernels of the slices, of their cost estimate and of the
-    fixed counts (:func:`join.classes_from_total <queenslab.native.join.classes_from_total>`)."""
+    For a join split, the kernels of a whole join count (the slices' and the fixed
+    counts' of :func:`join.classes_from_total <queenslab.native.join.classes_from_total>`);
+    the split's cost estimate compiles where the split is made."""
     small = Problem(6)
     if method == "join":
-        _, _, tasks = engine.split_tasks(small, method="join")
-        engine.count_task(small, "join", tasks[0])
-        join.fixed_counts(small.n)
+        # by a whole count, not a task: a task would put the small board's tables in the
+        # cache of one board that the split and the tasks of this count then rebuild
+        join.count_classes(small.n, threads=1)
         return
     _, _, tasks = engine.split_tasks(small, unique=unique, depth=None if method == "symmetric" else 1)
     engine.count_task(small, method, tasks[0], unique=unique)
@@ -704,9 +705,8 @@ def count(
             "ledger of the symmetric split: --method symmetric, method='symmetric' in Python)"
         )
     if wanted == "join":
-        # before the split: the warm-up counts a small board, and the join keeps the row
-        # splits and quarter tables of one board only, which must be this count's (the
-        # split computes them; tasks on threads here then use them instead of again)
+        # before the split, which computes the row splits and quarter tables that tasks
+        # on threads here then use (the join caches one board's: this count's)
         _warm_up("join", False)
     method, d, tasks = engine.split_tasks(problem, unique=unique, depth=depth, force=force, method=wanted)
     split = Split(method, d, method == "symmetric" or (unique and method == "general"), tuple(tasks))
