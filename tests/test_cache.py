@@ -13,9 +13,9 @@ import re
 import pytest
 from clirun import run_cli
 
-from queenslab import Problem, counts
+from queenslab import Problem, counts, warm
 from queenslab.data import known_unique
-from queenslab.native import cache, engine, warm
+from queenslab.native import cache, engine
 
 
 def _module(path, name, body="x + 1"):

@@ -75,7 +75,8 @@ class NativeBackend(Backend):
             if progress is not None:
                 progress(1, 1)
             return result
-        from ..native import engine, warm
+        from .. import warm
+        from ..native import engine
 
         # a first count compiles its method's kernels: on a small board first, with a
         # notice giving the measured time, so that the count itself does not look hung

@@ -29,7 +29,7 @@ def warm_cmd(as_json: bool) -> int:
       queenslab warm
       queenslab warm --json
     """
-    from ..native import warm
+    from .. import warm
 
     done = warm.warm()
     sets = tuple(WarmedSet(s.name, c.compiled, c.seconds, c.cpu_seconds) for s, c in done)

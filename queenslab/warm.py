@@ -6,7 +6,7 @@ scalar), the half-board join (:mod:`queenslab.native.join_kernels`) and the gene
 search (:func:`queenslab.native.kernels.walk`). A set is compiled by counting a small
 board by its method, so that the kernels compile for exactly the argument types of a
 real count (a later count of any size finds them in numba's cache).
-:func:`ensure` does this before a count, with the notice of :mod:`.cache`;
+:func:`ensure` does this before a count, with the notice of :mod:`queenslab.native.cache`;
 ``queenslab warm`` does it for every set.
 """
 
@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .cache import Compiled, compile_once
+from .native.cache import Compiled, compile_once
 
 __all__ = ["KernelSet", "SETS", "ensure", "warm"]
 
@@ -45,8 +45,8 @@ class KernelSet:
 
 def _count(n: int, method: str, unique: bool, threads: int = 1, toroidal: bool = False) -> Callable[[], object]:
     def run() -> object:
-        from ..problem import Problem
-        from . import engine
+        from .native import engine
+        from .problem import Problem
 
         return engine.count_both(Problem(n, toroidal=toroidal), unique=unique, method=method, threads=threads)
 
@@ -54,19 +54,19 @@ def _count(n: int, method: str, unique: bool, threads: int = 1, toroidal: bool =
 
 
 def _sym_kernels() -> list[Any]:
-    from . import engine
+    from .native import engine
 
     return [engine.sym_count]
 
 
 def _join_kernels() -> list[Any]:
-    from . import join_kernels as JK
+    from .native import join_kernels as JK
 
     return [JK.join_tasks, JK.quarter_tables, JK.quarter_size, JK.task_costs, JK.join_count, JK.fixed_counts]
 
 
 def _general_kernels() -> list[Any]:
-    from . import kernels
+    from .native import kernels
 
     return [kernels.walk]
 
