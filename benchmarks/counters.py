@@ -394,7 +394,8 @@ def short_reason(why: str) -> str:
 
 def summary_table(entries: list[Entry], ns: list[int], times: str, reference: Entry) -> list[str]:
     """The markdown table of minimum ``times`` ("cpu" or "wall") and ratios to ``reference``."""
-    head = "| program | method | counts | " + " | ".join(f"n = {n}: {times} s (/ queenslab)" for n in ns) + " |"
+    label = "CPU" if times == "cpu" else times
+    head = "| program | method | counts | " + " | ".join(f"n = {n}: {label} s (/ queenslab)" for n in ns) + " |"
     rows = [head, "|" + "---|" * (3 + len(ns))]
     for e in entries:
         cells = []
