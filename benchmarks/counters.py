@@ -348,7 +348,7 @@ def time_in_process(n: int) -> tuple[float, float]:
 
 def cpu_line() -> str:
     """The CPU's model name and its AVX2 / AVX-512 flags, from /proc/cpuinfo."""
-    name, flags = "unknown CPU", set()
+    name, flags = "unknown CPU", set[str]()
     try:
         with open("/proc/cpuinfo") as f:
             for line in f:
