@@ -42,8 +42,8 @@ def _text(c: Any) -> list[str]:
     lines = [
         f"{c.problem.describe()}: counted by {METHOD_NAMES[c.method]}",
         f"predicted work: {nodes}{c.work:.3g} {c.work_unit} at {c.rate:.3g} per core-second measured here",
-        f"one core: {format_duration(c.core_seconds)}{err}",
-        f"this machine, {c.local_cores} core{'s' if c.local_cores != 1 else ''}: "
+        f"the counting work on one core (set-up excluded): {format_duration(c.core_seconds)}{err}",
+        f"on this machine's {c.local_cores} core{'s' if c.local_cores != 1 else ''}, set-up included: "
         f"about {format_duration(c.predicted_seconds)}",
         f"largest of the split's {c.split_tasks} tasks: {format_duration(c.largest_task_seconds)}",
     ]
