@@ -1,7 +1,8 @@
 """Estimated solution and node counts with error bars, where exact counting is out of reach.
 
 :func:`estimate` returns an :class:`Estimate`: an unbiased estimate of the number of
-solutions of any problem the native engine accepts (every variant, n <= 64), and of the
+solutions of any problem the native engine accepts (every variant, n <= 64; the standard
+and the plain toroidal problem up to n = 200, :mod:`queenslab.native.wide_estimate`), and of the
 number of nodes (queens placed) of the general search tree, each with its standard error,
 and a confidence interval for the solutions.
 
@@ -59,13 +60,14 @@ from concurrent.futures import Future
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from statistics import NormalDist
+from types import ModuleType
 from typing import Protocol
 
 import numpy as np
 
 from . import interrupt, validate
 from .compiled import compile_problem
-from .errors import QueensError
+from .errors import QueensError, TooLarge
 from .native.pool import threads_pool
 from .problem import Problem, as_problem
 
@@ -112,6 +114,17 @@ CHUNK = 8192
 SWEEP = CHUNK * 1024
 #: Probes per second assumed to size a stratification when only a time limit is given.
 _RATE = 500_000
+#: Run the wide kernels (:mod:`queenslab.native.wide_estimate`) on every problem they
+#: take, n <= 64 too (tests compare them with the 64-bit kernels); else only for n > 64.
+_FORCE_WIDE = False
+
+
+def _wide(problem: Problem) -> bool:
+    """Whether ``problem`` is estimated by the wide kernels: n > 64 (the standard or plain
+    toroidal problem, n <= 200), or any n with :data:`_FORCE_WIDE`."""
+    from .native import wide_estimate
+
+    return (problem.n > 64 or _FORCE_WIDE) and wide_estimate.supports(problem)
 
 
 @dataclass(frozen=True)
@@ -233,12 +246,19 @@ class _Runner:
     """The kernel on one problem's tables, with fixed widths, run on seeded tasks."""
 
     def __init__(self, problem: Problem, width: np.ndarray, prefixes: np.ndarray, seed: int, cap: int = 0):
-        from .native import estimate_kernels
+        from .native import estimate_kernels, wide_estimate
 
-        self.kernels = estimate_kernels
         self.problem = problem
-        self.c = compile_problem(problem)
-        self.opts = np.array([problem.n, int(problem.toroidal), cap], np.int64)
+        # unit: the wide kernels count in units of 2**shift (their estimates overflow else)
+        self.kernels: ModuleType
+        self.tables: tuple[np.ndarray, ...]
+        if _wide(problem):
+            shift = wide_estimate.shift(problem.n, problem.toroidal)
+            self.kernels, self.tables, self.unit = wide_estimate, (), math.ldexp(1.0, shift)
+            self.opts = np.array([problem.n, int(problem.toroidal), cap, shift], np.int64)
+        else:
+            self.kernels, self.tables, self.unit = estimate_kernels, compile_problem(problem).kernel_tables, 1.0
+            self.opts = np.array([problem.n, int(problem.toroidal), cap], np.int64)
         self.width = width
         self.prefixes = prefixes
         self.seed = seed
@@ -250,11 +270,10 @@ class _Runner:
     def run(
         self, key: tuple[int, ...], idx: np.ndarray, counts: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        c = self.c
         EK = self.kernels
         out = np.zeros((len(idx), EK.COLUMNS))
         EK.probe_strata(
-            *c.kernel_tables,
+            *self.tables,
             self.opts,
             self.width,
             self.prefixes[idx],
@@ -361,9 +380,9 @@ def _strata(problem: Problem, budget: int) -> tuple[np.ndarray, int]:
     """``(prefixes, nodes above them)``: the deepest stratification (up to
     :data:`MAX_DEPTH` rows, above the exact tail) that leaves :data:`PER_STRATUM` probes
     per stratum of ``budget``."""
-    from .native import engine, kernels as K
+    from .native import engine, kernels as K, wide_estimate
 
-    walk = engine.Walker(problem)
+    walk = wide_estimate.Prefixes(problem) if _wide(problem) else engine.Walker(problem)
     n = problem.n
     best = (np.zeros((1, 0), np.int64), 0)
     for d in range(1, min(MAX_DEPTH, max(0, n - TAIL)) + 1):
@@ -408,7 +427,8 @@ def estimate(
     Parameters
     ----------
     problem : Problem
-        Any variant the native engine accepts (n <= 64).
+        Any variant the native engine accepts (n <= 64); the standard and the plain
+        toroidal problem up to n = 200.
     samples : int, optional
         Probes to make (1 .. :data:`MAX_SAMPLES`); with ``time_limit`` too, whichever comes
         first. Default :data:`DEFAULT_SAMPLES` when neither is given.
@@ -436,7 +456,8 @@ def estimate(
     Raises
     ------
     QueensError
-        For a bad argument (the message says what is allowed); TooLarge for n > 64.
+        For a bad argument (the message says what is allowed); TooLarge for n > 64
+        (n > 200 for the standard and plain toroidal problem).
 
     Examples
     --------
@@ -481,7 +502,18 @@ class Request:
 
         t0 = time.perf_counter()
         problem = as_problem(problem)
-        engine.check_problem(problem)
+        if problem.n > engine.MAX_N:
+            from .native import wide_estimate
+
+            if not wide_estimate.supports(problem):
+                raise TooLarge(
+                    f"n = {problem.n} is too large to estimate: beyond n = {engine.MAX_N} only the "
+                    f"standard and the plain toroidal problem are estimated, up to n = {wide_estimate.MAX_N} "
+                    "(other variants hold their constraints in 64-bit rows; beyond n = "
+                    f"{wide_estimate.MAX_N} the count exceeds a double)"
+                )
+        else:
+            engine.check_problem(problem)
         if samples is not None:
             samples = validate.whole_number(
                 samples, "samples", minimum=2, maximum=MAX_SAMPLES, why="about a day on one core"
@@ -648,10 +680,11 @@ def run_request(
     nmean = acc.ns / m
     var = np.where(m < 2, 0.0, acc.s2 / np.maximum(m - 1, 1) / m)
     nvar = np.where(m < 2, 0.0, acc.ns2 / np.maximum(m - 1, 1) / m)
-    value = float(mean.sum())
-    nodes_value = float(nmean.sum()) + top_nodes
-    se = math.sqrt(max(0.0, float(var.sum())))
-    nse = math.sqrt(max(0.0, float(nvar.sum())))
+    unit = runner.unit
+    value = float(mean.sum()) * unit
+    nodes_value = float(nmean.sum()) * unit + top_nodes
+    se = math.sqrt(max(0.0, float(var.sum()))) * unit
+    nse = math.sqrt(max(0.0, float(nvar.sum()))) * unit
     probes = int(m.sum())
     if not acc.random.any():  # no probe made a random choice: every subtree was counted
         return exact(round(value), round(nodes_value), method, h, probes)
