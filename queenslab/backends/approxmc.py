@@ -75,13 +75,10 @@ class ApproxmcBackend(Backend):
     )
     options = (ENCODING, EPSILON, DELTA, SEED, FORCE, MODEL, ASSUME_SYMMETRIC)
     approximate = True
-    # measured (CPU time, pairwise, epsilon 0.8, delta 0.2): the total of n = 11 in 8 s, of
-    # n = 12 in 67 s (its orbits 13 s); more than ganak's exact count of the same model
+    # measured (CPU time, pairwise, epsilon 0.8, delta 0.2): the total of n = 10 in 0.7 s,
+    # n = 11 in 7 s, n = 12 in 67 s (its orbits 13 s); see docs/backends.md
     practical_limit = 12
-    practical_note = (
-        "ApproxMC's hashing grows steeply on the queens' CNF: n = 12 takes about a minute of CPU time, more than "
-        "an exact count with ganak"
-    )
+    practical_note = "ApproxMC's hashing grows steeply on the queens' CNF: n = 12 takes about a minute of CPU time"
 
     def check_options(self, opts: dict[str, Any], question: str = COUNTS) -> dict[str, Any]:
         """As for every backend; a seed is refused where it would be ignored (the
