@@ -42,6 +42,7 @@ __all__ = [
     "MAX_RELATIVE_STDERR",
     "TOO_UNCERTAIN",
     "MAX_N",
+    "DEFAULT_N_MAX",
     "DEFAULT_NS",
     "DEFAULT_TOROIDAL_NS",
     "DEFAULT_TIME_PER_N",
@@ -68,13 +69,27 @@ TOROIDAL_ALPHA = 3.0
 MAX_RELATIVE_STDERR = 0.25
 #: What a table and the JSON show instead of digits for such an estimate.
 TOO_UNCERTAIN = "too uncertain"
-#: The largest board the estimator takes (a bitboard row of the native engine).
-MAX_N = 64
-#: The standard problem's default board sizes: every other n up to the last published
-#: count (n = 27, so that the estimates meet the exact values), then every fourth.
-DEFAULT_NS = (*range(8, 27, 2), 27, *range(28, MAX_N + 1, 4))
-#: The toroidal problem's default board sizes: every n with solutions from 7 on.
-DEFAULT_TOROIDAL_NS = tuple(n for n in range(7, MAX_N + 1) if n % 6 in (1, 5))
+#: The largest board the estimator takes for the standard and the toroidal problem
+#: (:data:`queenslab.native.wide_estimate.MAX_N`: beyond it the count exceeds a double;
+#: written out here so that ``--help`` does not load numba).
+MAX_N = 200
+#: Where the default grids end.
+DEFAULT_N_MAX = 128
+
+
+def _grid(toroidal: bool, n_max: int) -> tuple[int, ...]:
+    """The standard problem: every other n up to the last published count (n = 27, so
+    that the estimates meet the exact values), then every fourth; the toroidal: every n
+    with solutions from 7 on."""
+    if toroidal:
+        return tuple(n for n in range(7, n_max + 1) if n % 6 in (1, 5))
+    return tuple(n for n in (*range(8, 27, 2), 27, *range(28, n_max + 1, 4)) if n <= n_max)
+
+
+#: The standard problem's default board sizes (8, 10, ..., 26, 27, 28, 32, ..., 128).
+DEFAULT_NS = _grid(False, DEFAULT_N_MAX)
+#: The toroidal problem's default board sizes: every n with solutions from 7 to 127.
+DEFAULT_TOROIDAL_NS = _grid(True, DEFAULT_N_MAX)
 #: Seconds each board size is estimated for when neither samples nor time is given.
 DEFAULT_TIME_PER_N = 2.0
 #: The nominal coverage of the intervals the rows hold.
@@ -144,17 +159,20 @@ def asymptote(n: int, toroidal: bool = False) -> float:
     return math.log(n) - (TOROIDAL_ALPHA if toroidal else ALPHA)
 
 
-def default_ns(toroidal: bool = False, n_max: int = MAX_N) -> tuple[int, ...]:
-    """The default board sizes up to ``n_max`` (:data:`DEFAULT_NS` or :data:`DEFAULT_TOROIDAL_NS`).
+def default_ns(toroidal: bool = False, n_max: int = DEFAULT_N_MAX) -> tuple[int, ...]:
+    """The board sizes of the default grid up to ``n_max`` (at most :data:`MAX_N`):
+    :data:`DEFAULT_NS` or :data:`DEFAULT_TOROIDAL_NS` up to n = 128, continued beyond.
 
     >>> default_ns(True, 20)
     (7, 11, 13, 17, 19)
+    >>> default_ns(False, 140)[-4:]
+    (128, 132, 136, 140)
     """
     n_max = validate.whole_number(n_max, "n_max", minimum=1, maximum=MAX_N, error=TooLarge, why=_WHY)
-    return tuple(n for n in (DEFAULT_TOROIDAL_NS if toroidal else DEFAULT_NS) if n <= n_max)
+    return _grid(toroidal, n_max)
 
 
-_WHY = "the estimator's bitboard rows hold at most 64 columns"
+_WHY = "beyond it the number of solutions exceeds the range of a double"
 
 
 def check_ns(ns: Iterable[int], toroidal: bool = False) -> tuple[int, ...]:
@@ -167,7 +185,7 @@ def check_ns(ns: Iterable[int], toroidal: bool = False) -> tuple[int, ...]:
         the logarithm is undefined), or, on the torus, an n that is even or divisible by 3
         (no toroidal solutions).
     TooLarge
-        For n > 64 (:data:`MAX_N`).
+        For n > 200 (:data:`MAX_N`).
 
     Examples
     --------
@@ -246,7 +264,7 @@ def growth(
     Parameters
     ----------
     ns : iterable of int, optional
-        Board sizes (1 or 4..64; on the torus odd and not divisible by 3). Default
+        Board sizes (1 or 4..200; on the torus odd and not divisible by 3). Default
         :data:`DEFAULT_NS` (:data:`DEFAULT_TOROIDAL_NS` on the torus).
     toroidal : bool, default False
     samples : int, optional
@@ -273,7 +291,7 @@ def growth(
     ------
     QueensError
         For a bad board size or argument (see :func:`check_ns` and
-        :func:`queenslab.estimate.estimate`); TooLarge for n > 64.
+        :func:`queenslab.estimate.estimate`); TooLarge for n > 200.
 
     Examples
     --------

@@ -116,8 +116,9 @@ def test_same_seed_same_answer_on_any_number_of_threads():
 
 
 def test_a_board_beyond_the_engine_is_refused_by_its_own_check():
-    with pytest.raises(TooLarge, match="64"):
-        estimate(Problem(65))
+    # beyond 64 columns only the standard and the plain toroidal problem (wide kernels)
+    with pytest.raises(TooLarge, match="beyond n = 64 only the standard and the plain toroidal"):
+        estimate(Problem(65, knight=True))
 
 
 def test_a_large_board_is_estimated():
@@ -200,7 +201,8 @@ def test_the_command_says_when_a_small_tree_was_counted(capsys, monkeypatch):
 @pytest.mark.parametrize(
     ("args", "match"),
     [
-        (("estimate", 65), "at most 64 columns"),
+        (("estimate", 65, "--knight"), "only the standard and the plain toroidal"),
+        (("estimate", 201), "up to n = 200"),
         (("estimate", 8, "--samples", 1), "--samples"),
         (("estimate", 8, "--confidence", 1), "--confidence"),
         (("estimate", 8, "--time-limit", "inf"), "--time-limit"),

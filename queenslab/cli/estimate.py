@@ -84,6 +84,7 @@ def estimate_cmd(
     Random probes of the search tree give an unbiased estimate of the solutions and of the
     search nodes, with a standard error and a confidence interval (normal approximation).
     A small tree is counted exactly (auto). Ctrl-C stops and prints nothing partial.
+    Every variant up to n = 64; the standard and the plain toroidal problem up to n = 200.
 
     With --dask the same seeded tasks of probes run on a Dask cluster, in batches, and are
     added in the same order: the same seed gives the same estimate as on threads. A

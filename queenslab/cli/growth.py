@@ -21,6 +21,7 @@ from ..growth import (
     ALPHA,
     ALPHA_ERROR,
     CONFIDENCE,
+    DEFAULT_N_MAX,
     DEFAULT_TIME_PER_N,
     MAX_N,
     MAX_RELATIVE_STDERR,
@@ -90,7 +91,7 @@ def _out_dir(path: str) -> Path:
     type=click.IntRange(1, MAX_N),
     default=None,
     metavar="N",
-    help=f"The default grids up to N (at most {MAX_N}, the estimator's limit; default {MAX_N}).",
+    help=f"The default grids up to N (at most {MAX_N}, the estimator's limit; default {DEFAULT_N_MAX}).",
 )
 @click.option(
     "--time-per-n",
@@ -126,7 +127,7 @@ def growth_cmd(ns, n_max, time_per_n, samples, seed, threads, method, toroidal, 
 
     M. Simkin, "The number of n-queens configurations" (2021): Q(n) = ((1 +- o(1)) n
     e^-alpha)^n with alpha = 1.942 +- 0.003, so log Q(n)/n = ln n - alpha + o(1). Each
-    board size is estimated (queenslab estimate; n <= 64) and log Q(n)/n given with the
+    board size is estimated (queenslab estimate; n <= 200) and log Q(n)/n given with the
     estimator's own error bar, stderr / (estimate * n). The published counts (OEIS A000170,
     n <= 27) and the estimator's exact counts of small trees are shown beside the
     estimates. An estimate with a relative standard error above 25% (or of 0) is "too
@@ -134,7 +135,8 @@ def growth_cmd(ns, n_max, time_per_n, samples, seed, threads, method, toroidal, 
 
     --toroidal adds the toroidal board (against ln n - 3: Luria's bound, proved tight by
     Bowtell and Keevash). Without --ns the standard board takes n = 8, 10, ..., 26, 27,
-    28, 32, ..., 64 and the toroidal every n = 1, 5 mod 6 from 7, up to --n-max.
+    28, 32, ..., 128 and the toroidal every n = 1, 5 mod 6 from 7, up to --n-max (default
+    128; the grids go on every fourth n and every n = 1, 5 mod 6 to 200).
 
     \b
     JSON keys: experiment, results (each: n, toroidal, estimate, stderr, low, high,
@@ -153,7 +155,7 @@ def growth_cmd(ns, n_max, time_per_n, samples, seed, threads, method, toroidal, 
         raise QueensError("give --ns or --n-max, not both (--n-max bounds the default grids)")
     given = None if ns is None else parse_ns(ns)
     series = [False, True] if toroidal else [False]
-    chosen = {t: check_ns(given, t) if given is not None else default_ns(t, n_max or MAX_N) for t in series}
+    chosen = {t: check_ns(given, t) if given is not None else default_ns(t, n_max or DEFAULT_N_MAX) for t in series}
     for t, sizes in chosen.items():
         if not sizes:
             raise QueensError(f"--n-max {n_max} leaves no {'toroidal ' if t else ''}board size of the default grid")
