@@ -27,6 +27,7 @@ LIBRARIES = {
     "ortools": "ortools",
     "python_sat": "python-sat",
     "pyganak": "pyganak",
+    "pyapproxmc": "pyapproxmc",
     "dask": "dask",
     "distributed": "distributed",
 }
