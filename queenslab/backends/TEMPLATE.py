@@ -1,7 +1,8 @@
 """A template for a new backend: copy this file, fill in the three marked places, and add
 the class to ``BACKENDS`` in :mod:`queenslab.backends.registry`. That is all: the command
 line then offers ``--backend mysolver`` with the options declared below, ``crosscheck``
-runs it beside the others, and the test suite's registry checks cover it.
+runs it beside the others (an exact backend always; one whose counts are estimates,
+``approximate = True``, when asked), and the test suite's registry checks cover it.
 
 What the base class already does for you (see :mod:`queenslab.backends.interface`):
 checking the problem, refusing options you did not declare, validating the declared
