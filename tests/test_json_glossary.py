@@ -111,6 +111,7 @@ CALLS = [
     ["experiment", "growth", "--ns", "7,13", "--samples", 1000, "--toroidal", "--out", "{tmp}/growth"],
     ["count", 0],
     ["count", 12, "--estimate-cost", "--cores", 1, "--cores", 1000],
+    ["warm"],
 ]
 
 
