@@ -586,6 +586,16 @@ _target(
     confidence=REALS,
 )
 _target(
+    "queenslab.distributed.estimate",
+    client=st.one_of(st.none(), JUNK),
+    # no valid cluster address: starting one per example would only be slow
+    dask=st.one_of(st.none(), st.sampled_from(["local:0", "local:x", "x", "tcp://", ""]), JUNK),
+    samples=st.one_of(st.integers(-3, 3000), st.integers(2**63, 2**66), st.sampled_from([1e30, "5", 5.0, True]), JUNK),
+    time_limit=st.sampled_from([None, 0.05, 0, -1, NAN, INF, "1", True, 10**400, [], 1j]),
+    method=st.one_of(st.sampled_from(["auto", "knuth", "partial", "stratified"]), JUNK),
+    confidence=REALS,
+)
+_target(
     "queenslab.solve_large",
     n=LARGE_SIZES,
     method=st.one_of(
@@ -1034,7 +1044,7 @@ COMMANDS: dict[str, st.SearchStrategy] = {
         VARIANT,
         flag_("--unique"),
         flag_("--classes"),
-        opt("--backend", st.sampled_from(["native", "cpsat", "sat", "ganak", "x"])),
+        opt("--backend", st.sampled_from(["native", "cpsat", "sat", "ganak", "approxmc", "x"])),
         opt("--threads", NUMBER_TOKENS),
         opt("--method", st.sampled_from(["auto", "symmetric", "general", "x"])),
         opt("--time-limit", NUMBER_TOKENS),
@@ -1044,6 +1054,10 @@ COMMANDS: dict[str, st.SearchStrategy] = {
         opt("--dask", st.sampled_from(["local", "local:0", "local:x", "x", "", "tcp://", "local:99999"])),
         opt("--verify", NUMBER_TOKENS),
         opt("--verify-method", st.sampled_from(["task", "general", "x"])),
+        flag_("--estimate-cost"),
+        opt("--cores", st.sampled_from(["1", "64", "0", "-2", "x", "1e9"])),
+        opt("--epsilon", st.sampled_from(["0.8", "0", "-1", "nan", "x"])),
+        opt("--delta", st.sampled_from(["0.2", "0", "1", "x"])),
     ),
     "estimate": st.tuples(
         N_TOKENS.map(lambda t: [t]),
@@ -1058,6 +1072,7 @@ COMMANDS: dict[str, st.SearchStrategy] = {
         opt("--threads", NUMBER_TOKENS),
         opt("--method", st.sampled_from(["auto", "knuth", "partial", "stratified", "x"])),
         opt("--confidence", st.sampled_from(["0.95", "0", "1", "0.5", "nan", "-1", "x"])),
+        opt("--dask", st.sampled_from(["local:0", "local:x", "x", "", "tcp://"])),
     ),
     "solutions": st.tuples(
         N_TOKENS.map(lambda t: [t]),
@@ -1135,7 +1150,8 @@ COMMANDS: dict[str, st.SearchStrategy] = {
     "crosscheck": st.tuples(
         st.sampled_from(["1", "4", "5", "0", "65", "x", "1e9"]).map(lambda t: [t]),
         VARIANT,
-        opt("--backends", st.sampled_from(["native,sat", "native", "x", "", "native,native"])),
+        opt("--backends", st.sampled_from(["native,sat", "native", "x", "", "native,native", "native,approxmc"])),
+        flag_("--approximate"),
         flag_("--no-unique"),
         opt("--time-limit", st.sampled_from(["0.5", "5", "0", "-1", "x", "nan", "inf", "1e400"])),
     ),
@@ -1171,7 +1187,21 @@ COMMANDS: dict[str, st.SearchStrategy] = {
         opt("--gif", PATH_TOKENS),
         opt("--frames", PATH_TOKENS),
         opt("--tree", PATH_TOKENS),
+        opt("--mp4", PATH_TOKENS),
+        opt("--fps", st.sampled_from(["10", "0", "-1", "nan", "1e9", "x"])),
         opt("--every", NUMBER_TOKENS),
+        flag_("--json"),
+    ),
+    "experiment growth": st.tuples(
+        # always a few sizes and few probes: the default grid probes for seconds per size
+        st.sampled_from(["8", "8,10", "4..6", "0", "201", "x", "", "9..7", "13", "7,11"]).map(lambda t: ["--ns", t]),
+        st.sampled_from(["100", "1", "0", "-1", "x", "2.5", str(2**63)]).map(lambda t: ["--samples", t]),
+        opt("--time-per-n", st.sampled_from(["0.01", "0", "-1", "nan", "x"])),
+        opt("--n-max", st.sampled_from(["8", "0", "201", "x"])),
+        flag_("--toroidal"),
+        opt("--seed", NUMBER_TOKENS),
+        opt("--threads", NUMBER_TOKENS),
+        opt("--out", PATH_TOKENS),
         flag_("--json"),
     ),
     "experiment orbit-search": st.tuples(
