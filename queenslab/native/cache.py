@@ -10,7 +10,13 @@ How long a compile takes depends on the machine and on how busy it is, so the no
 gives no fixed figure: each compile is timed, and the time is recorded in the user cache
 directory of queenslab (``platformdirs.user_cache_dir``, file ``compile-times.json``)
 under a key naming the kernel set, queenslab's and numba's versions and the CPU. The next
-notice for the same key quotes that record; without one it says there is none. A record that cannot be read is ignored (and replaced by the next compile).
+notice for the same key quotes that record; without one it says there is none. A record
+that cannot be read is ignored (and replaced by the next compile).
+
+Several processes may compile the same kernels at once (``queenslab warm`` beside a
+count): each compiles for itself, numba writes its cache files by atomic renames, and the
+record is replaced the same way; measured on a shared ``NUMBA_CACHE_DIR``, every process
+counted right and later processes found every kernel cached.
 """
 
 from __future__ import annotations
