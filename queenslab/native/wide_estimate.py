@@ -1,4 +1,4 @@
-"""Numba kernel of the tree-size estimators on boards wider than 64 columns (n <= 256).
+"""Numba kernel of the tree-size estimators on boards wider than 64 columns (n <= 200).
 
 The native engine's rows are 64-bit words, so :mod:`queenslab.native.estimate_kernels`
 takes n <= 64. This module holds the same estimators for the standard and the plain
