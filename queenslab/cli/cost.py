@@ -70,8 +70,12 @@ def estimate_cost_cmd(
         raise QueensError("--cores K gives the cores of a predicted count: add --estimate-cost")
     if ranged:
         raise QueensError("--estimate-cost predicts one count: give a single N, not a range A..B")
-    if backend != "native":
-        raise QueensError(f"--estimate-cost predicts the native engine's count, not the {backend} backend's")
+    from ..backends.registry import get_backend
+
+    if not get_backend(backend).can_split:  # a capability, never a name: the engine's count
+        raise QueensError(
+            f"--estimate-cost predicts the native engine's count (split into its tasks), not the {backend} backend's"
+        )
     if split:
         raise QueensError(
             "--estimate-cost predicts without counting; --ledger and --dask run a count: drop one of them "
