@@ -43,7 +43,7 @@ from .interface import Backend, Option
 from .native import NativeBackend
 from .sat import GanakBackend, SatBackend
 
-__all__ = ["BACKENDS", "get_backend", "backend_options", "solve", "count", "counts", "solutions"]
+__all__ = ["BACKENDS", "exact_backends", "get_backend", "backend_options", "solve", "count", "counts", "solutions"]
 
 #: name -> backend class; the first entry is the default backend.
 BACKENDS: dict[str, type[Backend]] = {
@@ -51,6 +51,18 @@ BACKENDS: dict[str, type[Backend]] = {
 }
 
 _instances: dict[str, Backend] = {}
+
+
+def exact_backends() -> list[str]:
+    """The names of the registered backends whose counts are exact (not estimates), in
+    registry order: the ones to offer where an answer must be exact.
+
+    Examples
+    --------
+    >>> exact_backends()[0]
+    'native'
+    """
+    return [name for name, be in BACKENDS.items() if not be.approximate]
 
 
 def get_backend(name: str | None = None) -> Backend:

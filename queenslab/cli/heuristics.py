@@ -25,7 +25,7 @@ from typing import Any
 import click
 
 from ..backends.interface import SOLVE
-from ..backends.registry import BACKENDS, backend_options
+from ..backends.registry import BACKENDS, backend_options, exact_backends
 from ..errors import Incomplete, QueensError
 from ..placement_file import write_placement
 from ..problem import Problem
@@ -77,7 +77,7 @@ def _choose(problem: Problem, method: str | None, backend: str | None, force: bo
     """(backend, method): the one given, or the default for ``problem``."""
     if method is not None and backend is not None:
         raise QueensError(
-            f"give --backend B (an exact backend: {', '.join(BACKENDS)}) or --method M (a heuristic: "
+            f"give --backend B (an exact backend: {', '.join(exact_backends())}) or --method M (a heuristic: "
             f"{', '.join(METHODS)}), not both"
         )
     if method is not None or backend is not None:

@@ -36,7 +36,7 @@ import numpy as np
 
 from .. import validate
 from ..backends import get_backend
-from ..backends.registry import BACKENDS
+from ..backends.registry import exact_backends
 from ..errors import QueensError, UnsupportedProblem
 from ..native.engine import FIRST_SOLUTION
 from ..problem import Problem, as_problem
@@ -136,7 +136,7 @@ def standard_only(problem, method: str) -> None:
     queenslab.errors.UnsupportedProblem: minconflicts is a heuristic for the standard n-queens problem only, and 8-queens, toroidal has variant constraints; an exact backend solves it: native (the default), cpsat, sat, ganak or cpmpy -- queenslab.solve(problem, backend=B) in Python, queenslab solve N [variant flags] --backend B on the command line
     """
     if isinstance(problem, Problem) and not problem.is_standard:
-        names = list(BACKENDS)
+        names = exact_backends()
         listed = f"{names[0]} (the default), " + ", ".join(names[1:-1]) + f" or {names[-1]}"
         raise UnsupportedProblem(
             f"{method} is a heuristic for the standard n-queens problem only, and {problem.describe()} has "
@@ -220,7 +220,7 @@ def solve(
     if not (isinstance(method, str) and method in (*METHODS, *EXACT_METHODS)):
         raise QueensError(
             f"unknown method {validate.brief(method)}; the heuristics are {', '.join(METHODS)} "
-            f"(the exact backends are queenslab.solve(Problem(n), backend=B), B one of {', '.join(BACKENDS)})"
+            f"(the exact backends are queenslab.solve(Problem(n), backend=B), B one of {', '.join(exact_backends())})"
         )
     improve = validate.flag(improve, "improve")
     force = validate.flag(force, "force")
