@@ -257,7 +257,11 @@ def test_the_pages_tables_show_the_recorded_run():
         if r.uncertain:
             assert TOO_UNCERTAIN in line, line
         else:
-            assert f"{r.log_q_per_n:.4f}"[:-1] in line and f"{r.asymptote:.4f}" in line, line
+            # the value as shown (before its error bar, or "(counted)"), to its last digit
+            shown = line.split(" | ")[3].split(" ")[0]
+            digits = len(shown.split(".")[1])
+            assert abs(float(shown) - r.log_q_per_n) <= 0.5 * 10**-digits + 1e-12, line
+            assert f"{r.asymptote:.4f}" in line, line
         assert r.uncertain == (r.relative_stderr is None or r.relative_stderr > MAX_RELATIVE_STDERR)
 
 
