@@ -18,9 +18,10 @@ class NativeBackend(Backend):
         Option(
             "method",
             "choice",
-            "search: join (standard problem, half-board placements joined; orbits by Burnside's lemma), "
-            "symmetric (standard problem, total and unique in one pass) or general (every variant); "
-            "auto: join from n = 14, else symmetric where it applies",
+            "search: join (standard problem, or blocked and fixed cells only; half-board placements joined; "
+            "orbits by Burnside's lemma), symmetric (standard problem, total and unique in one pass) or general "
+            "(every variant); auto: join from n = 14 (blocked and fixed cells: from 13 rows without a fixed queen), else symmetric where "
+            "it applies",
             default="auto",
             choices=("auto", "symmetric", "general", "join"),
             applies_to=frozenset({COUNTS}),
@@ -34,12 +35,16 @@ class NativeBackend(Backend):
 
     def independent_counts(self, problem: Problem) -> list[dict[str, Any]]:
         """The half-board join and the symmetric search where both count ``problem`` (the
-        standard problem from n = 4 up to the join's limit): different algorithms whose
-        orbits come by different routes (Burnside's lemma; the search's classification)."""
+        standard problem from n = 4 up to the join's limit), the join and the general
+        search for blocked cells and fixed queens (n = 4 up to the join's limit):
+        different algorithms whose orbits come by different routes (Burnside's lemma;
+        the search's classification, its canonical-form test)."""
         from ..native import engine, join
 
         if problem.is_standard and 4 <= problem.n <= min(join.MAX_N, engine.SYM_MAX_N):
             return [{"method": "join"}, {"method": "symmetric"}]
+        if not problem.is_standard and join.counts(problem) and problem.n >= 4:
+            return [{"method": "join"}, {"method": "general"}]
         return [{}]
 
     def check_reach(self, problem: Problem, **opts: Any) -> None:

@@ -48,6 +48,7 @@ __all__ = [
     "PRACTICAL_LIMIT",
     "METHODS",
     "JOIN_FROM",
+    "JOIN_VARIANTS_FROM",
     "chosen_method",
     "default_threads",
     "check_problem",
@@ -146,6 +147,13 @@ METHODS = ("auto", "symmetric", "general", "join")
 #: one and on two threads of a 2-core AMD EPYC (warm numba cache), the symmetric search is
 #: faster up to n = 13 and the join from n = 14 on, about 6x at n = 16.
 JOIN_FROM = 14
+#: The fewest free rows (n less the rows of fixed queens) from which "auto" counts a
+#: problem whose only constraints are blocked cells and fixed queens by the join
+#: (:func:`join.counts <queenslab.native.join.counts>`) instead of the general search:
+#: measured on one thread of a 2-core AMD EPYC (CPU time), the join was faster for every
+#: pattern tried from 13 free rows on but one (3 fixed queens at n = 17, 0.8x, 50 ms),
+#: and slower for most below (see docs/performance.md, "The join and the variants").
+JOIN_VARIANTS_FROM = 13
 
 
 def default_threads() -> int:
@@ -362,7 +370,11 @@ def split_tasks(
     :mod:`queenslab.native.join` instead: ``least`` (at least 256) slices ``(start, stop)``
     of its row splits, largest estimated work first; a task counts the total only (its
     orbits are None: :func:`join.classes_from_total <queenslab.native.join.classes_from_total>`
-    gives them from the summed total).
+    gives them from the summed total). The join's split is the standard problem's only:
+    a variant the join counts in one process (blocked cells and fixed queens, which
+    "auto" gives the join from :data:`JOIN_VARIANTS_FROM` free rows) is split into prefixes, the
+    method returned saying so (``"general"``), as its orbits do not follow from its total
+    by the standard problem's fixed counts.
 
     Returns
     -------
@@ -384,6 +396,8 @@ def split_tasks(
     n = problem.n
     if method is not None:
         validate.choice(method, SPLIT_METHODS, "split method")
+    if method == "join" and not problem.is_standard and depth is None and join.counts(problem):
+        method = "general"  # the join's split is the standard problem's only (see above)
     if method == "join":
         if not problem.is_standard or depth is not None:
             raise UnsupportedProblem("the join splits the standard problem only, without a depth")
@@ -554,18 +568,32 @@ def _symmetric(problem: Problem, method: str) -> bool:
 
 def _join(problem: Problem, method: str, threads: int) -> bool:
     """Whether ``method`` counts ``problem`` by the half-board join: "join" (the standard
-    problem, n <= join.MAX_N, else an error) or "auto" from n = :data:`JOIN_FROM` on where
-    the join's memory estimate fits its budget on ``threads`` threads."""
+    problem, or one whose only constraints are blocked cells and fixed queens, n <=
+    join.MAX_N; else an error) or "auto" from n = :data:`JOIN_FROM` on (such a variant
+    from :data:`JOIN_VARIANTS_FROM` free rows) where the join's memory estimate fits its
+    budget on ``threads`` threads."""
     if method == "join":
-        if not problem.is_standard:
+        if not join.counts(problem):
             raise UnsupportedProblem(
-                f"the join method counts the standard problem only; this is {problem.describe()} (use method='general')"
+                "the join method counts the standard problem and problems whose only constraints are blocked "
+                f"cells and fixed queens; this is {problem.describe()} (use method='general')"
             )
-        join.check_join(problem.n, threads, force=True)  # the practical limit is checked apart
+        join.check_problem(problem, threads, force=True)  # the practical limit is checked apart
         return True
-    if method != "auto" or not problem.is_standard or not JOIN_FROM <= problem.n <= join.MAX_N:
+    if method != "auto" or not join.counts(problem):
         return False
-    return join.memory_estimate(problem.n, threads) <= join.MEMORY_BUDGET
+    if problem.is_standard:
+        if not JOIN_FROM <= problem.n <= join.MAX_N:
+            return False
+        return join.memory_estimate(problem.n, threads) <= join.MEMORY_BUDGET
+    free = problem.n - len({r for r, _ in problem.fixed})
+    if free < JOIN_VARIANTS_FROM or problem.n > join.MAX_N:
+        return False
+    try:
+        join.check_problem(problem, threads, force=True)
+    except TooLarge:  # beyond its memory budget: the general search counts it
+        return False
+    return True
 
 
 def count_both(
@@ -593,10 +621,12 @@ def count_both(
         which returns total and unique together; ``"general"``: the row-by-row search
         for every variant, with a canonical-form test at each solution for the orbits;
         ``"join"``: the half-board join of :mod:`queenslab.native.join` (standard
-        problem, n <= 21), the orbits by Burnside's lemma from the solutions fixed by the
-        quarter and half turn (``nodes`` None: it places no queens one by one).
-        ``"auto"`` picks the join for the standard problem from n = :data:`JOIN_FROM` on
-        (where it is faster), else symmetric when it applies.
+        problem, or blocked cells and fixed queens only; n <= 21), the orbits by
+        Burnside's lemma from the solutions fixed by the quarter and half turn (``nodes``
+        None: it places no queens one by one). ``"auto"`` picks the join for the standard
+        problem from n = :data:`JOIN_FROM` on and for blocked and fixed cells from
+        :data:`JOIN_VARIANTS_FROM` rows without a fixed queen (where it is faster), else
+        symmetric when it applies.
     progress : callable, optional
         Called as ``progress(done, total)`` after each finished task.
 
@@ -611,7 +641,8 @@ def count_both(
     TooLarge
         For ``n > MAX_N``, or ``n > PRACTICAL_LIMIT`` without ``force``.
     UnsupportedProblem
-        For ``method="symmetric"`` on a variant or n < 4, ``method="join"`` on a variant.
+        For ``method="symmetric"`` on a variant or n < 4, ``method="join"`` on a variant
+        with other constraints than blocked cells and fixed queens.
 
     Examples
     --------
@@ -628,8 +659,8 @@ def count_both(
     chosen = chosen_method(problem, method, threads)
     if chosen == "join":
         if unique:
-            return join.count_classes(problem.n, threads=threads, force=True, progress=progress)[0]
-        total = join.join_total(problem.n, threads=threads, force=True, progress=progress)
+            return join.problem_classes(problem, threads=threads, force=True, progress=progress)[0]
+        total = join.problem_total(problem, threads=threads, force=True, progress=progress)
         return CountResult(total, None, None, "native", "join", threads=threads)
     if chosen == "symmetric":
         return _count_symmetric(problem, threads, progress)
@@ -728,7 +759,7 @@ def count_classes(
     progress = validate.callback(progress)
     _check_size(problem, force)
     if _join(problem, method, threads):
-        return join.count_classes(problem.n, threads=threads, force=True, progress=progress)
+        return join.problem_classes(problem, threads=threads, force=True, progress=progress)
     if _symmetric(problem, method):
         c2, c4, c8, nodes = _symmetric_parts(problem, threads, progress)
         res = CountResult(2 * c2 + 4 * c4 + 8 * c8, c2 + c4 + c8, nodes, "native", "symmetric", threads=threads)

@@ -13,6 +13,19 @@ Public functions (all take the board size ``n`` of the standard problem):
   first) for a cluster, and one task counted; :func:`classes_from_total` the orbits from
   the summed total.
 
+Problems whose only constraints are blocked cells and fixed queens (:func:`counts`) are
+counted by the same join (:func:`problem_total`, :func:`problem_classes`): their queens
+stand on the allowed cells of :attr:`Compiled.allowed <queenslab.compiled.Compiled.allowed>`
+only (a fixed queen's row allows its cell alone, and every cell it attacks is removed),
+so the quarter tables keep only the placements on allowed cells and the row splits only
+those whose middle queen, east rows and west rows can stand there. The reflections
+reduce the row splits only where they map the allowed cells onto themselves (none
+for most patterns: then every row split is counted, about four times the work of the
+standard problem's canonical ones). Another constraint (a torus, leapers, regions)
+breaks what the join rests on: the east/west diagonals (a torus wraps them across the
+halves), the independence of the quarters (a leaper attacks across them) or the count
+of a pair by its keys alone (a region counts queens of both halves).
+
 The join counts totals only; the orbits follow from Burnside's lemma. For n > 1 no
 solution is fixed by a reflection: one fixed by a diagonal reflection is an involution,
 whose 2-cycles would put two queens on one anti-diagonal and two fixed points two queens
@@ -25,6 +38,12 @@ quarter and the half turn::
 
 n = 1 (one solution, fixed by every symmetry) is the exception and is answered directly,
 as are n = 2 and 3 (no solution).
+
+A variant's solutions are solutions of the standard problem, so no reflection fixes one
+either; its orbits under its own subgroup G of D4 (:meth:`Problem.symmetries
+<queenslab.problem.Problem.symmetries>`) follow from the variant's total and its
+solutions fixed by the quarter and the half turn, each used where G holds that rotation:
+a solution's stabiliser in G is G's rotations that fix it.
 
 Limits: a half-board word holds the diagonals of one half in an int64, so
 n <= :data:`MAX_N` = 21; a request whose memory estimate (:func:`memory_estimate`) exceeds
@@ -42,7 +61,9 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from .. import interrupt, validate
-from ..errors import QueensError, TooLarge
+from ..compiled import compile_problem
+from ..errors import QueensError, TooLarge, UnsupportedProblem
+from ..problem import Problem
 from ..result import CountResult
 from . import join_kernels as JK, pool
 from .pool import Progress, run_tasks
@@ -58,6 +79,10 @@ __all__ = [
     "classes_from_total",
     "split",
     "count_slice",
+    "counts",
+    "check_problem",
+    "problem_total",
+    "problem_classes",
 ]
 
 #: Largest n the join counts (a half-board word holds ``2 * (n + n // 2 - 1)`` bits).
@@ -348,5 +373,183 @@ def count_classes(
     progress = validate.callback(progress)
     total = 1 if n == 1 else 0 if n <= 3 else _total(n, threads, progress)
     classes = classes_from_total(n, total)
+    unique = sum(classes.values())
+    return CountResult(total, unique, None, "native", "join", threads=threads), classes
+
+
+# ---------------------------------------------------------------- blocked and fixed cells
+def counts(problem: Problem) -> bool:
+    """Whether the join counts ``problem``: the standard problem, or one whose only
+    constraints are blocked cells and fixed queens (n <= :data:`MAX_N`).
+
+    Examples
+    --------
+    >>> counts(Problem(8)), counts(Problem(8, blocked=[(0, 0)], fixed=[(1, 2)]))
+    (True, True)
+    >>> counts(Problem(8, toroidal=True)), counts(Problem(8, blocked=[(0, 0)], knight=True))
+    (False, False)
+    """
+    p = problem
+    return p.n <= MAX_N and not (p.toroidal or p.knight or p.leapers or p.regions)
+
+
+def _all_tasks(n: int) -> int:
+    """The row splits ``(b, E)`` of n before any reflection is used."""
+    m = n // 2
+    return math.comb(n, m) if n % 2 == 0 else n * math.comb(n - 1, m)
+
+
+def check_problem(problem: Problem, threads: int = 1, force: bool = False) -> Problem:
+    """:func:`check_join` for a problem :func:`counts` (its row splits all counted: a
+    variant's memory bound holds every one of them); returns the problem.
+
+    Raises
+    ------
+    UnsupportedProblem
+        For a problem with another constraint (a torus, leapers, regions).
+    TooLarge
+        As :func:`check_join`.
+    """
+    if not isinstance(problem, Problem):
+        raise QueensError(f"expected a queenslab Problem, got {type(problem).__name__}")
+    if problem.is_standard:
+        check_join(problem.n, threads, force)
+        return problem
+    if problem.n <= MAX_N and not counts(problem):
+        raise UnsupportedProblem(
+            "the join counts the standard problem and problems whose only constraints are blocked cells and "
+            f"fixed queens; this is {problem.describe()} (use the general search)"
+        )
+    check_join(problem.n, threads, force)
+    n = problem.n
+    if n >= 4:
+        need = memory_estimate(n, threads) + 24 * (_all_tasks(n) - _tasks_bound(n))
+        if need > MEMORY_BUDGET:
+            raise TooLarge(
+                f"the join counter for {problem.describe()} on {threads} thread(s) may need up to "
+                f"{validate.format_bytes(need)} of memory, above its budget of "
+                f"{validate.format_bytes(MEMORY_BUDGET)} (use fewer threads or the general search)"
+            )
+        validate.memory(need, f"the join counter for {problem.describe()}", "use fewer threads or the general search")
+    return problem
+
+
+def _reflections(allowed: np.ndarray, n: int) -> tuple[bool, bool, bool]:
+    """``(north-south, east-west, half turn)``: which of them map the allowed cells onto
+    themselves (a group: two of them imply the third)."""
+    rows = [int(a) for a in allowed]
+    rev = [int(f"{a:0{n}b}"[::-1], 2) for a in rows]
+    ns = all(rows[r] == rows[n - 1 - r] for r in range(n))
+    ew = rows == rev
+    rot = all(rev[r] == rows[n - 1 - r] for r in range(n))
+    return ns, ew, rot
+
+
+def _allowed(problem: Problem) -> np.ndarray:
+    return compile_problem(problem).allowed.astype(np.int64)
+
+
+@functools.lru_cache(maxsize=1)
+def _masked_prepared(n: int, allowed: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The row splits (canonical under the reflections that keep the allowed cells) and
+    the quarter tables of the placements on allowed cells, kept for the last mask."""
+    mask = np.array(allowed, np.int64)
+    tables = _halting(JK.masked_quarter_tables, n, mask)
+    return (JK.masked_join_tasks(n, mask, *_reflections(mask, n)), *tables)
+
+
+def _masked_total(problem: Problem, threads: int, progress: Progress | None) -> int:
+    """The join's total of a checked variant (n >= 4)."""
+    n = problem.n
+    tasks, words, offs, bases = _masked_prepared(n, tuple(int(a) for a in _allowed(problem)))
+    if not len(tasks):
+        return 0  # no row split can hold a solution (contradictory constraints among them)
+
+    def task(span: tuple[int, int]) -> int:
+        found, _, _ = JK.join_count(n, tasks, span[0], span[1], words, offs, bases, interrupt.FLAG)
+        interrupt.check()
+        return int(found)
+
+    spans = _slices(n, tasks, offs, bases, threads * _CHUNKS_PER_THREAD if threads > 1 else 1)
+    return sum(run_tasks(spans, task, threads, progress))
+
+
+def problem_total(
+    problem: Problem, *, threads: int | None = None, force: bool = False, progress: Progress | None = None
+) -> int:
+    """Number of solutions of a problem the join :func:`counts`, by the half-board join
+    (the standard problem by :func:`join_total`).
+
+    Raises
+    ------
+    UnsupportedProblem, TooLarge
+        See :func:`check_problem`.
+
+    Examples
+    --------
+    >>> problem_total(Problem(8, blocked=[(0, 0)])), problem_total(Problem(8, fixed=[(0, 0)]))
+    (88, 4)
+    """
+    threads = validate.threads(threads)
+    check_problem(problem, threads, force)
+    progress = validate.callback(progress)
+    if problem.is_standard:
+        return join_total(problem.n, threads=threads, force=True, progress=progress)
+    n = problem.n
+    if n <= 3:
+        return int(n == 1 and _allowed(problem)[0] & 1)
+    return _masked_total(problem, threads, progress)
+
+
+def _variant_classes(problem: Problem, total: int) -> dict[int, int]:
+    """The orbits by size of a variant under its own symmetry subgroup, from its total
+    (Burnside's lemma; see the module docstring)."""
+    n = problem.n
+    names = {g.name for g in problem.symmetries()}
+    order = len(names)
+    classes = {d: 0 for d in range(1, order + 1) if order % d == 0}
+    if n == 1 or total == 0:
+        classes[1] = total  # n = 1: the one cell is fixed by every symmetry
+        return classes
+    f90 = f180 = 0
+    if "rotate-180" in names:
+        f90, f180, _ = _halting(JK.masked_fixed_counts, n, _allowed(problem))
+        f90, f180 = int(f90), int(f180)
+    # the solutions by the size of their stabiliser in G (G's rotations that fix them)
+    by_stabiliser = {1: total - f180}
+    if "rotate-90" in names:
+        by_stabiliser.update({2: f180 - f90, 4: f90})
+    else:
+        by_stabiliser[2] = f180
+    for k, solutions in by_stabiliser.items():
+        if not solutions:
+            continue
+        size = order // k
+        if solutions % size:
+            raise QueensError(f"{total} cannot be the number of solutions of {problem.describe()}: orbits not whole")
+        classes[size] += solutions // size
+    return classes
+
+
+def problem_classes(
+    problem: Problem, *, threads: int | None = None, force: bool = False, progress: Progress | None = None
+) -> tuple[CountResult, dict[int, int]]:
+    """Total, orbits and orbits by size of a problem the join :func:`counts`, as
+    :func:`count_classes` (the standard problem by it): the orbits under
+    ``problem.symmetries()`` by Burnside's lemma.
+
+    Examples
+    --------
+    >>> r, classes = problem_classes(Problem(8, blocked=[(0, 0), (7, 7)]))
+    >>> r.count, r.unique, classes
+    (84, 22, {1: 0, 2: 2, 4: 20})
+    """
+    threads = validate.threads(threads)
+    check_problem(problem, threads, force)
+    progress = validate.callback(progress)
+    if problem.is_standard:
+        return count_classes(problem.n, threads=threads, force=True, progress=progress)
+    total = problem_total(problem, threads=threads, force=True, progress=progress)
+    classes = _variant_classes(problem, total)
     unique = sum(classes.values())
     return CountResult(total, unique, None, "native", "join", threads=threads), classes

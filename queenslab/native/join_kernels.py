@@ -158,6 +158,77 @@ def join_tasks(n):
 
 
 @njit(cache=True, nogil=True)
+def _masked_tasks_pass(n, allowed, ns, ew, rot, out, fill):
+    """Count (and with ``fill`` write) the ``(b, E, weight)`` of n whose queens can stand
+    on allowed cells (the middle column's at ``(b, m)``, every row of E on an east cell,
+    every other row on a west one), canonical under the reflections flagged (``ns``
+    north-south, ``ew`` east-west, ``rot`` the half turn: a group, and each must map the
+    allowed cells onto themselves)."""
+    m = n // 2
+    odd = n % 2
+    free = n - odd
+    east = (1 << m) - 1
+    west = east << (n - m)
+    east_ok = 0
+    west_ok = 0
+    for r in range(n):
+        if allowed[r] & east:
+            east_ok |= 1 << r
+        if allowed[r] & west:
+            west_ok |= 1 << r
+    found = 0
+    b_last = n - 1 if odd else -1
+    b = 0 if odd else -1
+    while b <= b_last:
+        if b >= 0 and not (allowed[b] >> m) & 1:
+            b += 1
+            continue
+        rows = ((1 << n) - 1) ^ ((1 << b) if b >= 0 else 0)
+        x = (1 << m) - 1
+        end = 1 << free
+        while x < end:
+            e = _spread(x, b)
+            w = rows ^ e
+            if (e & ~east_ok) == 0 and (w & ~west_ok) == 0:
+                b2 = n - 1 - b if b >= 0 else -1
+                k0 = ((b + 1) << n) | e
+                k1 = ((b2 + 1) << n) | _reverse(e, n)  # north-south
+                k2 = ((b + 1) << n) | w  # east-west
+                k3 = ((b2 + 1) << n) | _reverse(w, n)  # the half turn
+                if (not ns or k0 <= k1) and (not ew or k0 <= k2) and (not rot or k0 <= k3):
+                    weight = 1
+                    if ns and k1 != k0:
+                        weight += 1
+                    if ew and k2 != k0 and not (ns and k2 == k1):
+                        weight += 1
+                    if rot and k3 != k0 and not (ns and k3 == k1) and not (ew and k3 == k2):
+                        weight += 1
+                    if fill:
+                        out[found, 0] = b
+                        out[found, 1] = e
+                        out[found, 2] = weight
+                    found += 1
+            if x == 0:
+                break
+            x = _next_combination(x)
+        b += 1
+    return found
+
+
+@njit(cache=True, nogil=True)
+def masked_join_tasks(n, allowed, ns, ew, rot):
+    """The ``(b, E, weight)`` rows of a problem whose queens stand on allowed cells only
+    (row r in the columns ``allowed[r]``), as :func:`join_tasks`: every ``(b, E)`` that
+    can hold a solution is the image of exactly one row under the group of the flagged
+    reflections (see :func:`_masked_tasks_pass`), and ``weight`` of them share its
+    count. No flag: every such ``(b, E)``, weight 1."""
+    k = _masked_tasks_pass(n, allowed, ns, ew, rot, np.zeros((1, 3), np.int64), False)
+    out = np.zeros((k, 3), np.int64)
+    _masked_tasks_pass(n, allowed, ns, ew, rot, out, True)
+    return out
+
+
+@njit(cache=True, nogil=True)
 def _layout(n):
     """``(m, upper rows, lower rows, L)``: the half width, the rows of the upper part
     (odd n: the middle row too) and of the lower part, and the bits of one direction's
@@ -167,12 +238,14 @@ def _layout(n):
 
 
 @njit(cache=True, nogil=True)
-def _quarter_pass(n, half, part, offs, base, words, fill, halt):
+def _quarter_pass(n, half, part, allow, offs, base, words, fill, halt):
     """Enumerate the placements of queens in the rows of one part (0 upper, 1 lower) and
     the columns of one half (0 east, 1 west): any rows, at most one queen per row and
-    column, no shared diagonal. Without ``fill`` count them by (rows, columns) into
-    ``offs[base + key + 1]``; with ``fill`` write each one's word at the cursor
-    ``offs[base + key]`` and advance it. ``key = (rows << m) | columns`` (local bits).
+    column, no shared diagonal, row r's queen only in the columns ``allow[r]`` (bits of
+    the whole board; all of them for the standard problem). Without ``fill`` count them
+    by (rows, columns) into ``offs[base + key + 1]``; with ``fill`` write each one's word
+    at the cursor ``offs[base + key]`` and advance it. ``key = (rows << m) | columns``
+    (local bits).
 
     A word holds the queens' diagonals relative to the half: bit ``r + c - off`` and bit
     ``L + c - r + n - 1 - off`` (``off`` = 0 east, n - m west), all within ``2 L`` bits.
@@ -184,6 +257,9 @@ def _quarter_pass(n, half, part, offs, base, words, fill, halt):
     off = 0 if half == 0 else n - m
     skip = 1 << m
     full = skip - 1
+    local = np.empty(nr, np.int64)  # each row's allowed columns of the half, local bits
+    for i in range(nr):
+        local[i] = (allow[r0 + i] >> lo) & full
     avail = np.empty(nr, np.int64)
     wds = np.empty(nr + 1, np.int64)
     cols = np.empty(nr + 1, np.int64)
@@ -191,7 +267,7 @@ def _quarter_pass(n, half, part, offs, base, words, fill, halt):
     wds[0] = 0
     cols[0] = 0
     rws[0] = 0
-    avail[0] = full | skip
+    avail[0] = local[0] | skip
     i = 0
     while i >= 0:
         a = avail[i]
@@ -227,7 +303,13 @@ def _quarter_pass(n, half, part, offs, base, words, fill, halt):
         r = r0 + i
         d1 = w >> (r + lo - off)
         d2 = w >> (big + lo - r + n - 1 - off)
-        avail[i] = (full & ~c_set & ~d1 & ~d2) | skip
+        avail[i] = (local[i] & ~c_set & ~d1 & ~d2) | skip
+
+
+@njit(cache=True, nogil=True)
+def _every_cell(n):
+    """The allowed columns of the standard problem: every column of every row."""
+    return np.full(n, (1 << n) - 1, np.int64)
 
 
 @njit(cache=True, nogil=True)
@@ -236,6 +318,18 @@ def quarter_tables(n, halt):
     (table ``t = 2 * half + part``), grouped by rows and columns. The words of rows R and
     columns C of table t are ``words[offs[bases[t] + key] : offs[bases[t] + key + 1]]``,
     ``key = (R << m) | C``. Incomplete when ``halt[0]`` was set."""
+    return _tables(n, _every_cell(n), halt)
+
+
+@njit(cache=True, nogil=True)
+def masked_quarter_tables(n, allowed, halt):
+    """:func:`quarter_tables` of the placements whose queens stand on allowed cells only:
+    row r's queen in the columns ``allowed[r]`` (an int64 of the whole board's bits)."""
+    return _tables(n, allowed, halt)
+
+
+@njit(cache=True, nogil=True)
+def _tables(n, allow, halt):
     m, nu, nl, _big = _layout(n)
     bases = np.zeros(5, np.int64)
     for t in range(4):
@@ -244,7 +338,7 @@ def quarter_tables(n, halt):
     offs = np.zeros(bases[4], np.int64)
     words = np.empty(0, np.int64)
     for t in range(4):
-        _quarter_pass(n, t // 2, t % 2, offs, bases[t], words, False, halt)
+        _quarter_pass(n, t // 2, t % 2, allow, offs, bases[t], words, False, halt)
     running = 0
     for t in range(4):
         b = bases[t]
@@ -255,7 +349,7 @@ def quarter_tables(n, halt):
     words = np.empty(running, np.int64)
     cursor = offs.copy()
     for t in range(4):
-        _quarter_pass(n, t // 2, t % 2, cursor, bases[t], words, True, halt)
+        _quarter_pass(n, t // 2, t % 2, allow, cursor, bases[t], words, True, halt)
     return words, offs, bases
 
 
@@ -269,7 +363,7 @@ def quarter_size(n):
     for t in range(4):
         rows = nu if t % 2 == 0 else nl
         offs = np.zeros((1 << (rows + m)) + 1, np.int64)
-        _quarter_pass(n, t // 2, t % 2, offs, 0, offs, False, np.zeros(1, np.int64))
+        _quarter_pass(n, t // 2, t % 2, _every_cell(n), offs, 0, offs, False, np.zeros(1, np.int64))
         total += offs.sum()
         entries += len(offs)
     return total, entries
@@ -578,13 +672,30 @@ def fixed_counts(n, halt):
     turn, by a search placing queens in half-turn pairs ``(r, c)``, ``(n-1-r, n-1-c)``
     for rows ``r < n // 2`` (odd n: the centre queen first, the only one the half turn
     fixes). ``halt[0]`` set: returns early."""
+    return _fixed(n, _every_cell(n), halt)
+
+
+@njit(cache=True, nogil=True)
+def masked_fixed_counts(n, allowed, halt):
+    """:func:`fixed_counts` of the solutions whose queens stand on allowed cells only
+    (row r in the columns ``allowed[r]``)."""
+    return _fixed(n, allowed, halt)
+
+
+@njit(cache=True, nogil=True)
+def _fixed(n, allow, halt):
     f90 = 0
     f180 = 0
     nodes = 0
     if n == 1:
-        return 1, 1, 1
+        return (1, 1, 1) if allow[0] & 1 else (0, 0, 0)
     h = n // 2
     full = (1 << n) - 1
+    # the columns c of row r whose partner cell (n-1-r, n-1-c) is allowed too
+    pair = np.empty(h + 1, np.int64)
+    for r in range(h):
+        pair[r] = allow[r] & _reverse(allow[n - 1 - r], n)
+    pair[h] = full
     cols0 = 0
     d10 = 0
     d20 = 0
@@ -603,10 +714,10 @@ def fixed_counts(n, halt):
     colss[0] = cols0
     d1s[0] = d10
     d2s[0] = d20
-    if h == 0:
+    if h == 0 or (n % 2 and not (allow[h] >> h) & 1):
         return 0, 0, 0
 
-    avail[0] = full & ~cols0 & ~d10 & ~(d20 >> (n - 1))
+    avail[0] = pair[0] & ~cols0 & ~d10 & ~(d20 >> (n - 1))
     i = 0
     while i >= 0:
         if halt[0]:
@@ -649,5 +760,5 @@ def fixed_counts(n, halt):
         colss[i] = cols
         d1s[i] = d1
         d2s[i] = d2
-        avail[i] = full & ~cols & ~(d1 >> i) & ~(d2 >> (n - 1 - i))
+        avail[i] = pair[i] & ~cols & ~(d1 >> i) & ~(d2 >> (n - 1 - i))
     return f90, f180, nodes
