@@ -274,15 +274,19 @@ def _zero(tasks: int, why: str) -> _Model:
     return _Model(0.0, "nodes", 0.0, 0.0, None, tasks, 0.0, 0.0, why)
 
 
-def _join_model(n: int, seconds: float, seed: int) -> _Model:
+def _join_model(problem: Problem, seconds: float, seed: int) -> _Model:
     """The join's model (the module docstring): its tables built and timed, windows of row
-    splits drawn in proportion to their estimated work and counted."""
+    splits drawn in proportion to their estimated work and counted (the problem's own:
+    a variant with blocked cells or fixed queens has its own tables and row splits)."""
     from .native import join, join_kernels as JK
 
+    n = problem.n
     if n < 4:
         return _zero(1, "n <= 3: answered directly")
     t0 = time.perf_counter()
-    tasks, words, offs, bases = join._prepare(n)  # not join's cached copy: kept off its cache
+    tasks, words, offs, bases = join.prepare_problem(problem)  # not the count's cached copy
+    if not len(tasks):
+        return _zero(1, "no row split of the join can hold a solution")
     cost = JK.task_costs(n, tasks, offs, bases).astype(np.float64)
     setup = time.perf_counter() - t0  # the count builds the same tables before its first task
     total = float(cost.sum())
@@ -549,8 +553,8 @@ def estimate_cost(
     if chosen == "join":
         from .native import join
 
-        join.check_join(problem.n, threads, force=True)  # its memory, as the count checks it
-        model = _join_model(problem.n, seconds, seed)
+        join.check_problem(problem, threads, force=True)  # its memory, as the count checks it
+        model = _join_model(problem, seconds, seed)
     elif problem.contradiction:
         model = _zero(1, f"nothing to count: {problem.contradiction}")
     elif chosen == "symmetric":

@@ -62,7 +62,18 @@ def _sym_kernels() -> list[Any]:
 def _join_kernels() -> list[Any]:
     from .native import join_kernels as JK
 
-    return [JK.join_tasks, JK.quarter_tables, JK.quarter_size, JK.task_costs, JK.join_count, JK.fixed_counts]
+    return [
+        JK.join_tasks,
+        JK.quarter_tables,
+        JK.quarter_size,
+        JK.task_costs,
+        JK.join_count,
+        JK.fixed_counts,
+        # a variant with blocked cells or fixed queens: its own tables, row splits, fixed boards
+        JK.masked_quarter_tables,
+        JK.masked_join_tasks,
+        JK.masked_fixed_counts,
+    ]
 
 
 def _general_kernels() -> list[Any]:
@@ -72,8 +83,13 @@ def _general_kernels() -> list[Any]:
 
 
 def _join() -> None:
+    from .native import engine
+    from .problem import Problem
+
     _count(6, "join", True)()  # total, and the boards fixed by the quarter and half turn
     _count(6, "join", False, threads=2)()  # on threads: the tasks ordered by their cost
+    corners = [(0, 0), (0, 5), (5, 0), (5, 5)]  # a variant that keeps the rotations: its fixed boards too
+    engine.count_both(Problem(6, blocked=corners), unique=True, method="join", threads=1)
 
 
 def _general() -> None:

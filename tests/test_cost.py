@@ -45,6 +45,16 @@ def test_the_prediction_is_for_the_method_the_count_uses():
         assert (c.predicted_nodes is None) == (c.method == "join")
 
 
+def test_a_join_variant_is_predicted_from_its_own_row_splits():
+    # blocked cells cost the join its reflections (more row splits, more work than the
+    # standard board's); a fixed queen removes most row splits (less work)
+    standard = cost.estimate_cost(Problem(14), seconds=0.2)
+    blocked = cost.estimate_cost(Problem(14, blocked=[(0, 0), (3, 5), (7, 2)]), seconds=0.2)
+    fixed = cost.estimate_cost(Problem(14, fixed=[(2, 3)]), seconds=0.2)
+    assert standard.method == blocked.method == fixed.method == "join"
+    assert fixed.work < standard.work < blocked.work
+
+
 def test_time_grows_with_n():
     times = [cost.estimate_cost(Problem(n), cores=[1], seconds=QUICK).core_seconds for n in range(14, 18)]
     assert times == sorted(times) and len(set(times)) == len(times)

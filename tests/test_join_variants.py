@@ -218,3 +218,14 @@ def test_a_variant_is_never_split_into_join_tasks(tmp_path):
     r = distributed.count(p, ledger=str(ledger), threads=2, unique=True)
     g = engine.count_both(p, method="general")
     assert r.method.startswith("general@") and (r.count, r.unique) == (g.count, g.unique)
+
+
+def test_a_split_count_of_a_join_variant_can_be_verified_by_the_general_search():
+    # the split is by prefixes, so the general search may recount its tasks
+    from queenslab import distributed
+
+    p = Problem(engine.JOIN_VARIANTS_FROM, blocked=[(0, 1), (3, 3)])
+    r = distributed.count(p, verify=2, verify_method="general", threads=2, unique=True)
+    g = engine.count_both(p, method="general", unique=True)
+    assert r.split.startswith("general") and r.verified == 2 and not r.disagreements
+    assert (r.count, r.unique) == (g.count, g.unique)

@@ -695,6 +695,8 @@ def count(
             # a task runs on one thread (a Dask worker's, or one of ours, each counting
             # one slice at a time): the join's memory rule as for one thread per slice
             wanted = engine.chosen_method(problem, "auto", threads if spec is None and client is None else 1)
+            if wanted == "join" and not problem.is_standard:
+                wanted = "general"  # the join's split is the standard problem's; a variant splits by prefixes
     elif wanted == "auto":
         wanted = "general"
     if wanted == "join" and verify and verify_method == "general":

@@ -449,13 +449,25 @@ def _allowed(problem: Problem) -> np.ndarray:
     return compile_problem(problem).allowed.astype(np.int64)
 
 
-@functools.lru_cache(maxsize=1)
-def _masked_prepared(n: int, allowed: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _masked_prepare(n: int, allowed: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The row splits (canonical under the reflections that keep the allowed cells) and
-    the quarter tables of the placements on allowed cells, kept for the last mask."""
+    the quarter tables of the placements on allowed cells."""
     mask = np.array(allowed, np.int64)
     tables = _halting(JK.masked_quarter_tables, n, mask)
     return (JK.masked_join_tasks(n, mask, *_reflections(mask, n)), *tables)
+
+
+#: :func:`_masked_prepare`, kept for the last mask.
+_masked_prepared = functools.lru_cache(maxsize=1)(_masked_prepare)
+
+
+def prepare_problem(problem: Problem) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(tasks, words, offs, bases)`` the join counts a checked problem (n >= 4) with:
+    its row splits and quarter tables, built afresh (the count's cache is left alone),
+    for a caller that times the join's own work (:mod:`queenslab.cost`)."""
+    if problem.is_standard:
+        return _prepare(problem.n)
+    return _masked_prepare(problem.n, tuple(int(a) for a in _allowed(problem)))
 
 
 def _masked_total(problem: Problem, threads: int, progress: Progress | None) -> int:
