@@ -1146,6 +1146,7 @@ COMMANDS: dict[str, st.SearchStrategy] = {
     ),
     "symmetry table": flag_("--json").map(lambda x: (x,)),
     "limits": flag_("--json").map(lambda x: (x,)),
+    "warm": flag_("--json").map(lambda x: (x,)),
     "symmetry orbit": st.tuples(PLACEMENT_TOKENS.map(lambda t: [t]), flag_("--json")),
     "crosscheck": st.tuples(
         st.sampled_from(["1", "4", "5", "0", "65", "x", "1e9"]).map(lambda t: [t]),
