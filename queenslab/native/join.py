@@ -258,10 +258,26 @@ def split(n: int, parts: int = 256, *, force: bool = False) -> list[tuple[int, i
     return _slices(n, tasks, offs, bases, parts)
 
 
+#: The ``(n, force)`` of the last :func:`count_slice` whose :func:`check_join` passed.
+_last_checked: tuple[object, object] | None = None
+
+
+def _check_slices(n: object, force: object) -> int:
+    """:func:`check_join` for :func:`count_slice`, remembered for the board it passed."""
+    global _last_checked
+    checked = check_join(n, 1, force)  # type: ignore[arg-type]
+    if type(n) is int and type(force) is bool:
+        _last_checked = (n, force)
+    return checked
+
+
 def count_slice(n: int, task: Sequence[int], *, force: bool = False) -> int:
     """Solutions counted by one task of :func:`split` (the weighted row splits
     ``start:stop``); the quarter tables of the last n are kept between calls."""
-    n = check_join(n, 1, force)
+    if not (type(n) is int and type(force) is bool and _last_checked == (n, force)):
+        # the memory check reads /proc/meminfo: once per board, not per task (a cluster
+        # worker counts hundreds of slices of one board, each a few milliseconds)
+        n = _check_slices(n, force)
     try:
         start, stop = (validate.whole_number(x, "a task bound", minimum=0) for x in task)
     except (TypeError, ValueError):
