@@ -8,7 +8,8 @@ next round):
   method=M)`` on 1 and 2 threads;
 * ``queenslab.distributed.count(Problem(n), client, unique=True, method=M)`` on a
   ``LocalCluster`` of 1 worker and one of 2 workers (processes with one thread each, on
-  127.0.0.1, no dashboard), both started before any timing and each warmed up by one
+  127.0.0.1, no dashboard, with the Dask settings of ``--dask local:K``,
+  ``runner.COUNTING_CONFIG``), both started before any timing and each warmed up by one
   count;
 
 where ``M`` is ``--method``: ``auto`` (the default) counts and splits the standard
@@ -87,18 +88,24 @@ def load() -> str:
 
 
 def start_cluster(workers: int):
-    """A LocalCluster of ``workers`` one-thread processes on loopback, and its Client."""
+    """A LocalCluster of ``workers`` one-thread processes on loopback, and its Client,
+    with the Dask settings ``--dask local:K`` starts its clusters with
+    (``runner.COUNTING_CONFIG``: the processes' periodic housekeeping made rare)."""
+    import dask
     from distributed import Client, LocalCluster
 
-    cluster = LocalCluster(
-        n_workers=workers,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address=None,  # no dashboard; the scheduler's plain HTTP routes on loopback, any free port:
-        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
-        silence_logs=logging.ERROR,
-    )
+    from queenslab.distributed.runner import COUNTING_CONFIG
+
+    with dask.config.set(COUNTING_CONFIG):  # the nannies hand it to their worker processes
+        cluster = LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,  # no dashboard; the scheduler's plain HTTP routes on loopback, any free port:
+            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+            silence_logs=logging.ERROR,
+        )
     client = Client(cluster)
     client.wait_for_workers(workers)
     return cluster, client
