@@ -179,30 +179,54 @@ def test_ctrl_c_on_the_command_line_exits_130_with_nothing_printed(client, capsy
             raise KeyboardInterrupt
 
     monkeypatch.setattr(cli_estimate, "Progress", Interrupting)
+    # the scheduler of this test runs in this process: its own log of the client that
+    # leaves at Ctrl-C (a closed connection) would land in the command's stderr, where a
+    # real scheduler, in another process, never writes
+    for name in ["distributed", "tornado", "asyncio", *logging.root.manager.loggerDict]:
+        if name.split(".")[0] in ("distributed", "tornado", "asyncio"):  # each one: a child logs on its own
+            monkeypatch.setattr(logging.getLogger(name), "disabled", True)
     code, out, err = run_cli(
         capsys, monkeypatch, "estimate", 18, "--samples", 2_000_000, "--dask", client.scheduler.address
     )
     assert code == 130 and out == "" and err.strip().endswith("interrupted") and "Traceback" not in err
 
 
-def test_a_worker_leaving_mid_run_changes_nothing(capfd):
-    """A worker retires while it runs batches: they run again on the other, one line says
-    so, and the estimate is the threads' one."""
-    options = {"samples": 120_000, "seed": 6}
-    want = estimate(Problem(15), threads=2, **options)
+def _drop_a_busy_worker(problem, options, capfd):
+    """Estimate on 2 workers, removing one from the scheduler (abruptly: its running
+    batches are sent again) while it holds batches; returns (estimate, worker, stderr)."""
     lc, c = _cluster(2)
     with lc, c:
         left = []
 
-        def retire(done, total):
+        def drop(done, total):
             busy = sorted(w for w, keys in c.processing().items() if keys)
             if not left and busy:  # a worker holding batches now
                 left.append(busy[0])
-                c.retire_workers(left)
 
-        got = distributed.estimate(Problem(15), c, progress=retire, **options)
+                async def remove(dask_scheduler):
+                    await dask_scheduler.remove_worker(left[0], stimulus_id="test-drop", close=True)
+
+                c.run_on_scheduler(remove)
+
+        got = distributed.estimate(problem, c, progress=drop, **options)
         err = capfd.readouterr().err
-        assert left and list(c.scheduler_info()["workers"]) != left
-    _same(got, want)
-    assert "Traceback" not in err
-    assert re.search(rf"worker left, [1-9][0-9]* tasks? sent again \({re.escape(left[0])}\)", err), err
+        assert left and left[0] not in c.scheduler_info()["workers"]
+    return got, left[0], err
+
+
+def test_a_worker_leaving_mid_run_changes_nothing(capfd):
+    """A worker is removed while it runs batches: they run again on the other, one line
+    says so, and the estimate is the threads' one. (A batch may end in the instant
+    between seeing the worker busy and removing it: then nothing is sent again, and the
+    run is repeated, at most three times, to see batches sent again.)"""
+    options = {"samples": 400_000, "seed": 6}
+    want = estimate(Problem(15), threads=2, **options)
+    for _ in range(3):
+        got, worker, err = _drop_a_busy_worker(Problem(15), options, capfd)
+        _same(got, want)
+        assert "Traceback" not in err
+        assert re.search(rf"worker (left|lost), [0-9]+ tasks? sent again \({re.escape(worker)}\)", err), err
+        if re.search(rf"worker (left|lost), [1-9][0-9]* tasks? sent again \({re.escape(worker)}\)", err):
+            break
+    else:
+        pytest.fail(f"three runs removed a worker and none had a batch to send again: {err}")
