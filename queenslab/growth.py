@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import validate
+from .data import SIMKIN_ALPHA, SIMKIN_ALPHA_ERROR, TOROIDAL_ALPHA
 from .errors import QueensError, TooLarge
 
 __all__ = [
@@ -57,12 +58,9 @@ __all__ = [
 ]
 
 #: Simkin's constant: ``Q(n) = ((1 +- o(1)) n e**-ALPHA)**n`` ...
-ALPHA = 1.942
+ALPHA = SIMKIN_ALPHA
 #: ... and its stated uncertainty.
-ALPHA_ERROR = 0.003
-#: The toroidal board's constant: ``T(n) = ((1 + o(1)) n e**-3)**n`` for n = 1, 5 mod 6
-#: (Luria's upper bound, Bowtell and Keevash's lower bound).
-TOROIDAL_ALPHA = 3.0
+ALPHA_ERROR = SIMKIN_ALPHA_ERROR
 #: Above this relative standard error an estimate says nothing about ``log Q(n) / n``: the
 #: 95% interval ``estimate * (1 +- 1.96 * 0.25)`` spans a factor of 2.9 (more than e),
 #: and ``stderr / estimate`` stops being a fair error bar of ``log Q``.

@@ -929,7 +929,7 @@ def growth(
     >>> [ax.get_ylabel() for ax in fig.axes]
     ['log Q(n) / n', 'difference from ln n − α']
     """
-    from .growth import ALPHA, ALPHA_ERROR, TOROIDAL_ALPHA
+    from .data import SIMKIN_ALPHA as ALPHA, SIMKIN_ALPHA_ERROR as ALPHA_ERROR, TOROIDAL_ALPHA
 
     est = [] if estimates is None else list(itertools.islice(_iterable(estimates, "estimates", "rows"), MAX_POINTS + 1))
     exa = [] if exact is None else list(itertools.islice(_iterable(exact, "exact", "rows"), MAX_POINTS + 1))

@@ -7,6 +7,9 @@
 Both are taken from the OEIS. N. Gupta's table misprints n = 22, 25, 26; the
 values here are the OEIS ones. The test-suite checks the native engine against them
 for n <= 16.
+
+* ``SIMKIN_ALPHA`` (and its error), ``TOROIDAL_ALPHA`` -- the constants of the
+  asymptotic growth of the counts, read by the growth experiment and its figure.
 """
 
 from __future__ import annotations
@@ -16,7 +19,27 @@ from dataclasses import dataclass
 from .. import validate
 from ..problem import as_problem
 
-__all__ = ["A000170", "A002562", "known_total", "known_unique", "MAX_KNOWN", "Known", "compare"]
+__all__ = [
+    "A000170",
+    "A002562",
+    "known_total",
+    "known_unique",
+    "MAX_KNOWN",
+    "Known",
+    "compare",
+    "SIMKIN_ALPHA",
+    "SIMKIN_ALPHA_ERROR",
+    "TOROIDAL_ALPHA",
+]
+
+#: M. Simkin, "The number of n-queens configurations": ``Q(n) = ((1 +- o(1)) n e**-alpha)**n``
+#: with alpha = 1.942 ...
+SIMKIN_ALPHA = 1.942
+#: ... +- 0.003.
+SIMKIN_ALPHA_ERROR = 0.003
+#: The toroidal board's constant: ``T(n) = ((1 + o(1)) n e**-3)**n`` for n = 1, 5 mod 6
+#: (Luria's upper bound, Bowtell and Keevash's lower bound).
+TOROIDAL_ALPHA = 3.0
 
 #: A000170(n) for n = 1..27 (index 0 is n = 1).
 _A000170 = (
