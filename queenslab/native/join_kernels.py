@@ -105,56 +105,13 @@ def _next_combination(x):
 
 
 @njit(cache=True, nogil=True)
-def _tasks_pass(n, out, fill):
-    """Count (and with ``fill`` write) the canonical ``(b, E, weight)`` of n."""
-    m = n // 2
-    odd = n % 2
-    free = n - odd  # rows holding an east or west queen
-    found = 0
-    b_last = m if odd else -1
-    b = 0 if odd else -1
-    while b <= b_last:
-        rows = ((1 << n) - 1) ^ ((1 << b) if b >= 0 else 0)
-        x = (1 << m) - 1
-        end = 1 << free
-        while x < end:
-            e = _spread(x, b)
-            w = rows ^ e
-            b2 = n - 1 - b if b >= 0 else -1
-            k0 = ((b + 1) << n) | e
-            k1 = ((b2 + 1) << n) | _reverse(e, n)  # north-south
-            k2 = ((b + 1) << n) | w  # east-west
-            k3 = ((b2 + 1) << n) | _reverse(w, n)  # both: the half turn
-            if k0 <= k1 and k0 <= k2 and k0 <= k3:
-                weight = 1
-                if k1 != k0:
-                    weight += 1
-                if k2 != k0 and k2 != k1:
-                    weight += 1
-                if k3 != k0 and k3 != k1 and k3 != k2:
-                    weight += 1
-                if fill:
-                    out[found, 0] = b
-                    out[found, 1] = e
-                    out[found, 2] = weight
-                found += 1
-            if x == 0:
-                break
-            x = _next_combination(x)
-        b += 1
-    return found
-
-
-@njit(cache=True, nogil=True)
 def join_tasks(n):
     """The canonical ``(b, E, weight)`` rows of n: ``b`` the middle column's row (-1 for
     even n), ``E`` the bit set of rows with an east queen, ``weight`` its orbit's size
     under the north-south and east-west reflections. Every ``(b, E)`` of the board is the
-    image of exactly one row, and ``weight`` of them share its count."""
-    k = _tasks_pass(n, np.zeros((1, 3), np.int64), False)
-    out = np.zeros((k, 3), np.int64)
-    _tasks_pass(n, out, True)
-    return out
+    image of exactly one row, and ``weight`` of them share its count: the rows of
+    :func:`masked_join_tasks` with every cell allowed and every reflection kept."""
+    return masked_join_tasks(n, np.full(n, (1 << n) - 1, np.int64), True, True, True)
 
 
 @njit(cache=True, nogil=True)
