@@ -1389,6 +1389,19 @@ def test_permutation_unrank_of_a_huge_n_is_refused():
     assert_queens_error("from queenslab.ranking.permutations import permutation_unrank; permutation_unrank(2**31, 0)")
 
 
+def test_permutation_rank_beyond_its_limit_is_refused_before_any_work():
+    """Found by a random draw: the rank of a 100,000-element permutation has 1.5 million
+    bits, and was built digit by digit (4 s on an idle machine, over 30 on a busy one).
+    Ranks are given up to MAX_RANK_N elements; a larger permutation is refused by its
+    length, before its entries are read."""
+    from queenslab.errors import TooLarge
+    from queenslab.ranking.permutations import MAX_RANK_N, permutation_rank
+
+    for too_many in (np.arange(100_000)[::-1].copy(), range(10**12), [0] * (MAX_RANK_N + 1)):
+        with pytest.raises(TooLarge, match=r"of [0-9,]+ elements is beyond its limit of 10,000 elements"):
+            bounded(lambda p=too_many: permutation_rank(p), 10)
+
+
 def test_sampling_a_huge_number_is_refused():
     assert_queens_error(
         "from queenslab import Problem; from queenslab.ranking.sampling import sample; sample(Problem(8), 10**20)"

@@ -13,12 +13,14 @@ from strategies import problems
 
 from queenslab.cli import main
 from queenslab.data import known_total
-from queenslab.errors import InvalidIndex, InvalidPlacement, QueensError
+from queenslab.errors import InvalidIndex, InvalidPlacement, QueensError, TooLarge
 from queenslab.native import engine
 from queenslab.problem import Problem, Region
 from queenslab.ranking import index as ix
 from queenslab.ranking.lex import batches_from, rank, unrank
 from queenslab.ranking.permutations import (
+    MAX_RANK_N,
+    MAX_UNRANK_N,
     from_lehmer_code,
     lehmer_code,
     permutation_rank,
@@ -284,6 +286,54 @@ def test_permutation_ranks_are_exact_for_large_n():
         permutation_unrank(4, 24)
     with pytest.raises(InvalidPlacement, match="not a permutation"):
         permutation_rank([0, 0, 1])
+
+
+#: Sizes around the rank's cut between digit-by-digit and halving (32 digits), and sizes
+#: that halve unevenly over several levels.
+RANKED_SIZES = st.one_of(st.sampled_from([0, 1, 2, 31, 32, 33, 64, 65, 97, 1000]), st.integers(0, 700))
+
+
+@settings(max_examples=30)
+@given(RANKED_SIZES.flatmap(lambda n: st.permutations(range(n))))
+def test_permutation_ranks_of_every_size_agree_with_sympy(p):
+    from sympy.combinatorics import Permutation
+
+    r = permutation_rank(p)
+    assert r == Permutation(list(p)).rank()
+    assert permutation_unrank(len(p), r) == tuple(p)
+
+
+def _horner(code):
+    """The mixed-radix number of a Lehmer code, digit by digit (the plain formula)."""
+    n, r = len(code), 0
+    for i, k in enumerate(code):
+        r = r * (n - i) + k
+    return r
+
+
+def test_permutation_ranks_up_to_the_limit_and_refused_beyond():
+    from math import factorial
+
+    assert MAX_RANK_N == MAX_UNRANK_N == 10_000  # every rank given can be unranked
+    rng = random.Random(5)
+    p = list(range(MAX_RANK_N))
+    rng.shuffle(p)
+    r = permutation_rank(p)
+    assert r == _horner(lehmer_code(p)) and permutation_unrank(MAX_RANK_N, r) == tuple(p)
+    assert permutation_rank(np.arange(MAX_RANK_N)) == 0
+    assert permutation_rank(range(MAX_RANK_N - 1, -1, -1)) == factorial(MAX_RANK_N) - 1
+    # refused before the entries are read: sized sequences by their length
+    for too_many, shown in (
+        (list(range(MAX_RANK_N + 1)), "10,001"),
+        (np.arange(100_000)[::-1].copy(), "100,000"),
+        (iter(range(100_000)), "100,000"),
+        (range(10**30), f"{10**30:,}"),
+    ):
+        with pytest.raises(TooLarge, match=f"permutation_rank of a permutation of {shown} elements.* limit of 10,000"):
+            permutation_rank(too_many)
+    # the Lehmer code, the rank's digits, has no limit
+    code = lehmer_code(np.arange(100_000)[::-1].copy())
+    assert code[:3] == [99_999, 99_998, 99_997] and code[-1] == 0
 
 
 # ----------------------------------------------------------------------- sampling
