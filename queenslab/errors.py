@@ -17,6 +17,7 @@ __all__ = [
     "MissingDependency",
     "Incomplete",
     "InvalidIndex",
+    "InvalidTrace",
 ]
 
 
@@ -62,3 +63,8 @@ class Incomplete(QueensError):
 class InvalidIndex(QueensError):
     """A persistent index is incomplete, inconsistent, modified or for another problem;
     it is never served. The message says how to rebuild it."""
+
+
+class InvalidTrace(QueensError):
+    """A trace file that cannot be read or replayed: not a trace, another format version,
+    cut short, corrupt, or a step that the method it names cannot take."""

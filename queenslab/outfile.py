@@ -16,7 +16,9 @@ Unusable paths (empty, a directory, a device, a missing or read-only directory, 
 read-only file, a dangling symbolic link, a name longer than the file system allows) are
 refused with a :class:`~queenslab.errors.QueensError` that names the path and says why
 (:func:`output_target` is the one policy, also for the index and the ledger);
-:func:`check_output_path` does that before any work starts.
+:func:`check_output_path` does that before any work starts. :func:`check_distinct`
+refuses, before anything is written, an output that is one of the command's inputs (also
+through a link) or that another output of the same command also names.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from __future__ import annotations
 import os
 import secrets
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import IO, Any
@@ -33,7 +35,7 @@ import numpy as np
 
 from .errors import QueensError
 
-__all__ = ["atomic_output", "check_output_path", "output_target", "free_bytes", "NpyRows"]
+__all__ = ["atomic_output", "check_output_path", "check_distinct", "output_target", "free_bytes", "NpyRows"]
 
 #: Suffix of the temporary files (hidden: ``.NAME.XXXXXXXX.part``).
 TEMP_SUFFIX = ".part"
@@ -136,6 +138,51 @@ def output_target(path: object, what: str | None = None) -> Path:
             f"cannot write {_label(text, what)}: the directory {str(parent)!r} does not exist; create it first"
         )
     return target
+
+
+def check_distinct(inputs: Mapping[str, object], outputs: Mapping[str, object]) -> None:
+    """Refuse outputs that would overwrite an input or each other, before anything is written.
+
+    Parameters
+    ----------
+    inputs, outputs : mapping of str to path
+        The files a command reads and writes, keyed by how the user gave them
+        (``"FILE"``, ``"--svg"``); None values are skipped.
+
+    Raises
+    ------
+    QueensError
+        An output that names one of the inputs (the same path, or the same file through
+        a symbolic or a hard link), or two outputs that name one file.
+
+    Examples
+    --------
+    >>> check_distinct({"FILE": "t.jsonl"}, {"--svg": "t.jsonl"})
+    Traceback (most recent call last):
+    ...
+    queenslab.errors.QueensError: --svg 't.jsonl' is the input FILE 't.jsonl' itself: writing it would destroy what the command reads; give the output another name
+    >>> check_distinct({}, {"--svg": "a.svg", "--gif": "./a.svg"})
+    Traceback (most recent call last):
+    ...
+    queenslab.errors.QueensError: --svg 'a.svg' and --gif './a.svg' name the same file: one output would replace the other; give each its own name
+    """
+    from .infile import same_file
+
+    given_in = [(k, v) for k, v in inputs.items() if v is not None]
+    given_out = [(k, v) for k, v in outputs.items() if v is not None]
+    for i, (flag, out) in enumerate(given_out):
+        for source, path in given_in:
+            if same_file(out, path):
+                raise QueensError(
+                    f"{flag} {_as_text(out)!r} is the input {source} {_as_text(path)!r} itself: writing it would "
+                    "destroy what the command reads; give the output another name"
+                )
+        for other, path in given_out[:i]:
+            if same_file(out, path):
+                raise QueensError(
+                    f"{other} {_as_text(path)!r} and {flag} {_as_text(out)!r} name the same file: one output would "
+                    "replace the other; give each its own name"
+                )
 
 
 def _short(text: str) -> str:

@@ -46,6 +46,7 @@ __all__ = [
     "real",
     "threads",
     "positive_seconds",
+    "MAX_SECONDS",
     "flag",
     "member",
     "choice",
@@ -234,8 +235,13 @@ def threads(value: object) -> int:
     return whole_number(value, "threads", maximum=MAX_THREADS, why="threads beyond the cores only cost memory")
 
 
+#: The longest time limit taken, in seconds (about 31.7 years): a limit is turned into
+#: milliseconds and solver deadlines, which a larger (or infinite) number would overflow.
+MAX_SECONDS = 10**9
+
+
 def positive_seconds(value: object, what: str = "time_limit") -> float | None:
-    """None, or a positive number of seconds as a float.
+    """None, or a positive, finite number of seconds up to :data:`MAX_SECONDS`, as a float.
 
     Examples
     --------
@@ -244,16 +250,22 @@ def positive_seconds(value: object, what: str = "time_limit") -> float | None:
     >>> positive_seconds(0)
     Traceback (most recent call last):
     ...
-    queenslab.errors.QueensError: time_limit must be a positive number of seconds, got 0
+    queenslab.errors.QueensError: time_limit must be a positive number of seconds up to 1e+09 (about 31 years), got 0
+    >>> positive_seconds(1e308)
+    Traceback (most recent call last):
+    ...
+    queenslab.errors.QueensError: time_limit must be a positive number of seconds up to 1e+09 (about 31 years), got 1e+308
     """
     if value is None:
         return None
     if (
         isinstance(value, (bool, np.bool_))
         or not isinstance(value, (int, float, np.integer, np.floating))
-        or not value > 0
+        or not 0 < value <= MAX_SECONDS
     ):
-        raise QueensError(f"{what} must be a positive number of seconds, got {brief(value)}")
+        raise QueensError(
+            f"{what} must be a positive number of seconds up to {MAX_SECONDS:.0e} (about 31 years), got {brief(value)}"
+        )
     return float(value)
 
 

@@ -18,7 +18,32 @@ from .. import __version__, interrupt
 from ..errors import QueensError
 from ..reports import ErrorReport, to_json
 
-__all__ = ["cli", "experiment", "main", "run", "emit_json"]
+__all__ = ["cli", "experiment", "main", "run", "emit_json", "Command"]
+
+
+class Command(click.Command):
+    """A queenslab command: before it runs, the files it writes are checked against the
+    files it reads and against each other (:func:`queenslab.outfile.check_distinct`), so
+    that no command overwrites its own input or writes two outputs to one file.
+
+    A parameter is a file read or written by its type's ``role`` (``"input"`` or
+    ``"output"``: :class:`~queenslab.cli.options.InputPath`,
+    :class:`~queenslab.cli.options.OutputPath`).
+    """
+
+    def invoke(self, ctx: click.Context) -> object:
+        files: dict[str, dict[str, object]] = {"input": {}, "output": {}}
+        for param in self.params:
+            role = getattr(param.type, "role", None)
+            value = ctx.params.get(param.name or "")
+            if role in files and value is not None:
+                shown = max(param.opts, key=len) if isinstance(param, click.Option) else param.human_readable_name
+                files[role][shown] = value
+        if files["output"]:
+            from ..outfile import check_distinct
+
+            check_distinct(files["input"], files["output"])
+        return super().invoke(ctx)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -31,9 +56,15 @@ def cli() -> None:
     """
 
 
+cli.command_class = Command
+
+
 @cli.group("experiment")
 def experiment() -> None:
     """Reproducible experiments from the literature (see the experiments page of the docs)."""
+
+
+experiment.command_class = Command
 
 
 def emit_json(report: object) -> None:

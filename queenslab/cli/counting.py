@@ -273,6 +273,16 @@ def count_cmd(
       queenslab count 17 --unique --method symmetric --ledger q17.sqlite --verify 20 --verify-method general
     """
     split = ledger is not None or dask is not None
+    source = click.get_current_context().get_parameter_source("verify_method")
+    if source is not None and source is not click.core.ParameterSource.DEFAULT and not verify:
+        raise QueensError(
+            "--verify-method says how --verify K recomputes recorded tasks: add --verify K (with --ledger or --dask)"
+        )
+    if (estimate_cost or cores) and verify:
+        raise QueensError(
+            "--estimate-cost predicts a count without running it, and --verify K recomputes tasks of a count that "
+            "ran: drop one of them"
+        )
     if estimate_cost or cores:
         return estimate_cost_cmd(
             problem,

@@ -62,7 +62,12 @@ def parse_ns(text: str) -> list[int]:
 
 
 def _out_dir(path: str) -> Path:
-    """``--out DIR``, created if missing; refused when it is a file or cannot be written."""
+    """``--out DIR``, created if missing; refused when empty, a file or not writable."""
+    if not path.strip():
+        raise QueensError(
+            "--out '' is an empty directory name; give the directory to write "
+            f"{TABLE_FILE}, {JSON_FILE} and {FIGURE_FILE} in (--out . for the working directory)"
+        )
     target = Path(path)
     if target.exists() and not target.is_dir():
         raise QueensError(

@@ -19,6 +19,7 @@ from ..errors import InvalidPlacement, QueensError
 from ..outfile import check_output_path
 from ..problem import Problem
 from ..problem_file import read_problem
+from ..validate import MAX_SECONDS
 
 __all__ = [
     "problem_options",
@@ -31,6 +32,7 @@ __all__ = [
     "number_option",
     "out_option",
     "OutputPath",
+    "InputPath",
     "Seconds",
     "Progress",
     "placement_arg",
@@ -170,6 +172,7 @@ def problem_options(fn: Callable | None = None, *, n_argument: bool = True, opti
         w = click.option(
             "--problem",
             "problem_file",
+            type=InputPath(),
             metavar="FILE",
             default=None,
             help="A problem file (TOML, 1-based cells: n, toroidal, knight, leapers, blocked, fixed, [[region]] "
@@ -213,20 +216,26 @@ def backend_option(fn: Callable) -> Callable:
 
 
 class Seconds(click.ParamType):
-    """A positive, finite number of seconds (``2``, ``0.5``, ``1e3``); nan, inf, zero
-    and negative numbers are refused with the allowed range."""
+    """A positive number of seconds up to :data:`queenslab.validate.MAX_SECONDS` (``2``,
+    ``0.5``, ``1e3``); nan, inf, zero, negative and larger numbers are refused with the
+    allowed range."""
 
     name = "seconds"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
-        if isinstance(value, float) and math.isfinite(value) and value > 0:
+        if isinstance(value, float) and 0 < value <= MAX_SECONDS:
             return value
         try:
             seconds = float(value)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             seconds = math.nan
-        if not (math.isfinite(seconds) and seconds > 0):
-            self.fail(f"{value!r} is not a number of seconds: give a finite number > 0, for example 2.5", param, ctx)
+        if not (math.isfinite(seconds) and 0 < seconds <= MAX_SECONDS):
+            self.fail(
+                f"{value!r} is not a number of seconds: give a number > 0 and at most {MAX_SECONDS:.0e} "
+                "(about 31 years), for example 2.5",
+                param,
+                ctx,
+            )
         return seconds
 
 
@@ -305,15 +314,35 @@ def number_option(
 class OutputPath(click.ParamType):
     """A file the command will write: checked before the work starts (not empty, not
     a directory or a device, in an existing directory where a file can be created;
-    see :func:`queenslab.outfile.check_output_path`)."""
+    see :func:`queenslab.outfile.check_output_path`), and never one of the command's
+    inputs or another of its outputs (:class:`queenslab.cli.app.Command`)."""
 
     name = "file"
+    role = "output"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
         try:
             return check_output_path(value)
         except QueensError as e:
             self.fail(str(e), param, ctx)
+
+
+class InputPath(click.ParamType):
+    """A file the command will read: a non-empty name, which no output of the command may
+    name (:class:`queenslab.cli.app.Command`). The file itself is opened by its reader,
+    which refuses anything but a regular file before it can block
+    (:func:`queenslab.infile.open_regular`)."""
+
+    name = "file"
+    role = "input"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        text = str(value)
+        if not text.strip():
+            self.fail("an empty file name; give the name of the file to read", param, ctx)
+        if "\x00" in text:
+            self.fail("a file name cannot hold a NUL character", param, ctx)
+        return text
 
 
 def out_option(

@@ -21,7 +21,7 @@ from ..reports import BrokenRule, CheckReport, ShowReport, SolutionsReport
 from ..solution import board_text, conflicts, format_placement, parse_placement
 from ..viz.bits import MAX_PNG_SIDE
 from .app import cli, emit_json
-from .options import force_option, json_option, number_option, out_option, placement_arg, problem_options
+from .options import InputPath, force_option, json_option, number_option, out_option, placement_arg, problem_options
 
 
 @cli.command("solutions")
@@ -270,7 +270,7 @@ def _say_written(pictures: dict, n: int) -> None:
 @click.option(
     "--from",
     "from_file",
-    type=click.Path(dir_okay=False),
+    type=InputPath(),
     default=None,
     metavar="F",
     help="Read the placement from F: F.npy (a 1-D array of 0-based columns, as `solve --out F.npy` and "

@@ -31,15 +31,15 @@ import click
 import numpy as np
 
 from .. import interrupt
-from ..errors import QueensError
+from ..errors import QueensError, TooLarge
 from ..problem import Problem
 from ..reports import ReplayReport, WatchReport
 from ..solution import format_placement
 from ..trace import METHODS, RANDOMISED, Recording, Step, Trace, attacking_pairs, read_trace, recording, write_trace
 from ..trace.steps import apply
-from ..viz.scene import scene
+from ..viz.scene import MAX_N, scene
 from .app import cli, emit_json
-from .options import INT64_MAX, OutputPath, json_option, number_option, out_option, problem_options
+from .options import INT64_MAX, InputPath, OutputPath, json_option, number_option, out_option, problem_options
 
 __all__ = ["watch_cmd", "replay_cmd", "DRAW_MAX_N", "HALF_MAX_N"]
 
@@ -278,7 +278,8 @@ def _summary(trace: Trace) -> tuple[dict[str, Any], str]:
 def _final_line(trace: Trace, final: np.ndarray, pairs: int, found: int) -> str:
     what = "complete" if trace.complete else "cut by the step cap"
     board = "solved" if trace.solved else f"{pairs} attacking pair{'' if pairs == 1 else 's'}"
-    text = f"{trace.method}: {len(trace.steps)} steps ({what}), {found} solution{'' if found == 1 else 's'} found; "
+    steps = len(trace.steps)
+    text = f"{trace.method}: {steps} step{'' if steps == 1 else 's'} ({what}), {found} solution{'' if found == 1 else 's'} found; "
     text += f"last board ({board})"
     if trace.n <= PRINT_MAX_N:
         text += ": " + (format_placement(final.tolist()) if (final >= 0).all() else _one_based_text(final))
@@ -378,7 +379,7 @@ def watch_cmd(
 
 
 @cli.command("replay")
-@click.argument("file", metavar="FILE")
+@click.argument("file", metavar="FILE", type=InputPath())
 @out_option("Write an animated SVG of the trace (SMIL, no script: it plays in a browser).", "--svg", "OUT")
 @out_option("Write an animated GIF of the trace (for slides and messages, where an SVG does not play).", "--gif", "OUT")
 @out_option(
@@ -426,6 +427,13 @@ def replay_cmd(
         if path is not None:
             plot.check_path(path, flag)
     trace = read_trace(file)
+    boards = {"--svg": svg, "--gif": gif, "--mp4": mp4, "--frames": frames}
+    drawn = [flag for flag, path in boards.items() if path is not None]
+    if drawn and trace.n > MAX_N:
+        raise TooLarge(
+            f"{drawn[0]} draws the trace's boards cell by cell, up to n = {MAX_N}; {file!r} is a trace of n = "
+            f"{trace.n}: replay it without {', '.join(drawn)} for its summary"
+        )
     if tree is not None:
         from ..trace.tree import write_tree
 

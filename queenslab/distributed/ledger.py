@@ -74,7 +74,17 @@ from ..errors import QueensError
 from ..outfile import output_target
 from ..problem import Problem, as_problem
 
-__all__ = ["FORMAT", "FORMAT_VERSION", "METHODS", "InvalidLedger", "Split", "TaskResult", "Ledger", "recorded_split"]
+__all__ = [
+    "FORMAT",
+    "FORMAT_VERSION",
+    "METHODS",
+    "InvalidLedger",
+    "Split",
+    "TaskResult",
+    "Ledger",
+    "check_ledger",
+    "recorded_split",
+]
 
 #: The ``format`` entry of a ledger's meta table.
 FORMAT = store.LEDGER_FORMAT
@@ -432,8 +442,9 @@ def _ensure_tables(con: sqlite3.Connection, path: Path, problem: Problem, split:
         raise _not_a_ledger(path)
 
 
-def _check_meta(path: Path, meta: dict[str, str], problem: Problem, split: Split) -> Problem:
-    """The problem a ledger's meta describes, once the meta is checked against ``problem`` and ``split``."""
+def _check_meta(path: Path, meta: dict[str, str], problem: Problem, split: Split | None) -> Problem:
+    """The problem a ledger's meta describes, once the meta is checked against ``problem`` and
+    ``split`` (None: the split is not known yet, see :func:`check_ledger`)."""
     missing = [k for k in _META_KEYS if k not in meta]
     if meta.get("format") != FORMAT or missing:
         detail = f"missing {', '.join(missing)}" if missing else f"format {validate.brief(meta.get('format'))}"
@@ -459,7 +470,7 @@ def _check_meta(path: Path, meta: dict[str, str], problem: Problem, split: Split
             f"ledger {path} records a count of {stored.describe()}, not of {problem.describe()} "
             f"(the problems' fingerprints differ); {_afresh(path)}"
         )
-    if meta["split_digest"] != split.digest():
+    if split is not None and meta["split_digest"] != split.digest():
         was = {"method": meta["method"], "depth": depth, "unique": unique == "1", "tasks": ntasks}
         now = {"method": split.method, "depth": split.depth, "unique": split.unique, "tasks": len(split.tasks)}
         differ = [k for k in was if was[k] != now[k]]
@@ -480,6 +491,55 @@ def _check_meta(path: Path, meta: dict[str, str], problem: Problem, split: Split
             f"{depth}, {orbits}, {ntasks} tasks; this run has {split._describe()} ({what}); {_afresh(path)}"
         )
     return stored
+
+
+def check_ledger(path: str | os.PathLike[str], problem: Problem) -> None:
+    """Refuse, before any work, a file that cannot become or be the ledger of ``problem``.
+
+    The checks of :meth:`Ledger.open` that need no split -- the path policy, a file that
+    is not a ledger (not SQLite, another application's tables, a queenslab index), a
+    damaged file, a meta table edited by hand, a ledger of another problem -- run here
+    on the file as it is, without writing, so that a count that would be refused is
+    refused before its kernels compile and its split is made. The split itself is
+    compared when :meth:`Ledger.open` opens the ledger.
+
+    Raises
+    ------
+    InvalidLedger, QueensError
+        As :meth:`Ledger.open` does.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = os.path.join(d, "count.ledger")
+    ...     check_ledger(path, Problem(4))  # a new ledger: nothing to refuse
+    ...     Ledger.open(path, Problem(4), Split("general", 1, False, [(0,), (1,)])).close()
+    ...     check_ledger(path, Problem(5))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    queenslab.distributed.ledger.InvalidLedger: ledger ... records a count of 4-queens, not of 5-queens ...
+    """
+    problem = as_problem(problem)
+    path = output_target(validate.path(path, "the ledger file"), "the ledger")
+    long = store.too_long(path, _SIDE_SUFFIX, "SQLite keeps")
+    if long:
+        raise QueensError(f"the ledger {store.short(path)}: {long[0]}; {long[1]}")
+    _check_file(path)
+    if not path.is_file() or path.stat().st_size == 0:
+        return
+    with _sql(path, "reading it"):
+        con = store.connect(path, readonly=True, immutable=not path.with_name(path.name + "-wal").exists())
+        try:
+            schema = store.schema(con)
+            meta = store.read_meta(con) if schema == set(_SCHEMA) else {}
+        finally:
+            con.close()
+    if schema != set(_SCHEMA):
+        if schema:
+            raise _not_a_ledger(path)
+        return  # an SQLite file without tables: Ledger.open makes it a ledger
+    _check_meta(path, meta, problem, None)
 
 
 def recorded_split(path: str | os.PathLike[str], problem: Problem) -> tuple[str, int, bool] | None:

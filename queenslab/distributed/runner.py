@@ -687,7 +687,7 @@ def count(
     UnsupportedProblem
         For ``method="symmetric"`` or ``"join"`` on a problem they do not split.
     """
-    from .ledger import Ledger, Split, TaskResult, recorded_split
+    from .ledger import Ledger, Split, TaskResult, check_ledger, recorded_split
 
     engine.check_problem(as_problem(problem))
     unique = validate.flag(unique, "unique")
@@ -706,6 +706,8 @@ def count(
     wanted = validate.choice(method, SPLIT_METHODS, "method")
     if depth is not None and wanted not in ("auto", "general"):
         raise QueensError(f"a depth splits the count into prefixes (method 'general'), not by method {wanted!r}")
+    if ledger is not None:  # a ledger that would be refused is refused before the kernels compile
+        check_ledger(ledger, problem)
     if wanted == "auto" and depth is None:
         recorded = recorded_split(ledger, problem) if ledger is not None else None
         if recorded is not None:  # the ledger's split, never the default of today

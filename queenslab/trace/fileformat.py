@@ -26,31 +26,37 @@ line                               step
 ``["solution"]``                   the board is a solution
 =================================  ==========================================
 
-A reader of another version, a file that is not a trace, a step that does not fit the
-board and a file cut short are refused with :class:`InvalidTrace`.
+A trace file is input like a problem file, and :func:`read_trace` refuses with
+:class:`~queenslab.errors.InvalidTrace` (before anything is drawn) a file that is not a
+trace, of another version, larger than :data:`MAX_BYTES`, nested deeper than a trace can
+be, with a number of more than :data:`MAX_DIGITS` digits, a header field of the wrong
+type or range, a step that does not fit the board, a step that the method it names
+cannot take (:mod:`queenslab.trace.rules`), or a file cut short. The message names the
+line or the step and the rule.
 """
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
-import stat
+import re
 from typing import Any
 
-from .. import validate
-from ..errors import QueensError
+import numpy as np
+
+from .. import limits, validate
+from ..errors import InvalidTrace, QueensError
+from ..infile import open_regular
 from ..outfile import atomic_output
 from ..problem import Problem
+from .rules import check_steps
 from .steps import METHODS, Step, Trace
 
 __all__ = ["FORMAT", "VERSION", "InvalidTrace", "write_trace", "read_trace", "step_json"]
 
 FORMAT = "queenslab-trace"
 VERSION = 1
-
-
-class InvalidTrace(QueensError):
-    """A trace file that cannot be read: not a trace, another version, cut short or corrupt."""
 
 
 def step_json(step: Step) -> list[Any]:
@@ -145,65 +151,182 @@ def _step(value: object, n: int, where: str) -> Step:
 
 _ARITY = {"place": 2, "move": 2, "remove": 1, "swap": 2, "start": 1, "best": 2, "orbit": 3, "solution": 0}
 
-
-def _header(line: str, shown: str) -> dict[str, Any]:
-    try:
-        head = json.loads(line)
-    except json.JSONDecodeError:
-        head = None
-    if not (isinstance(head, dict) and head.get("format") == FORMAT):
-        raise InvalidTrace(f"{shown} is not a queenslab trace: its first line is not a {FORMAT!r} header")
-    if head.get("version") != VERSION:
-        raise InvalidTrace(
-            f"{shown} is a trace of format version {validate.brief(head.get('version'))}; this queenslab reads "
-            f"version {VERSION} (record it again with this version)"
-        )
-    if head.get("base", 0) != 0:
-        raise InvalidTrace(f"{shown}: the header's base is {validate.brief(head.get('base'))}; trace steps are 0-based")
-    if head.get("method") not in METHODS:
-        raise InvalidTrace(f"{shown}: unknown method {validate.brief(head.get('method'))}; traces are of {METHODS}")
-    if not (_is_int(head.get("steps")) and head["steps"] >= 0 and isinstance(head.get("complete"), bool)):
-        raise InvalidTrace(f"{shown}: the header's steps (an integer >= 0) or complete (a boolean) is missing")
-    seed = head.get("seed")
-    if not (seed is None or _is_int(seed)) or not isinstance(head.get("options", {}), dict):
-        raise InvalidTrace(f"{shown}: the header's seed is an integer or null, its options an object")
-    return head
-
-
+#: The largest trace file read: a trace of millions of steps (the steps are kept in memory).
+MAX_BYTES = 1 << 30
+TRACE_FILE = limits.declare(
+    "reading a trace file",
+    MAX_BYTES,
+    "bytes",
+    "every step is kept in memory and checked; a trace of a few million steps is far smaller: record fewer steps "
+    "(--max-steps)",
+    forceable=False,
+)
 #: The longest header line read (its problem may list many cells).
 HEADER_BYTES = 1 << 24
 #: Bytes a trace takes in memory per byte of its file, at most (measured on every method's traces).
 MEMORY_PER_BYTE = 16
+#: The deepest nesting of JSON arrays and objects in a header (its problem's regions need 4).
+HEADER_DEPTH = 16
+#: The most digits a number of a trace may have: a 64-bit integer has at most 19.
+MAX_DIGITS = 19
+#: The keys of a header, each required.
+HEADER_KEYS = ("format", "version", "base", "method", "seed", "n", "problem", "options", "steps", "complete")
+#: The options each method's header holds, with their types.
+OPTIONS = {"backtrack": ("solutions",), "orbit-search": ("strategy",)}
+#: The seeded methods (the others' seed is null).
+SEEDED = ("selfcorrect", "minconflicts", "ga")
+
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+_DIGITS = re.compile(rb"[0-9]{%d}" % (MAX_DIGITS + 1))
+_OPEN = np.zeros(256, np.int8)
+_OPEN[[ord("["), ord("{")]] = 1
+_OPEN[[ord("]"), ord("}")]] = -1
+
+
+class _NotJSON(InvalidTrace):
+    """A line that is not JSON at all (for the header: not a trace)."""
+
+
+def _no_constant(name: str) -> None:
+    raise InvalidTrace(f"{name} is not a number a trace holds (JSON has no NaN or Infinity)")
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise InvalidTrace(f"the key {validate.brief(key)} appears twice in one object")
+        out[key] = value
+    return out
+
+
+def _json(raw: bytes, where: str, *, depth: int) -> Any:
+    """One line's JSON value, after the limits that keep the parser bounded: nesting at
+    most ``depth`` deep and no number of more than :data:`MAX_DIGITS` digits (both
+    checked outside strings, before parsing: the parser recurses on nesting and converts
+    long integers in quadratic time)."""
+    bare = _STRING.sub(b'""', raw)
+    if _DIGITS.search(bare):
+        raise InvalidTrace(f"{where}: a number of more than {MAX_DIGITS} digits; trace numbers are 64-bit integers")
+    if depth <= 2:  # a step line: a list, and in it at most a board
+        deep = bare.count(b"[") > depth or b"{" in bare
+    else:
+        deep = bool(bare) and int(np.cumsum(_OPEN[np.frombuffer(bare, np.uint8)], dtype=np.int64).max()) > depth
+    if deep:
+        raise InvalidTrace(f"{where}: nested deeper than a trace's lines can be ({depth} levels); the file is corrupt")
+    try:
+        return json.loads(raw, parse_constant=_no_constant, object_pairs_hook=_unique_keys)
+    except InvalidTrace as e:
+        raise InvalidTrace(f"{where}: {e}") from None
+    except (ValueError, RecursionError):  # JSONDecodeError, a bad escape or encoding
+        raise _NotJSON(f"{where}: not JSON; the file is corrupt") from None
+
+
+def _header(line: bytes, shown: str) -> tuple[dict[str, Any], Problem]:
+    """The header's fields, each checked for its type and range, and its problem."""
+    try:
+        head = _json(line, f"{shown}, line 1", depth=HEADER_DEPTH) if line.endswith(b"\n") else None
+    except _NotJSON:
+        head = None
+    if not (isinstance(head, dict) and head.get("format") == FORMAT):
+        raise InvalidTrace(f"{shown} is not a queenslab trace: its first line is not a {FORMAT!r} header")
+    version = head.get("version")
+    if not (_is_int(version) and version == VERSION):
+        raise InvalidTrace(
+            f"{shown} is a trace of format version {validate.brief(version)}; this queenslab reads "
+            f"version {VERSION} (an integer; record it again with this version)"
+        )
+    unknown = sorted(set(head) - set(HEADER_KEYS))
+    if unknown:
+        near = difflib.get_close_matches(unknown[0], HEADER_KEYS, n=1)
+        hint = f" (did you mean {near[0]!r}?)" if near else ""
+        raise InvalidTrace(
+            f"{shown}: unknown header key {validate.brief(unknown[0])}{hint}; a header has {', '.join(HEADER_KEYS)}"
+        )
+    missing = [key for key in HEADER_KEYS if key not in head]
+    if missing:
+        raise InvalidTrace(f"{shown}: the header has no {', '.join(missing)}; a header has {', '.join(HEADER_KEYS)}")
+    if not (_is_int(head["base"]) and head["base"] == 0):
+        raise InvalidTrace(f"{shown}: the header's base is {validate.brief(head['base'])}; trace steps are 0-based (0)")
+    method = head["method"]
+    if method not in METHODS:
+        raise InvalidTrace(f"{shown}: unknown method {validate.brief(method)}; traces are of {', '.join(METHODS)}")
+    if not (_is_int(head["steps"]) and head["steps"] >= 0):
+        raise InvalidTrace(f"{shown}: the header's steps is an integer >= 0, got {validate.brief(head['steps'])}")
+    if not isinstance(head["complete"], bool):
+        raise InvalidTrace(f"{shown}: the header's complete is true or false, got {validate.brief(head['complete'])}")
+    seed = head["seed"]
+    if method in SEEDED:
+        if not (_is_int(seed) and 0 <= seed <= validate.INT64_MAX):
+            raise InvalidTrace(
+                f"{shown}: {method} records its seed, an integer 0..{validate.INT64_MAX}; got {validate.brief(seed)}"
+            )
+    elif seed is not None:
+        raise InvalidTrace(f"{shown}: {method} is deterministic and its seed is null, got {validate.brief(seed)}")
+    _options(head["options"], method, shown)
+    if not isinstance(head["problem"], dict):
+        raise InvalidTrace(f"{shown}: the header's problem is an object (Problem.to_dict)")
+    try:
+        problem = Problem.from_dict(head["problem"])
+    except QueensError as e:
+        raise InvalidTrace(f"{shown}: the header's problem is invalid: {e}") from None
+    if not (_is_int(head["n"]) and head["n"] == problem.n):
+        raise InvalidTrace(f"{shown}: the header's n is {validate.brief(head['n'])}, its problem's {problem.n}")
+    if method != "backtrack" and not problem.is_standard:
+        raise InvalidTrace(
+            f"{shown}: {method} is traced on the standard problem only, and the header's problem is "
+            f"{problem.describe()}; backtrack traces variants"
+        )
+    if method == "backtrack" and problem.n > 64:
+        raise InvalidTrace(
+            f"{shown}: backtracking is traced on the native engine's 64-bit rows: n <= 64, got {problem.n}"
+        )
+    return head, problem
+
+
+def _options(options: object, method: str, shown: str) -> None:
+    keys = OPTIONS.get(method, ())
+    if not (isinstance(options, dict) and sorted(options) == sorted(keys)):
+        want = ", ".join(keys) if keys else "no key"
+        raise InvalidTrace(
+            f"{shown}: the header's options of {method} are an object with {want}, got {validate.brief(options)}"
+        )
+    if method == "backtrack":
+        k = options["solutions"]
+        if not (_is_int(k) and 0 <= k <= validate.INT64_MAX):
+            raise InvalidTrace(f"{shown}: the option solutions is an integer >= 0, got {validate.brief(k)}")
+    elif method == "orbit-search" and options["strategy"] not in ("bfs", "dfs"):
+        raise InvalidTrace(f"{shown}: the option strategy is bfs or dfs, got {validate.brief(options['strategy'])}")
 
 
 def read_trace(path: object) -> Trace:
-    """Read a trace file written by :func:`write_trace`.
+    """Read a trace file written by :func:`write_trace`, checking it as input.
 
-    The file is read line by line, each line at most as long as a step of its board can
-    be, and refused up front when its steps could outgrow the memory available.
+    The file is opened only if it is a regular file (a pipe or a device is refused before
+    it can block), refused up front beyond :data:`MAX_BYTES` or when its steps could
+    outgrow the memory available, and read line by line, each line at most as long as a
+    step of its board can be and parsed only within the nesting and digit limits. Every
+    header field is checked for its type and range, and every step against the board and
+    the rules of the method that recorded it (:func:`queenslab.trace.rules.check_steps`).
 
     Raises
     ------
     InvalidTrace
-        Not a trace, another format version, a step that does not fit the board, or a
-        file cut short (fewer steps than its header says, or a last line cut off).
+        Not a trace, another format version, a header field of the wrong type or range, a
+        step that does not fit the board or that the method cannot take (naming the step
+        and the rule), or a file cut short (fewer steps than its header says, or a last
+        line cut off).
     QueensError
-        A path that cannot be read (missing, a directory, a device).
+        A path that cannot be read (missing, a directory, a pipe, a device).
     TooLarge
-        A file whose steps would not fit in memory.
+        A file beyond :data:`MAX_BYTES`, or whose steps would not fit in memory.
     """
-    p = validate.path(path, "trace file")
-    shown = repr(str(path))
-    try:
-        fh = open(p, "rb")  # noqa: SIM115 (closed below, also on errors)
-    except OSError as e:
-        raise QueensError(f"cannot read the trace file {shown}: {e.strerror or e}") from None
-    with fh:
-        info = os.fstat(fh.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise QueensError(f"the trace file {shown} is not a regular file (a directory, a device or a pipe)")
-        validate.memory(info.st_size * MEMORY_PER_BYTE, f"reading the trace file {shown}", "record a shorter trace")
+    shown = repr(str(path)) if isinstance(path, (str, bytes)) or hasattr(path, "__fspath__") else "the trace file"
+    with open_regular(path, "the trace file") as fh:
         try:
+            size = os.fstat(fh.fileno()).st_size
+            limits.check(TRACE_FILE, size, request=f"reading the trace file {shown} ({size:,} bytes)")
+            validate.memory(size * MEMORY_PER_BYTE, f"reading the trace file {shown}", "record a shorter trace")
             return _read(fh, shown)
         except UnicodeDecodeError:
             raise InvalidTrace(f"{shown} is not a queenslab trace: it is not UTF-8 text") from None
@@ -212,15 +335,10 @@ def read_trace(path: object) -> Trace:
 
 
 def _read(fh: Any, shown: str) -> Trace:
-    first = fh.readline(HEADER_BYTES)
-    head = _header(first.decode("utf-8") if first.endswith(b"\n") else "", shown)
-    try:
-        problem = Problem.from_dict(head.get("problem"))  # type: ignore[arg-type]
-    except QueensError as e:
-        raise InvalidTrace(f"{shown}: the header's problem is invalid: {e}") from None
-    if head.get("n") != problem.n:
-        raise InvalidTrace(f"{shown}: the header's n is {head.get('n')!r}, its problem's {problem.n}")
+    head, problem = _header(fh.readline(HEADER_BYTES), shown)
     n = problem.n
+    # the boards the summary and the pictures replay the steps on
+    validate.memory(4 * 8 * n, f"replaying the trace file {shown} (n = {n})", "replay a trace of a smaller board")
     want = head["steps"]
     longest = 16 * n + 200  # an orbit step: n columns of up to 7 digits and 8 separators, its operator
     cut = f"{shown} is cut short: its header announces {want} steps"
@@ -239,11 +357,13 @@ def _read(fh: Any, shown: str) -> Trace:
             raise InvalidTrace(f"{cut}, and its last line is incomplete; record the trace again")
         if len(steps) == want:
             raise InvalidTrace(f"{shown}: its header announces {want} steps, the file holds more")
-        try:
-            value = json.loads(raw)
-        except json.JSONDecodeError:
-            raise InvalidTrace(f"{shown}, line {line_no}: not JSON; the file is corrupt") from None
-        steps.append(_step(value, n, f"{shown}, line {line_no}"))
+        where = f"{shown}, line {line_no}"
+        raw.decode("utf-8")  # text: a UnicodeDecodeError is reported by read_trace
+        steps.append(_step(_json(raw, where, depth=2), n, where))
     if len(steps) < want:
         raise InvalidTrace(f"{cut}, the file holds {len(steps)}; record the trace again")
-    return Trace(head["method"], problem, head.get("seed"), tuple(steps), head["complete"], head.get("options", {}))
+    try:
+        check_steps(head["method"], problem, steps, head["options"])
+    except InvalidTrace as e:
+        raise InvalidTrace(f"{shown}, {e}; the trace is not drawn") from None
+    return Trace(head["method"], problem, head["seed"], tuple(steps), head["complete"], head["options"])

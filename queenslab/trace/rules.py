@@ -1,0 +1,343 @@
+"""The rules a trace's steps follow: each traced method's own, checked step by step.
+
+A trace file is input like a problem file, so a step sequence that no search can make is
+refused before anything is drawn or reported. :func:`check_steps` replays the steps on an
+empty board and holds every one to the rules of the method the header names:
+
+==================  ==================================================================
+method              its steps, and what each may do
+==================  ==================================================================
+``backtrack``       the native engine's lexicographic walk: ``place`` on the first
+                    empty row, ``move`` the deepest queen to a later column, ``remove``
+                    the deepest queen; every queen on an allowed cell that no queen
+                    above it attacks under the problem's rules, no region over its
+                    bound; ``solution`` only on a full board that solves the problem,
+                    at most as many as the header's ``solutions`` asks
+``selfcorrect``     ``start`` on a full board, then ``move`` a queen one column on
+                    (cyclically, as the self-correcting Queens program's queens do);
+                    at most 1001 tries
+``minconflicts``    ``start`` on a permutation, then ``swap`` two different rows; at
+                    most 101 tries
+``ga``              ``best`` of generations 0, 1, 2, ... in order, each a full board
+``orbit-search``    ``orbit``: a solution of the standard problem from an orbit not
+                    reached before, of generation 1 for ``Inc`` and at most one more
+                    than the generations before it for ``Mov``
+==================  ==================================================================
+
+The first step that breaks a rule is refused with :class:`InvalidTrace`, naming its step
+number (1 is the line after the header), the step as written (0-based) and the rule.
+
+Examples
+--------
+>>> from queenslab import Problem
+>>> from queenslab.trace.steps import Step
+>>> check_steps("backtrack", Problem(8), [Step("place", 0, 0), Step("place", 1, 1)], {"solutions": 1})
+Traceback (most recent call last):
+...
+queenslab.errors.InvalidTrace: step 2 ["place", 1, 1]: the queen on row 1, column 1 is attacked by the queen on row 0, column 0 (diagonal); backtracking puts a queen only where no queen above it attacks (rows and columns 0-based, as in the file)
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from ..errors import InvalidTrace
+from ..problem import Problem, leap_offsets
+from .steps import METHODS, Step
+
+__all__ = ["InvalidTrace", "METHOD_OPS", "MAX_TRIES", "check_steps"]
+
+
+#: The ops each traced method writes.
+METHOD_OPS: dict[str, tuple[str, ...]] = {
+    "backtrack": ("place", "move", "remove", "solution"),
+    "selfcorrect": ("start", "move"),
+    "minconflicts": ("start", "swap"),
+    "ga": ("best",),
+    "orbit-search": ("orbit",),
+}
+#: The most tries (``start`` steps) of the local searches: their default restarts + 1.
+MAX_TRIES = {"selfcorrect": 1001, "minconflicts": 101}
+#: The last generation the genetic algorithm breeds.
+GA_GENERATIONS = 10_000
+#: An orbit operator as the orbit search writes it, in Zhang and Zhang's notation.
+_OPERATOR = re.compile(r"(Inc|Mov)\(-?[0-9]+(\.5)?(, -?[0-9]+(\.5)?){1,3}\)")
+_OPERATOR_CHARS = 80
+
+
+def _quoted(step: Step) -> str:
+    """The step as its line in the file (0-based), for messages."""
+    from .fileformat import step_json
+
+    text = ", ".join(_short(v) for v in step_json(step))
+    return f"[{text}]"
+
+
+def _short(value: object) -> str:
+    if isinstance(value, list):
+        inner = ", ".join(map(str, value[:8]))
+        return f"[{inner}{', ...' if len(value) > 8 else ''}]"
+    return f'"{value}"' if isinstance(value, str) else str(value)
+
+
+class _Refusal(Exception):
+    """A rule broken by the step being checked (the reason); made an InvalidTrace with the
+    step's number by :func:`check_steps`."""
+
+
+def check_steps(method: str, problem: Problem, steps: Sequence[Step], options: Mapping[str, Any]) -> None:
+    """Replay ``steps`` on an empty board and refuse the first one that ``method`` cannot take.
+
+    Parameters
+    ----------
+    method : str
+        One of :data:`~queenslab.trace.steps.METHODS`.
+    problem : Problem
+        The problem traced (a variant for ``backtrack`` only).
+    steps : sequence of Step
+        Already checked one by one against the board size (rows and columns on the board).
+    options : mapping
+        The header's options (``solutions`` of backtracking).
+
+    Raises
+    ------
+    InvalidTrace
+        ``"step K [op, ...]: reason"`` for the first step that breaks a rule (K = 1 for the
+        line after the header).
+    """
+    if method not in METHODS:
+        raise InvalidTrace(f"unknown method {method!r}; traces are of {', '.join(METHODS)}")
+    allowed = METHOD_OPS[method]
+    take = _RULES[method](problem, options)
+    for k, step in enumerate(steps, 1):
+        try:
+            if step.op not in allowed:
+                raise _Refusal(f"{method} writes only {', '.join(allowed)} steps, not {step.op}")
+            take(step)
+        except _Refusal as e:
+            raise InvalidTrace(f"step {k} {_quoted(step)}: {e}") from None
+
+
+def _cell(r: int, c: int) -> str:
+    return f"row {r}, column {c}"
+
+
+_BASED = " (rows and columns 0-based, as in the file)"
+
+
+def _backtrack(problem: Problem, options: Mapping[str, Any]) -> Callable[[Step], None]:
+    """The lexicographic walk: the board is always rows 0..depth-1 filled, the rest empty."""
+    from ..compiled import compile_problem
+    from ..solution import why_not_solution
+
+    n = problem.n
+    allowed = [int(x) for x in compile_problem(problem).allowed]
+    wrap = problem.toroidal
+    jumps = leap_offsets(problem.leaps)
+    regions = [(set(region.cells), region.upper) for region in problem.regions]
+    board = [-1] * n
+    lines: Counter[tuple[int, int]] = Counter()  # (family, key) -> queens on that line
+    held = [0] * len(regions)
+    wanted = options.get("solutions", 0)
+    state = {"depth": 0, "found": 0, "last": ""}
+
+    def keys(r: int, c: int) -> tuple[tuple[int, int], ...]:
+        if wrap:
+            return (0, c), (1, (c - r) % n), (2, (c + r) % n)
+        return (0, c), (1, c - r), (2, c + r)
+
+    def lift(r: int) -> None:
+        c = board[r]
+        for key in keys(r, c):
+            lines[key] -= 1
+        for i, (cells, _) in enumerate(regions):
+            held[i] -= (r, c) in cells
+        board[r] = -1
+
+    def put(r: int, c: int) -> None:
+        if not allowed[r] >> c & 1:
+            raise _Refusal(
+                f"{_cell(r, c)} is not an allowed cell of {problem.describe()} (blocked, or its row's queen is "
+                f"fixed elsewhere){_BASED}"
+            )
+        for family, key in keys(r, c):
+            if lines[family, key]:
+                other = next(i for i in range(r) if board[i] >= 0 and (family, key) in keys(i, board[i]))
+                how = ("column", "diagonal", "anti-diagonal")[family]
+                raise _Refusal(
+                    f"the queen on {_cell(r, c)} is attacked by the queen on {_cell(other, board[other])} ({how}); "
+                    f"backtracking puts a queen only where no queen above it attacks{_BASED}"
+                )
+        for dr, dc in jumps:
+            rr, cc = r + dr, c + dc
+            if wrap:
+                rr, cc = rr % n, cc % n
+            if 0 <= rr < n and 0 <= cc < n and board[rr] == cc:
+                how = problem.attack((rr, cc), (r, c)) or "a leaper"
+                raise _Refusal(
+                    f"the queen on {_cell(r, c)} is attacked by the queen on {_cell(rr, cc)} ({how}); "
+                    f"backtracking puts a queen only where no queen above it attacks{_BASED}"
+                )
+        for i, (cells, upper) in enumerate(regions):
+            if (r, c) in cells and held[i] + 1 > upper:
+                raise _Refusal(
+                    f"a queen on {_cell(r, c)} puts {held[i] + 1} queens on region {i + 1} "
+                    f"({problem.regions[i].describe()}), more than its bound allows{_BASED}"
+                )
+        for key in keys(r, c):
+            lines[key] += 1
+        for i, (cells, _) in enumerate(regions):
+            held[i] += (r, c) in cells
+        board[r] = c
+
+    def take(step: Step) -> None:
+        depth = state["depth"]
+        op, r, c = step.op, step.row, step.col
+        if op == "place":
+            if r != depth:
+                where = "the board is full" if depth == n else f"the first empty row is {depth}"
+                raise _Refusal(f"backtracking fills the rows in order and {where}, not row {r}")
+            put(r, c)
+            state["depth"] = depth + 1
+        elif op in ("move", "remove"):
+            if depth == 0 or r != depth - 1:
+                where = "the board is empty" if depth == 0 else f"the deepest queen is on row {depth - 1}"
+                raise _Refusal(f"backtracking changes only its deepest queen, and {where}, not row {r}")
+            old = board[r]
+            lift(r)
+            if op == "remove":
+                state["depth"] = depth - 1
+            else:
+                if c <= old:
+                    raise _Refusal(
+                        f"backtracking tries a row's columns in increasing order: the queen of row {r} is on "
+                        f"column {old} and cannot move to column {c}{_BASED}"
+                    )
+                put(r, c)
+        else:  # solution
+            if state["last"] == "solution":
+                raise _Refusal("the board has not changed since the last solution step")
+            if depth < n:
+                raise _Refusal(f"a solution step needs a full board; rows {depth}..{n - 1} are empty{_BASED}")
+            why = why_not_solution(problem, board)
+            if why is not None:
+                raise _Refusal(f"the board is not a solution: {why}")
+            state["found"] += 1
+            if wanted and state["found"] > wanted:
+                raise _Refusal(f"the header's options ask for {wanted} solution(s), and this is one more")
+        state["last"] = op
+
+    return take
+
+
+def _full(board: Sequence[int], what: str) -> None:
+    if any(c < 0 for c in board):
+        raise _Refusal(f"{what} sets a full board, one queen in every row (no -1)")
+
+
+def _local(method: str, board_rule: Callable[[Sequence[int]], None], move: str) -> Callable[..., Any]:
+    """The rules of a local search: tries from a full board, then one kind of move."""
+
+    def rules(problem: Problem, options: Mapping[str, Any]) -> Callable[[Step], None]:
+        n = problem.n
+        board: list[int] = []
+        tries = [0]
+
+        def take(step: Step) -> None:
+            if step.op == "start":
+                tries[0] += 1
+                if tries[0] > MAX_TRIES[method]:
+                    raise _Refusal(f"{method} makes at most {MAX_TRIES[method]} tries, and this is one more")
+                assert step.board is not None
+                board_rule(step.board)
+                board[:] = step.board
+                return
+            if not board:
+                raise _Refusal(f"{method} moves queens only after its first start step")
+            r, c = step.row, step.col
+            if move == "move":
+                if c != (board[r] + 1) % n:
+                    raise _Refusal(
+                        f"the self-correcting search moves a queen one column on (cyclically): row {r}'s queen is "
+                        f"on column {board[r]} and can move only to column {(board[r] + 1) % n}{_BASED}"
+                    )
+                board[r] = c
+            else:
+                if r == c:
+                    raise _Refusal("min-conflicts swaps the columns of two different rows")
+                board[r], board[c] = board[c], board[r]
+
+        return take
+
+    return rules
+
+
+def _start_full(board: Sequence[int]) -> None:
+    _full(board, "a start step")
+
+
+def _start_permutation(board: Sequence[int]) -> None:
+    if sorted(board) != list(range(len(board))):
+        raise _Refusal("min-conflicts starts from a permutation: every column exactly once")
+
+
+def _genetic(problem: Problem, options: Mapping[str, Any]) -> Callable[[Step], None]:
+    expected = [0]
+
+    def take(step: Step) -> None:
+        if step.col != expected[0]:
+            raise _Refusal(
+                f"the genetic algorithm's best individuals come one per generation, 0, 1, 2, ...: "
+                f"generation {expected[0]} is next, not {step.col}"
+            )
+        if step.col > GA_GENERATIONS:
+            raise _Refusal(f"the genetic algorithm breeds at most {GA_GENERATIONS} generations")
+        assert step.board is not None
+        _full(step.board, "a best step")
+        expected[0] += 1
+
+    return take
+
+
+def _orbit_search(problem: Problem, options: Mapping[str, Any]) -> Callable[[Step], None]:
+    from ..solution import why_not_solution
+    from ..symmetry.orbits import canonical
+
+    seen: set[tuple[int, ...]] = set()
+    deepest = [0]
+
+    def take(step: Step) -> None:
+        operator, generation, board = step.operator or "", step.col, step.board
+        assert board is not None
+        if len(operator) > _OPERATOR_CHARS or not _OPERATOR.fullmatch(operator):
+            raise _Refusal("an orbit step's operator is Inc(a, b) or Mov(...) in Zhang and Zhang's notation")
+        if operator.startswith("Inc") and generation != 1:
+            raise _Refusal(f"an orbit that Inc reaches is of generation 1, not {generation}")
+        if operator.startswith("Mov") and not 2 <= generation <= deepest[0] + 1:
+            raise _Refusal(
+                f"an orbit that Mov reaches is one generation after an orbit reached before: 2..{deepest[0] + 1}, "
+                f"not {generation}"
+            )
+        _full(board, "an orbit step")
+        why = why_not_solution(problem, list(board))
+        if why is not None:
+            raise _Refusal(f"an orbit's generator is a solution, and this board is not: {why}")
+        form = canonical(board)
+        if form in seen:
+            raise _Refusal("its board lies in an orbit an earlier step reached; each orbit is reached once")
+        seen.add(form)
+        deepest[0] = max(deepest[0], generation)
+
+    return take
+
+
+_RULES: dict[str, Callable[[Problem, Mapping[str, Any]], Callable[[Step], None]]] = {
+    "backtrack": _backtrack,
+    "selfcorrect": _local("selfcorrect", _start_full, "move"),
+    "minconflicts": _local("minconflicts", _start_permutation, "swap"),
+    "ga": _genetic,
+    "orbit-search": _orbit_search,
+}
