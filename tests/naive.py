@@ -209,3 +209,125 @@ def raises_each(error, calls):
     for match, call in calls.items():
         with pytest.raises(error, match=match):
             call()
+
+
+# ----------------------------------------------------------------------------- trace rules
+
+#: The ops each traced method writes, and the most tries of the local searches (their
+#: default restarts + 1), as the watching page of the docs lists them.
+TRACE_OPS = {
+    "backtrack": {"place", "move", "remove", "solution"},
+    "selfcorrect": {"start", "move"},
+    "minconflicts": {"start", "swap"},
+    "ga": {"best"},
+    "orbit-search": {"orbit"},
+}
+TRACE_TRIES = {"selfcorrect": 1001, "minconflicts": 101}
+
+
+def _may_take(problem, board, r, c):
+    """May backtracking put a queen on (r, c), given the queens of ``board`` (-1: empty)?
+    The problem's own cells (not blocked, not in a region that allows no queen, its row's
+    fixed cell, no fixed queen attacking it), no region above its bound, no queen of the
+    board attacking it."""
+    n = problem.n
+    leapers = getattr(problem, "leapers", ())
+    hits = lambda a, b: attacked(n, a, b, problem.toroidal, problem.knight, leapers)
+    if (r, c) in set(problem.blocked):
+        return False
+    for fr, fc in problem.fixed:
+        if (fr == r and fc != c) or (fr != r and hits((fr, fc), (r, c))):
+            return False
+    cells = [(i, board[i]) for i in range(n) if board[i] >= 0 and i != r] + [(r, c)]
+    for region in problem.regions:
+        k = sum(cell in set(region.cells) for cell in cells)
+        if region.at_most is not None and k > region.at_most:
+            return False
+    return not any(hits(a, (r, c)) for a in cells[:-1])
+
+
+def _half_number(text):
+    """Is ``text`` an integer or an integer and a half (``3``, ``-2``, ``6.5``)?"""
+    whole, dot, half = text.removeprefix("-").partition(".")
+    return whole.isdigit() and whole.isascii() and (not dot or half == "5")
+
+
+def trace_violation(method, problem, steps, options):
+    """The 1-based number of the first step of ``steps`` (each a trace line's JSON list,
+    0-based) that ``method`` cannot take, or None: the rules re-derived step by step from
+    the Problem's data, the brute-force attack test and the brute-force solution test."""
+    n = problem.n
+    board = [-1] * n
+    tries = found = 0
+    last = None
+    seen_orbits = []
+    deepest = 0
+    for k, step in enumerate(steps, 1):
+        op, args = step[0], step[1:]
+        if op not in TRACE_OPS[method]:
+            return k
+        depth = next((i for i in range(n) if board[i] < 0), n)
+        if method == "backtrack":
+            if op == "place":
+                r, c = args
+                if r != depth or not _may_take(problem, board, r, c):
+                    return k
+                board[r] = c
+            elif op in ("move", "remove"):
+                r = args[0]
+                if depth == 0 or r != depth - 1:
+                    return k
+                if op == "move":
+                    c = args[1]
+                    if c <= board[r] or not _may_take(problem, board, r, c):
+                        return k
+                    board[r] = c
+                else:
+                    board[r] = -1
+            else:
+                if last == "solution" or depth < n or not is_solution(problem, board):
+                    return k
+                found += 1
+                if options["solutions"] and found > options["solutions"]:
+                    return k
+        elif op == "start":
+            tries += 1
+            b = list(args[0])
+            if tries > TRACE_TRIES[method] or min(b) < 0:
+                return k
+            if method == "minconflicts" and sorted(b) != list(range(n)):
+                return k
+            board = b
+        elif op in ("move", "swap"):
+            if tries == 0:
+                return k
+            r, c = args
+            if op == "move":
+                if c != (board[r] + 1) % n:
+                    return k
+                board[r] = c
+            else:
+                if r == c:
+                    return k
+                board[r], board[c] = board[c], board[r]
+        elif op == "best":
+            g, b = args
+            if g != k - 1 or g > 10_000 or min(b) < 0:
+                return k
+        else:  # orbit
+            g, b, operator = args
+            name = operator[:4]
+            if name not in ("Inc(", "Mov(") or not operator.endswith(")") or len(operator) > 80:
+                return k
+            parts = operator[4:-1].split(", ")
+            if not 2 <= len(parts) <= 4 or not all(_half_number(x) for x in parts):
+                return k
+            if (name == "Inc(" and g != 1) or (name == "Mov(" and not 2 <= g <= deepest + 1):
+                return k
+            plain = types.SimpleNamespace(n=n, blocked=(), fixed=(), regions=(), toroidal=False, knight=False)
+            if min(b) < 0 or not is_solution(plain, list(b)) or any(tuple(b) in s for s in seen_orbits):
+                return k
+            seen_orbits.append(image_set(list(b)))
+            deepest = max(deepest, g)
+        last = op
+    return None

@@ -160,8 +160,8 @@ def _backtrack(problem: Problem, options: Mapping[str, Any]) -> Callable[[Step],
     def put(r: int, c: int) -> None:
         if not allowed[r] >> c & 1:
             raise _Refusal(
-                f"{_cell(r, c)} is not an allowed cell of {problem.describe()} (blocked, or its row's queen is "
-                f"fixed elsewhere){_BASED}"
+                f"{_cell(r, c)} is not a cell of {problem.describe()} that a queen may take (it is blocked, in a "
+                f"region that allows no queen, off its row's fixed queen, or attacked by a fixed queen){_BASED}"
             )
         for family, key in keys(r, c):
             if lines[family, key]:
@@ -224,7 +224,7 @@ def _backtrack(problem: Problem, options: Mapping[str, Any]) -> Callable[[Step],
                 raise _Refusal(f"a solution step needs a full board; rows {depth}..{n - 1} are empty{_BASED}")
             why = why_not_solution(problem, board)
             if why is not None:
-                raise _Refusal(f"the board is not a solution: {why}")
+                raise _Refusal(f"the board is not a solution: {why} (cells 1-based)")
             state["found"] += 1
             if wanted and state["found"] > wanted:
                 raise _Refusal(f"the header's options ask for {wanted} solution(s), and this is one more")
@@ -324,7 +324,7 @@ def _orbit_search(problem: Problem, options: Mapping[str, Any]) -> Callable[[Ste
         _full(board, "an orbit step")
         why = why_not_solution(problem, list(board))
         if why is not None:
-            raise _Refusal(f"an orbit's generator is a solution, and this board is not: {why}")
+            raise _Refusal(f"an orbit's generator is a solution, and this board is not: {why} (cells 1-based)")
         form = canonical(board)
         if form in seen:
             raise _Refusal("its board lies in an orbit an earlier step reached; each orbit is reached once")
