@@ -509,3 +509,63 @@ def test_a_ledger_of_another_problem_is_refused_before_the_kernels_compile(tmp_p
     with pytest.raises(L.InvalidLedger, match="not of 7-queens"):
         runner.count(Problem(7), ledger=path)
     assert not started, "the kernels were prepared before the ledger was refused"
+
+
+# ------------------------------------------------------------------ damaged files
+
+SNIPPETS = [
+    "[",
+    "]",
+    "{",
+    "}",
+    '"',
+    "\\",
+    ",",
+    "NaN",
+    "1e999",
+    "-",
+    "9" * 30,
+    "\n",
+    "\r",
+    "\x00",
+    "é",
+    '{"a": 1}',
+    "[[[[",
+]
+FILES = [t for t in TRACES if 1 <= len(t.steps) <= 200]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(data=st.data())
+def test_a_damaged_trace_file_is_read_whole_or_refused_with_a_queens_error(data, tmp_path_factory):
+    trace = data.draw(st.sampled_from(FILES), label="trace")
+    path = write_trace(trace, tmp_path_factory.mktemp("damaged") / "t.jsonl")
+    text = Path(path).read_text()
+    for _ in range(data.draw(st.integers(1, 3), label="edits")):
+        i = data.draw(st.integers(0, len(text)), label="at")
+        kind = data.draw(st.sampled_from(["insert", "delete", "truncate"]), label="kind")
+        if kind == "insert":
+            text = text[:i] + data.draw(st.sampled_from(SNIPPETS), label="snippet") + text[i:]
+        elif kind == "delete":
+            text = text[:i] + text[i + data.draw(st.integers(1, 40), label="length") :]
+        else:
+            text = text[:i]
+    Path(path).write_text(text)
+    try:
+        again = _bounded(lambda: read_trace(path))
+    except QueensError:
+        return
+    # read whole: the steps are every line's, and both the rules and the naive rules accept them
+    assert len(again.steps) == json.loads(text.split("\n")[0])["steps"]
+    assert trace_violation(again.method, again.problem, _lines(again), again.options) is None
+
+
+def test_a_trace_cut_short_or_with_more_lines_is_refused(tmp_path):
+    path = write_trace(record(8, "backtrack"), tmp_path / "t.jsonl")
+    lines = Path(path).read_text().splitlines(keepends=True)
+    Path(path).write_text("".join(lines[:-1]))
+    with pytest.raises(InvalidTrace, match="cut short"):
+        read_trace(path)
+    Path(path).write_text("".join(lines) + lines[-1])
+    with pytest.raises(InvalidTrace, match="holds more"):
+        read_trace(path)
