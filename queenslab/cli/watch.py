@@ -415,6 +415,18 @@ def replay_cmd(
     animated SVG of the search, --gif OUT an animated GIF, --mp4 OUT an MP4 video,
     --frames OUT a strip of its boards for a paper, --tree OUT the search tree of a
     backtracking trace.
+
+    The file is checked as input before anything is drawn: its size, nesting and numbers,
+    every header field, and every step against the rules of the method that recorded it
+    (a step sequence no search can make is refused with its step number, exit 2). No
+    output may be FILE itself or another output of the command.
+
+    \b
+    Examples:
+      queenslab watch 8 --method selfcorrect --seed 1 --record sc.jsonl
+      queenslab replay sc.jsonl
+      queenslab replay sc.jsonl --svg sc.svg --frames sc.png --every 4
+      queenslab replay sc.jsonl --gif sc.gif --fps 10 --json
     """
     if every is not None and svg is None and gif is None and mp4 is None and frames is None:
         raise QueensError("--every sets the frames of --svg, --gif, --mp4 or --frames; give one of them")
