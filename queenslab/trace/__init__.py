@@ -42,7 +42,8 @@ from .animate import trace_svg, write_trace_svg
 from .fileformat import FORMAT, VERSION, InvalidTrace, read_trace, write_trace
 from .gif import trace_gif, write_trace_gif
 from .record import DEFAULT_MAX_STEPS, RANDOMISED, VARIANT_METHODS, memory_estimate, record, recording
-from .steps import METHODS, Step, Trace, attacking_pairs
+from .rules import check_steps
+from .steps import METHODS, Step, Trace, attacking_pairs, checked
 from .stream import Chunk, Recording
 
 __all__ = [
@@ -58,6 +59,8 @@ __all__ = [
     "Chunk",
     "memory_estimate",
     "attacking_pairs",
+    "checked",
+    "check_steps",
     "FORMAT",
     "VERSION",
     "InvalidTrace",

@@ -51,7 +51,7 @@ from ..infile import open_regular
 from ..outfile import atomic_output
 from ..problem import Problem
 from .rules import check_steps
-from .steps import METHODS, Step, Trace
+from .steps import METHODS, Step, Trace, mark_checked
 
 __all__ = ["FORMAT", "VERSION", "InvalidTrace", "write_trace", "read_trace", "step_json"]
 
@@ -366,4 +366,4 @@ def _read(fh: Any, shown: str) -> Trace:
         check_steps(head["method"], problem, steps, head["options"])
     except InvalidTrace as e:
         raise InvalidTrace(f"{shown}, {e}; the trace is not drawn") from None
-    return Trace(head["method"], problem, head["seed"], tuple(steps), head["complete"], head["options"])
+    return mark_checked(Trace(head["method"], problem, head["seed"], tuple(steps), head["complete"], head["options"]))

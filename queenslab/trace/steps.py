@@ -28,9 +28,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .. import validate
+from ..errors import QueensError
 from ..problem import Problem
 
-__all__ = ["OPS", "BOARD_OPS", "METHODS", "Step", "Trace", "apply", "attacking_pairs"]
+__all__ = ["OPS", "BOARD_OPS", "METHODS", "Step", "Trace", "apply", "attacking_pairs", "checked"]
 
 #: Every step's op, and the ops that set the whole board.
 OPS = ("place", "move", "remove", "swap", "start", "best", "orbit", "solution")
@@ -171,3 +173,77 @@ class Trace:
             return self.steps[-1].op == "solution"
         final = self.final()
         return bool((final >= 0).all()) and attacking_pairs(self.problem, final) == 0
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _step_fits(step: object, n: int) -> bool:
+    """Is ``step`` a Step of a known op whose rows, columns and board fit an ``n``-board?"""
+    if not isinstance(step, Step) or step.op not in OPS:
+        return False
+    if not (_is_int(step.row) and _is_int(step.col)):
+        return False
+    if step.op in ("place", "move", "swap"):
+        return 0 <= step.row < n and 0 <= step.col < n
+    if step.op == "remove":
+        return 0 <= step.row < n
+    if step.op in BOARD_OPS:
+        board = step.board
+        fits = isinstance(board, tuple) and len(board) == n and all(_is_int(c) and -1 <= c < n for c in board)
+        return fits and (step.op == "start" or step.col >= 0) and (step.op != "orbit" or isinstance(step.operator, str))
+    return True
+
+
+def checked(trace: object, what: str = "trace") -> Trace:
+    """``trace`` once it is known to be a :class:`Trace` whose steps its method can take.
+
+    A trace recorded by :func:`~queenslab.trace.record` or read by
+    :func:`~queenslab.trace.read_trace` is checked already; one made in Python is checked
+    here once -- its fields' types, every step against the board, then the rules of its
+    method (:func:`queenslab.trace.rules.check_steps`) -- before anything draws it.
+
+    Raises
+    ------
+    QueensError
+        Not a Trace, or a field of the wrong type.
+    InvalidTrace
+        A step that does not fit the board or that the method cannot take.
+
+    Examples
+    --------
+    >>> checked(Trace("backtrack", Problem(4), None, (Step("place", 0, 1),), False)).steps[0].col
+    1
+    >>> checked(Trace("backtrack", Problem(4), None, (Step("place", 0, 0), Step("place", 1, 1)), True))
+    Traceback (most recent call last):
+    ...
+    queenslab.errors.InvalidTrace: step 2 ["place", 1, 1]: the queen on row 1, column 1 is attacked by the queen on row 0, column 0 (diagonal); backtracking puts a queen only where no queen above it attacks (rows and columns 0-based, as in the file)
+    """
+    from ..errors import InvalidTrace
+    from .rules import check_steps
+
+    if not isinstance(trace, Trace):
+        raise QueensError(f"{what} must be a queenslab Trace (record() or read_trace()), got {validate.brief(trace)}")
+    if getattr(trace, "_checked", False):
+        return trace
+    if trace.method not in METHODS or not isinstance(trace.problem, Problem):
+        raise QueensError(f"{what}: its method is one of {', '.join(METHODS)} and its problem a queenslab Problem")
+    if not (isinstance(trace.steps, tuple) and isinstance(trace.complete, bool) and isinstance(trace.options, dict)):
+        raise QueensError(f"{what}: its steps are a tuple of Step, complete a bool and options a dict")
+    if not (trace.seed is None or (_is_int(trace.seed) and 0 <= trace.seed <= validate.INT64_MAX)):
+        raise QueensError(f"{what}: its seed is None or an integer 0..{validate.INT64_MAX}")
+    n = trace.problem.n
+    for k, step in enumerate(trace.steps, 1):
+        if not _step_fits(step, n):
+            raise InvalidTrace(f"{what}: step {k} ({validate.brief(step)}) is not a step that fits the {n}-board")
+    check_steps(trace.method, trace.problem, trace.steps, trace.options)
+    mark_checked(trace)
+    return trace
+
+
+def mark_checked(trace: Trace) -> Trace:
+    """Mark a trace that the package's own search recorded, or that was read and checked,
+    as checked (:func:`checked` then returns it at once)."""
+    object.__setattr__(trace, "_checked", True)
+    return trace
