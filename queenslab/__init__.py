@@ -35,6 +35,7 @@ from .errors import (  # re-exported: __all__ takes the names from errors.__all_
     InvalidIndex as InvalidIndex,
     InvalidPlacement as InvalidPlacement,
     InvalidProblem as InvalidProblem,
+    InvalidTrace as InvalidTrace,
     MissingDependency as MissingDependency,
     QueensError as QueensError,
     TooLarge as TooLarge,

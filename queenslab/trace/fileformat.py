@@ -51,7 +51,7 @@ from ..infile import open_regular
 from ..outfile import atomic_output
 from ..problem import Problem
 from .rules import check_steps
-from .steps import METHODS, Step, Trace, mark_checked
+from .steps import METHODS, Step, Trace, checked, mark_checked
 
 __all__ = ["FORMAT", "VERSION", "InvalidTrace", "write_trace", "read_trace", "step_json"]
 
@@ -103,8 +103,12 @@ def write_trace(trace: Trace, path: object) -> str:
     Raises
     ------
     QueensError
-        For a path that cannot be written (see :func:`queenslab.outfile.output_target`).
+        For a path that cannot be written (see :func:`queenslab.outfile.output_target`),
+        or a ``trace`` that is not a Trace.
+    InvalidTrace
+        A trace made in Python whose steps its method cannot take (:func:`~queenslab.trace.steps.checked`).
     """
+    trace = checked(trace)
     with atomic_output(path, "w", what="trace file") as fh:
         fh.write(json.dumps(header(trace), separators=(",", ":")) + "\n")
         for step in trace.steps:

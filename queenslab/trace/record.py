@@ -33,6 +33,10 @@ def memory_estimate(method: str, n: int, max_steps: int) -> int:
     >>> memory_estimate("backtrack", 8, 1000)
     240000
     """
+    if not (isinstance(method, str) and method in METHODS):
+        raise QueensError(f"unknown method {validate.brief(method)}; the methods traced are {', '.join(METHODS)}")
+    n = validate.whole_number(n, "n", minimum=1)
+    max_steps = validate.whole_number(max_steps, "max_steps", minimum=1)
     tries = {"backtrack": 0, "selfcorrect": 1001, "minconflicts": 101}  # their default restarts + 1
     boards = min(max_steps, tries.get(method, max_steps))
     return max_steps * STEP_BYTES + boards * n * BOARD_BYTES_PER_QUEEN

@@ -44,8 +44,10 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..errors import InvalidTrace
-from ..problem import Problem, leap_offsets
+from .. import validate
+from ..compiled import BITBOARD_MAX_N
+from ..errors import InvalidTrace, QueensError
+from ..problem import Problem, as_problem, leap_offsets
 from .steps import METHODS, Step
 
 __all__ = ["InvalidTrace", "METHOD_OPS", "MAX_TRIES", "check_steps"]
@@ -106,10 +108,30 @@ def check_steps(method: str, problem: Problem, steps: Sequence[Step], options: M
     ------
     InvalidTrace
         ``"step K [op, ...]: reason"`` for the first step that breaks a rule (K = 1 for the
-        line after the header).
+        line after the header), or a step that does not fit the board.
+    QueensError
+        An unknown method, a ``problem`` that is not a Problem, ``steps`` that are not a
+        sequence, ``options`` that are not a mapping.
     """
-    if method not in METHODS:
-        raise InvalidTrace(f"unknown method {method!r}; traces are of {', '.join(METHODS)}")
+    from .steps import _step_fits
+
+    if not (isinstance(method, str) and method in METHODS):
+        raise QueensError(f"unknown method {validate.brief(method)}; traces are of {', '.join(METHODS)}")
+    problem = as_problem(problem)
+    if not isinstance(options, Mapping):
+        raise QueensError(f"options must be a mapping (a trace header's options), got {validate.brief(options)}")
+    if isinstance(steps, (str, bytes)) or not isinstance(steps, Sequence):
+        raise QueensError(f"steps must be a sequence of Step, got {validate.brief(steps)}")
+    for k, step in enumerate(steps, 1):
+        if not _step_fits(step, problem.n):
+            raise InvalidTrace(f"step {k} ({validate.brief(step)}) is not a step that fits the {problem.n}-board")
+    if method == "backtrack" and problem.n > BITBOARD_MAX_N:
+        raise InvalidTrace(f"backtracking is traced on the native engine's 64-bit rows: n <= 64, got {problem.n}")
+    if method != "backtrack" and not problem.is_standard:
+        raise InvalidTrace(f"{method} is traced on the standard problem only, not on {problem.describe()}")
+    solutions = options.get("solutions", 0)
+    if not (isinstance(solutions, int) and not isinstance(solutions, bool) and solutions >= 0):
+        raise QueensError(f"the option solutions is an integer >= 0, got {validate.brief(solutions)}")
     allowed = METHOD_OPS[method]
     take = _RULES[method](problem, options)
     for k, step in enumerate(steps, 1):

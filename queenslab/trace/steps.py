@@ -89,6 +89,21 @@ def attacking_pairs(problem: Problem, board: np.ndarray) -> int:
     >>> attacking_pairs(Problem(4), np.array([0, 1, -1, 3]))
     3
     """
+    from ..problem import as_problem
+
+    problem = as_problem(problem)
+    n = problem.n
+    if not (isinstance(board, np.ndarray) and board.dtype == np.int64 and board.ndim == 1):
+        # a board from the caller, checked column by column (the tracer's own boards are int64 arrays)
+        if isinstance(board, (str, bytes)) or not hasattr(board, "__len__") or len(board) != n:
+            raise QueensError(
+                f"a board of {problem.describe()} is a sequence of {n} columns, got {validate.brief(board)}"
+            )
+        board = np.array(
+            [validate.whole_number(c, "a board's column", minimum=-1, maximum=n - 1) for c in board], np.int64
+        )
+    if board.size != n or (n and (int(board.min()) < -1 or int(board.max()) >= n)):
+        raise QueensError(f"a board of {problem.describe()} is {n} columns 0..{n - 1}, or -1 for an empty row")
     rows = np.flatnonzero(board >= 0)
     cols = board[rows]
     if problem.is_standard:
