@@ -419,12 +419,30 @@ def _cgroup_room() -> int | None:
         return None
 
 
+def _address_space_room() -> int | None:
+    """Bytes this process may still map under its address-space limit (``ulimit -v``,
+    ``RLIMIT_AS``), or None without one: under such a cap an allocation fails long before
+    the machine's memory runs out."""
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft == resource.RLIM_INFINITY or soft < 0:
+            return None
+        with open("/proc/self/status") as f:
+            size = next((int(line.split()[1]) * 1024 for line in f if line.startswith("VmSize:")), None)
+    except (ImportError, OSError, ValueError, IndexError):
+        return None
+    return None if size is None else max(0, soft - size)
+
+
 def available_memory() -> int | None:
     """Bytes of memory available to this process now, or None when it cannot be told.
 
     ``MemAvailable`` of /proc/meminfo (the kernel's estimate of what can be allocated
-    without swapping), lowered to the room left under a cgroup memory limit; elsewhere the
-    free physical pages (``os.sysconf``).
+    without swapping), lowered to the room left under a cgroup memory limit and under the
+    process's address-space limit (``ulimit -v``); elsewhere the free physical pages
+    (``os.sysconf``).
     """
     found = _meminfo().get("MemAvailable")
     if found is None:
@@ -432,9 +450,9 @@ def available_memory() -> int | None:
             found = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
         except (AttributeError, ValueError, OSError):
             found = None
-    room = _cgroup_room()
-    if room is not None:
-        found = room if found is None else min(found, room)
+    for room in (_cgroup_room(), _address_space_room()):
+        if room is not None:
+            found = room if found is None else min(found, room)
     return found
 
 

@@ -569,3 +569,29 @@ def test_a_trace_cut_short_or_with_more_lines_is_refused(tmp_path):
     Path(path).write_text("".join(lines) + lines[-1])
     with pytest.raises(InvalidTrace, match="holds more"):
         read_trace(path)
+
+
+def test_an_address_space_cap_is_memory_not_available(tmp_path):
+    """Under ``ulimit -v`` the memory estimates compare with the room under the cap: a
+    trace whose boards fit the machine's memory but not the cap is refused before any
+    array, with exit 2 and no MemoryError."""
+    import resource
+    import subprocess
+    import sys
+
+    n = 2 * 10**8  # its replay boards take 6.4 GB: more than a 4 GiB cap holds
+    path = _file(tmp_path, [], problem=Problem(n), method="minconflicts", seed=0, options={})
+    cap = 4 * 2**30
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+
+    run = subprocess.run(
+        [sys.executable, "-m", "queenslab", "replay", str(path)],
+        preexec_fn=limit,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.startswith("error: ") and "needs about 6.4 GB" in run.stderr and "Traceback" not in run.stderr

@@ -105,6 +105,15 @@ def main(argv: list[str] | None = None) -> int:
         return _error(f"{e.format_message()}{hint}", "UsageError", as_json)
     except QueensError as e:
         return _error(str(e), type(e).__name__, as_json)
+    except MemoryError:
+        # a last resort: every large array is estimated against the memory available first,
+        # but a limit the estimate cannot see may still stop an allocation
+        return _error(
+            "ran out of memory (the request needed more than this process may allocate); "
+            "try a smaller size, or raise the process's memory limit",
+            "TooLarge",
+            as_json,
+        )
     except (KeyboardInterrupt, click.exceptions.Abort):
         click.echo("interrupted", err=True)
         return 130
