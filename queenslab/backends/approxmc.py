@@ -20,16 +20,29 @@ orbit count is an estimate with the same guarantee of its own.
 A seed makes the count repeatable: the same seed, model and options give the same
 estimate. Solutions and ``solve`` come from a SAT solver's enumeration of the same
 model, as for the ``ganak`` backend.
+
+ApproxMC has no stop API, and its C++ search holds Python's global lock until it
+returns: a count running in this process would ignore Ctrl-C for as long as it runs
+(minutes at n = 12). So each count runs in a process of its own (started by the
+``forkserver`` method where the platform has it, else ``spawn``), which this process
+waits for in short polls and kills on Ctrl-C (:mod:`queenslab.interrupt`); the process
+gets the same clauses, projection, seed, ``epsilon`` and ``delta``, so the estimate is
+the one an in-process count gives. Inside a daemonic process (a crosscheck's backend
+process, which its parent kills instead) the count runs in place.
 """
 
 from __future__ import annotations
 
 import functools
+import multiprocessing
+import os
+import pickle
+import sys
 from collections.abc import Iterator
 from typing import Any
 
 from .. import interrupt
-from ..errors import MissingDependency, UnknownOption
+from ..errors import MissingDependency, QueensError, UnknownOption
 from ..models.cnf import CnfModel
 from ..problem import Problem
 from .approximate import ApproximateCount, approximate
@@ -139,11 +152,125 @@ def _counts_free_variables(pyapproxmc: Any) -> bool:
 
 
 def _approxmc_count(pyapproxmc: Any, m: CnfModel, epsilon: float, delta: float, seed: int) -> int:
-    """ApproxMC's estimate of the number of models of ``m`` projected on the cell variables."""
-    counter = pyapproxmc.Counter(seed=seed, epsilon=epsilon, delta=delta)
-    counter.add_clauses(m.cnf.clauses)
-    with _quiet_stdout():
-        # ApproxMC has no stop API: run() bounds the wait, so that Ctrl-C is seen
-        cells, hashes = interrupt.run(counter.count, m.cell_variables())
-    interrupt.check()
+    """ApproxMC's estimate of the number of models of ``m`` projected on the cell variables.
+
+    The count runs in a process of its own (see the module docstring), which is killed
+    on Ctrl-C; ``pyapproxmc`` (checked here, in this process) is imported there again.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        :class:`~queenslab.interrupt.Interrupted` on Ctrl-C (the count's process is killed).
+    QueensError
+        When the count's process ends without an answer; an exception the count raised
+        there is raised here as it was.
+    """
+    job = (m.cnf.clauses, m.cell_variables(), epsilon, delta, seed)
+    if multiprocessing.current_process().daemon or not _can_start_processes():
+        # a daemonic process may start no process of its own (its parent stops it); a
+        # program read from standard input cannot be started again in another process
+        cells, hashes = interrupt.run(_count, *job)
+        interrupt.check()
+    else:
+        cells, hashes = _count_elsewhere(job)
     return int(cells) * 2 ** int(hashes)
+
+
+def _can_start_processes() -> bool:
+    """Whether a process started here can import the main program again, as the
+    ``forkserver`` and ``spawn`` methods do: not when it was read from standard input
+    (``python - < script``), whose ``__file__`` names no file."""
+    main = sys.modules.get("__main__")
+    if getattr(getattr(main, "__spec__", None), "name", None):
+        return True
+    path = getattr(main, "__file__", None)
+    return path is None or os.path.isfile(path)
+
+
+def _count(clauses: list[list[int]], projection: list[int], epsilon: float, delta: float, seed: int) -> tuple[int, int]:
+    """ApproxMC's count in this process: (cells, hashes), the estimate ``cells * 2**hashes``."""
+    import pyapproxmc
+
+    counter = pyapproxmc.Counter(seed=seed, epsilon=epsilon, delta=delta)
+    counter.add_clauses(clauses)
+    with _quiet_stdout():
+        cells, hashes = counter.count(projection)
+    return int(cells), int(hashes)
+
+
+#: Seconds between two looks at the count's process (and at the stop flag).
+_POLL_SECONDS = 0.05
+
+
+def _context() -> Any:
+    """The multiprocessing context of the count's process: ``forkserver`` (forked from a
+    server that has imported queenslab once; no thread of this process is copied) where
+    the platform has it, else ``spawn``. The same server as the crosscheck's backends."""
+    from .crosscheck import _context as shared
+
+    return shared()
+
+
+def _count_elsewhere(job: tuple) -> tuple[int, int]:
+    """:func:`_count` of ``job`` in a process of its own, killed on Ctrl-C."""
+    return _elsewhere(_count, *job)
+
+
+def _elsewhere(fn: Any, *args: Any) -> Any:
+    """``fn(*args)`` in a process of its own, waited for in short polls and killed on
+    Ctrl-C (or a stop requested from another thread); ``fn`` and ``args`` must pickle.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        :class:`~queenslab.interrupt.Interrupted` on a stop (the process is killed).
+    QueensError
+        When the process ends without an answer (killed, crashed); what ``fn`` raised
+        there is raised here as it was (as a QueensError naming it, if it cannot be sent).
+    """
+    ctx = _context()
+    receive, send = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_call_in_process, args=(fn, args, send), daemon=True, name="queenslab-approxmc")
+    started = False
+    try:
+        proc.start()
+        started = True
+        send.close()
+        while True:
+            interrupt.check()  # a stop requested from the main thread: the process is killed below
+            if receive.poll(_POLL_SECONDS):
+                try:
+                    status, value = receive.recv()
+                except EOFError:
+                    break
+                if status == "error":
+                    raise value
+                return value
+            if not proc.is_alive() and not receive.poll():
+                break
+    except KeyboardInterrupt:
+        raise interrupt.Interrupted("interrupted") from None
+    finally:
+        if started:
+            if proc.is_alive():
+                proc.kill()
+            proc.join(5)
+        send.close()
+        receive.close()
+    raise QueensError(f"ApproxMC's process ended without an answer (exit code {proc.exitcode}); the count was not made")
+
+
+def _call_in_process(fn: Any, args: tuple, conn: Any) -> None:
+    """The count's process: call, then send ``("ok", value)`` or ``("error", exception)``."""
+    try:
+        try:
+            conn.send(("ok", fn(*args)))
+        except BaseException as e:  # sent to the caller, which raises it
+            error: BaseException = e
+            try:
+                pickle.loads(pickle.dumps(e))  # what the caller will receive
+            except Exception:
+                error = QueensError(f"ApproxMC failed: {type(e).__name__}: {e}")
+            conn.send(("error", error))
+    finally:
+        conn.close()

@@ -40,6 +40,7 @@ _INV53 = 1.0 / 9007199254740992.0  # 2**-53
 FAILED = 0  # no solution within the try's budget
 SOLVED = 1  # the board holds a solution
 FULL = 2  # the trace buffer is full: the search was cut there (only when recording)
+RUNNING = 3  # the step budget of a resumable kernel ran out: call it again to go on
 
 
 # ----------------------------------------------------------------------------- random
@@ -344,7 +345,7 @@ def self_correct_start(n, rng, q):
 @njit(cache=True, nogil=True)
 def self_correct(n, limit, counted, q, t, lines, out, ev=None):
     """One try of the self-correcting Queens program's self-correcting search from the start in ``q``,
-    iteratively.
+    iteratively, in one call.
 
     Queen k, given the play, checks only the queens in front (0..k-1);
     if she is safe she passes the play on to queen k+1, else -- or when queen k+1 returns
@@ -361,23 +362,79 @@ def self_correct(n, limit, counted, q, t, lines, out, ev=None):
     a queen is a MOVE event (her row and new column); the search stops as FULL before a
     move that finds the buffer full.
 
+    This is :func:`self_correct_piece` without a budget: the whole try at once.
+
     Returns
     -------
     int
         SOLVED (``q`` then holds the solution), FAILED ("in trouble") or FULL.
     """
-    if counted:
-        for k in range(5 * n):
-            lines[k] = 0
+    state = np.zeros(STATE_SIZE, np.int64)
+    status = self_correct_piece(n, limit, counted, q, t, lines, state, 0, ev)
+    out[0] = state[STATE_ITERATIONS]
+    if ev is not None:
+        out[1] = state[STATE_EVENTS]
+    return status
+
+
+# the fields of a self_correct_piece state (int64[STATE_SIZE], zeros for a new try)
+STATE_SIZE = 5
+_BEGUN = 0  # 1 once the try's counters are set up
+_LEVEL = 1  # k: the queen who has the play
+_CHECKING = 2  # 1: she looks at the queens in front next; 0: she moves next
+STATE_ITERATIONS = 3  # the original's iteration counter, over the whole try
+STATE_EVENTS = 4  # the events this call recorded
+
+
+@njit(cache=True, nogil=True)
+def self_correct_piece(n, limit, counted, q, t, lines, state, budget, ev=None):
+    """At most ``budget`` loop turns of one try of :func:`self_correct`, resumable.
+
+    The same search as :func:`self_correct`, cut into pieces: the try's position (the
+    queen who has the play, whether she checks or moves next, the iteration counter)
+    lives in ``state`` (int64[STATE_SIZE], all zeros to begin a try), and ``q``, ``t``
+    and ``lines`` carry the board and the counters from one call to the next. Calling
+    again with the same arrays goes on exactly where the last call stopped, so a try run
+    piece by piece makes the moves one call makes. A caller cuts a long try into short
+    calls to look at the stop flag between them; the kernel itself reads no flag.
+
+    Parameters
+    ----------
+    budget : int
+        Loop turns allowed in this call (a turn checks a queen or moves one; in the scan
+        mode a check costs up to n); ``<= 0``: no budget.
+    ev : int64[cap, 3], optional
+        As for :func:`self_correct`; a full buffer stops the call as FULL before the move
+        that does not fit, and the try can go on with an emptied buffer.
+
+    Returns
+    -------
+    int
+        SOLVED, FAILED, FULL, or RUNNING when the budget ran out. ``state`` then holds the
+        position and the iteration counter, and the events this call recorded.
+    """
     dg = n  # lines[n + (k - v + n - 1)]: diagonals
     ad = 3 * n - 1  # lines[3n - 1 + (k + v)]: anti-diagonals
-    iteration = 0
+    if state[_BEGUN] == 0:
+        if counted:
+            for k in range(5 * n):
+                lines[k] = 0
+        state[_BEGUN] = 1
+        state[_LEVEL] = 0
+        state[_CHECKING] = 1
+        state[STATE_ITERATIONS] = 0
+        t[0] = n
+    iteration = state[STATE_ITERATIONS]
+    k = state[_LEVEL]
+    checking = state[_CHECKING] != 0
     m = 0  # events recorded
-    k = 0
-    t[0] = n
-    checking = True
+    turns = 0
     status = FAILED
     while True:
+        if budget > 0 and turns == budget:
+            status = RUNNING
+            break
+        turns += 1
         if checking:
             v = q[k]
             if counted:
@@ -399,6 +456,7 @@ def self_correct(n, limit, counted, q, t, lines, out, ev=None):
         # move_vertical, then the loop condition of the original: while (--t && ++iteration < limit)
         if ev is not None and m == ev.shape[0]:
             status = FULL
+            checking = False  # she is attacked (or was sent back): she moves first when the try goes on
             break
         v = q[k] + 1
         q[k] = 0 if v == n else v
@@ -420,9 +478,10 @@ def self_correct(n, limit, counted, q, t, lines, out, ev=None):
             lines[dg + k - v + n - 1] -= 1
             lines[ad + k + v] -= 1
         checking = False
-    out[0] = iteration
-    if ev is not None:
-        out[1] = m
+    state[_LEVEL] = k
+    state[_CHECKING] = 1 if checking else 0
+    state[STATE_ITERATIONS] = iteration
+    state[STATE_EVENTS] = m
     return status
 
 

@@ -32,13 +32,13 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .. import limits, validate
+from .. import interrupt, limits, validate
 from ..errors import QueensError
 from . import kernels as K
 from .construct import check_memory, check_n
 from .minconflicts import positive_int, rng_state, run_until, trivial
 
-__all__ = ["self_correct", "PRACTICAL_LIMIT"]
+__all__ = ["self_correct", "PRACTICAL_LIMIT", "PIECE_TURNS", "piece_turns"]
 
 #: The practical limit of :func:`self_correct`: the search grows about as n**3 (n = 2000
 #: takes about 6 s, n = 5000 about a minute and a half).
@@ -48,6 +48,17 @@ SELF_CORRECT = limits.declare(
 PRACTICAL_LIMIT = SELF_CORRECT.largest
 
 _CHECKS = ("counts", "scan")
+
+#: Loop turns of the kernel per call (:func:`~queenslab.heuristics.kernels.self_correct_piece`):
+#: a try of a large board runs for seconds, so it runs in pieces of about 10-30 ms, and a
+#: stop requested (Ctrl-C) is seen between two of them.
+PIECE_TURNS = 1 << 22
+
+
+def piece_turns(n: int, counted: bool) -> int:
+    """The kernel's budget per call: :data:`PIECE_TURNS`, divided by n for the scan, whose
+    check of a queen costs up to n."""
+    return PIECE_TURNS if counted else max(1, (4 * PIECE_TURNS) // n)
 
 
 def self_correct(
@@ -99,6 +110,10 @@ def self_correct(
         For ``n > PRACTICAL_LIMIT`` without ``force``.
     QueensError
         On invalid arguments.
+    KeyboardInterrupt
+        :class:`~queenslab.interrupt.Interrupted` when a stop is requested (Ctrl-C): the
+        tries run in pieces of about :data:`PIECE_TURNS` loop turns, and the stop flag is
+        looked at between them.
 
     Examples
     --------
@@ -132,15 +147,21 @@ def self_correct(
     check_memory(n, "the self-correcting search")
     q = np.empty(n, np.int64)
     t = np.empty(n, np.int64)
-    lines = np.empty(5 * n if check == "counts" else 1, np.int32)
-    out = np.zeros(1, np.int64)
+    counted = check == "counts"
+    lines = np.empty(5 * n if counted else 1, np.int32)
+    state = np.zeros(K.STATE_SIZE, np.int64)
+    budget = piece_turns(n, counted)
 
-    def attempt(_units):  # one try per call
+    def attempt(_units):  # one try per call, in pieces
         K.self_correct_start(n, rng, q)
-        ok = K.self_correct(n, moves, check == "counts", q, t, lines, out) == K.SOLVED
+        state[:] = 0
+        status = K.RUNNING
+        while status == K.RUNNING:
+            interrupt.check()
+            status = K.self_correct_piece(n, moves, counted, q, t, lines, state, budget)
         stats["tries"] += 1
-        stats["iterations"] += int(out[0])
-        return q if ok else None
+        stats["iterations"] += int(state[K.STATE_ITERATIONS])
+        return q if status == K.SOLVED else None
 
     tries = restarts + 1
     failure = (

@@ -16,11 +16,11 @@ from collections.abc import Generator
 
 import numpy as np
 
-from .. import limits
+from .. import interrupt, limits
 from ..heuristics import kernels as HK
 from ..heuristics.construct import check_memory, check_n
 from ..heuristics.minconflicts import rng_state
-from ..heuristics.selfcorrect import SELF_CORRECT
+from ..heuristics.selfcorrect import SELF_CORRECT, piece_turns
 from .events import decode
 from .steps import Step, Trace
 from .stream import Chunk, Recording
@@ -39,12 +39,18 @@ SELF_CORRECT_RESTARTS = 1000
 MIN_CONFLICTS_RESTARTS = 100
 _CANDIDATES = 16
 _GREEDY_TRIES = 32
+#: The most steps one call of the self-correcting kernel records: a try of a large board
+#: makes millions of moves, so it is recorded (and handed to the display, and stopped on
+#: Ctrl-C) a piece at a time; decoding a piece takes about a tenth of a second.
+SELF_CORRECT_PIECE = 1 << 16
 
 
-def _tries(problem, max_steps: int, restarts: int, start, search, board: np.ndarray) -> Generator[Chunk, None, bool]:
+def _tries(
+    problem, max_steps: int, restarts: int, start, search, board: np.ndarray, piece: int | None = None
+) -> Generator[Chunk, None, bool]:
     """Try after try, as the un-traced function runs them: a ``start`` step, then the
     try's events, until a try solves the board, the restarts run out or the steps reach
-    ``max_steps``; a chunk per try.
+    ``max_steps``; a chunk per try, or per piece of a try for a resumable search.
 
     Parameters
     ----------
@@ -53,14 +59,21 @@ def _tries(problem, max_steps: int, restarts: int, start, search, board: np.ndar
     max_steps, restarts
         The step cap; the further tries after the first.
     start : callable
-        ``start()`` draws a try's random board and returns it as a tuple.
+        ``start()`` draws a try's random board (and readies the try) and returns it as a
+        tuple.
     search : callable
         ``search(ev)`` runs the try from that board, recording into ``ev``, and returns
         its status (:data:`~queenslab.heuristics.kernels.SOLVED`, ``FAILED`` or
-        ``FULL``) and the number of events recorded.
+        ``FULL``, or ``RUNNING`` for a resumable search whose piece ran out) and the
+        number of events recorded. A resumable search called again goes on where it
+        stopped, also after ``FULL``.
     board : numpy.ndarray
         The array the kernels move the queens in (the board after a try's events: a
         full buffer stops the kernel before the event that does not fit).
+    piece : int, optional
+        For a resumable search: the most events one call records. Between the calls the
+        stop flag is looked at (:func:`queenslab.interrupt.check`), so that a long try
+        stops on Ctrl-C, and each piece is a chunk of its own. None: one call per try.
 
     Returns
     -------
@@ -73,16 +86,26 @@ def _tries(problem, max_steps: int, restarts: int, start, search, board: np.ndar
         return True
     if problem.n in (2, 3):
         return True
-    ev = np.empty((max_steps, 3), np.int64)
+    ev = np.empty((max_steps if piece is None else min(max_steps, piece), 3), np.int64)
     total = 0
     for _ in range(restarts + 1):
         if total == max_steps:
             return False
-        first = Step("start", board=start())
-        status, m = search(ev[: max_steps - total - 1])
-        steps = (first, *decode(ev[:m]))
-        total += len(steps)
-        yield Chunk(steps, board.astype(np.int64))
+        first: tuple[Step, ...] = (Step("start", board=start()),)
+        total += 1
+        while True:
+            # the cap leaves room for max_steps - total events; a piece for at most ev's rows
+            room = min(max_steps - total, ev.shape[0])
+            status, m = search(ev[:room])
+            total += m
+            steps = (*first, *decode(ev[:m]))
+            if steps:  # a piece may end before its first move
+                yield Chunk(steps, board.astype(np.int64))
+            first = ()
+            if status == HK.RUNNING or (status == HK.FULL and total < max_steps and piece is not None):
+                interrupt.check()  # between two pieces of a try: Ctrl-C stops here
+                continue
+            break
         if status == HK.FULL:
             return False
         if status == HK.SOLVED:
@@ -120,8 +143,20 @@ def record_min_conflicts(problem, seed: int, max_steps: int) -> Trace:
 
 
 def self_correct_chunks(problem, seed: int, max_steps: int, *, force: bool = False) -> Generator[Chunk, None, bool]:
-    """The self-correcting search, a chunk per try (the board and its limits are checked
-    at once, not when the generator first runs).
+    """The self-correcting search, a chunk per piece of a try (the board and its limits
+    are checked at once, not when the generator first runs).
+
+    A try runs in pieces of at most :data:`SELF_CORRECT_PIECE` steps and
+    :func:`~queenslab.heuristics.selfcorrect.piece_turns` loop turns of the resumable
+    kernel (:func:`~queenslab.heuristics.kernels.self_correct_piece`), which goes on where
+    it stopped: the steps are those of one call per try, and a stop requested (Ctrl-C) is
+    seen between two pieces.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        :class:`~queenslab.interrupt.Interrupted`, while the generator runs, when a stop
+        is requested.
     """
     n = check_n(problem, SELF_CORRECT.name)
     limits.check(SELF_CORRECT, n, force, hint="use construct or minconflicts for large boards")
@@ -130,16 +165,19 @@ def self_correct_chunks(problem, seed: int, max_steps: int, *, force: bool = Fal
     q = np.empty(n, np.int64)
     t = np.empty(n, np.int64)
     lines = np.empty(5 * n, np.int32)
-    out = np.zeros(2, np.int64)
+    state = np.zeros(HK.STATE_SIZE, np.int64)
+    budget = piece_turns(n, True)
 
     def start() -> tuple[int, ...]:
         HK.self_correct_start(n, rng, q)
+        state[:] = 0  # a new try
         return tuple(q.tolist())
 
     def search(ev: np.ndarray) -> tuple[int, int]:
-        return HK.self_correct(n, n * n, True, q, t, lines, out, ev), int(out[1])
+        status = HK.self_correct_piece(n, n * n, True, q, t, lines, state, budget, ev)
+        return status, int(state[HK.STATE_EVENTS])
 
-    return _tries(problem, max_steps, SELF_CORRECT_RESTARTS, start, search, q)
+    return _tries(problem, max_steps, SELF_CORRECT_RESTARTS, start, search, q, SELF_CORRECT_PIECE)
 
 
 def min_conflicts_chunks(problem, seed: int, max_steps: int) -> Generator[Chunk, None, bool]:

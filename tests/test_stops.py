@@ -1,0 +1,404 @@
+"""Every long call stops on Ctrl-C, and rendering a trace is sized before it allocates.
+
+* ApproxMC counts in a process of its own, killed on Ctrl-C; its estimate is the one an
+  in-process count with the same seed gives, and what it raises there is raised here.
+* The self-correcting search runs its tries in resumable pieces, looking at the stop flag
+  between them: the same seed gives the same moves, boards and traces as one kernel call
+  per try.
+* The renderers of a trace (tree, strip of frames, animated SVG, GIF, MP4, the notebook
+  player) estimate their memory and their size before they draw, and refuse beyond it
+  with ``TooLarge``.
+
+The real-process tests send SIGINT to ``python -m queenslab`` once it is working on a case
+that would take minutes, and allow a generous deadline for the exit, so that they hold on
+a machine whose cores are busy with other work.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from queenslab import Problem, get_backend, interrupt
+from queenslab.backends import approxmc
+from queenslab.errors import InvalidProblem, QueensError
+from queenslab.heuristics import kernels as K, selfcorrect
+from queenslab.heuristics.minconflicts import rng_state
+from queenslab.models.cnf import LEX_LEADER, build
+from queenslab.trace import Step, local, record
+
+#: Seconds from SIGINT to the exit allowed in the real-process tests: generous, for a busy
+#: machine (the stops measured on an idle one take well under a second).
+STOP_DEADLINE = 10.0
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _start(*args, **popen):
+    """``python -m queenslab ARGS`` that takes SIGINT as a terminal's foreground job does."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "queenslab", *map(str, args)],
+        stdout=popen.pop("stdout", subprocess.PIPE),
+        stderr=popen.pop("stderr", subprocess.PIPE),
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        **popen,
+    )
+
+
+def _interrupt(proc) -> tuple[int, float, str]:
+    """Send SIGINT; return (exit code, seconds from the signal to the exit, stderr)."""
+    assert proc.poll() is None, "the command ended before the interrupt: the case is too small"
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        pytest.fail("the command was still running a minute after SIGINT")
+    return proc.returncode, time.monotonic() - sent, (err or b"").decode()
+
+
+def _stat(pid: int) -> list[str] | None:
+    """The fields of /proc/PID/stat after the command name (state first), or None."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
+def _children() -> dict[int, list[int]]:
+    kids: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            fields = _stat(int(entry))
+            if fields is not None:
+                kids.setdefault(int(fields[1]), []).append(int(entry))
+    return kids
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = _stat(pid)
+    return 0.0 if fields is None else (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _running(pid: int) -> bool:
+    fields = _stat(pid)
+    return fields is not None and fields[0] not in ("Z", "X")
+
+
+def _working_grandchild(proc, cpu: float = 0.5, timeout: float = 180.0) -> int:
+    """Wait until a grandchild of ``proc`` (a process the forkserver started) has used
+    ``cpu`` seconds of CPU: the count is under way. Returns its pid."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, proc.communicate()[1].decode()[-2000:]
+        kids = _children()
+        for child in kids.get(proc.pid, []):
+            for grandchild in kids.get(child, []):
+                if _cpu_seconds(grandchild) >= cpu:
+                    return grandchild
+        time.sleep(0.1)
+    pytest.fail("the count's process did not start working within three minutes")
+
+
+@pytest.fixture
+def _sigint_raises():
+    """The test process takes SIGINT as KeyboardInterrupt (it may have inherited SIG_IGN)."""
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, old)
+
+
+def _settled(timeout: float = 30.0) -> bool:
+    """Wait until interrupted work has ended; True when the stop flag is down again."""
+    t0 = time.monotonic()
+    while interrupt.abandoned() and time.monotonic() - t0 < timeout:
+        time.sleep(0.05)
+    return not interrupt.requested()
+
+
+def _stopped_in_thread(work, after: float = 0.5) -> tuple[BaseException | None, float]:
+    """Run ``work()`` in a thread, request a stop after ``after`` s; return what it raised
+    and the seconds from the request to its end."""
+    box: dict = {}
+
+    def target():
+        try:
+            box["value"] = work()
+        except BaseException as e:
+            box["error"] = e
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(after)
+    assert thread.is_alive(), "the work ended before the stop: the case is too small"
+    asked = time.monotonic()
+    interrupt.request()
+    try:
+        thread.join(60)
+    finally:
+        interrupt.clear()
+    assert not thread.is_alive() and "value" not in box
+    return box.get("error"), time.monotonic() - asked
+
+
+# ----------------------------------------------------------------------------- ApproxMC
+
+
+def _in_process_estimate(model, seed, epsilon=0.8, delta=0.2) -> int:
+    """ApproxMC's estimate made here, without queenslab's process: the reference."""
+    import pyapproxmc
+
+    counter = pyapproxmc.Counter(seed=seed, epsilon=epsilon, delta=delta)
+    counter.add_clauses(model.cnf.clauses)
+    cells, hashes = counter.count(model.cell_variables())
+    return int(cells) * 2 ** int(hashes)
+
+
+def test_the_estimate_from_its_own_process_is_the_in_process_one():
+    pytest.importorskip("pyapproxmc")
+    p = Problem(9)  # 352 solutions: beyond what ApproxMC enumerates at once, so the seed's hashes decide
+    r = get_backend("approxmc").counts(p, seed=3)
+    assert r.count == _in_process_estimate(build(p, encoding="pairwise"), 3)
+    assert (r.backend, r.method, r.complete, r.unique, r.epsilon, r.delta) == (
+        "approxmc",
+        "pairwise",
+        True,
+        None,
+        0.8,
+        0.2,
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [0, 7])
+def test_the_estimates_from_their_own_processes_are_the_in_process_ones(seed):
+    pytest.importorskip("pyapproxmc")
+    p = Problem(9)
+    r = get_backend("approxmc").counts(p, unique=True, seed=seed)
+    assert r.count == _in_process_estimate(build(p, encoding="pairwise"), seed)
+    assert r.unique == _in_process_estimate(build(p, encoding="pairwise", symmetry=LEX_LEADER), seed)
+    again = get_backend("approxmc").counts(p, encoding="ladder", epsilon=0.5, delta=0.1, seed=seed)
+    assert again.count == _in_process_estimate(build(p, encoding="ladder"), seed, 0.5, 0.1)
+
+
+def test_what_the_count_raises_in_its_process_is_raised_here_as_it_was():
+    # a QueensError of queenslab's own, and an error of pyapproxmc's binding: the same
+    # type and message as when called here
+    for fn, args in ((Problem, (-1,)), (approxmc._count, ([[1, "x"]], [1], 0.8, 0.2, 1))):
+        with pytest.raises(Exception) as here:
+            fn(*args)
+        with pytest.raises(type(here.value)) as there:
+            approxmc._elsewhere(fn, *args)
+        assert str(there.value) == str(here.value)
+    with pytest.raises(InvalidProblem):
+        approxmc._elsewhere(Problem, 0)
+    # a process that dies without an answer is a QueensError, not a hang
+    with pytest.raises(QueensError, match="ended without an answer .exit code 3"):
+        approxmc._elsewhere(os._exit, 3)
+
+
+def test_bad_options_are_refused_before_any_process_starts(monkeypatch):
+    pytest.importorskip("pyapproxmc")
+    monkeypatch.setattr(approxmc, "_elsewhere", lambda *a: pytest.fail("a process was started"))
+    for opts in ({"epsilon": 0}, {"delta": 1}, {"seed": -1}, {"seed": 1.5}):
+        with pytest.raises(QueensError):
+            get_backend("approxmc").counts(Problem(6), **opts)
+
+
+@pytest.mark.slow
+def test_an_api_count_stops_on_a_stop_request():
+    pytest.importorskip("pyapproxmc")
+    error, after = _stopped_in_thread(
+        lambda: get_backend("approxmc").counts(Problem(13), force=True, seed=1), after=3.0
+    )
+    assert isinstance(error, interrupt.Interrupted) and after < STOP_DEADLINE
+    assert _settled()
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_an_approxmc_count_and_its_process():
+    pytest.importorskip("pyapproxmc")
+    # n = 13 is beyond the practical limit (n = 12 takes about a minute): many minutes
+    proc = _start("count", 13, "--backend", "approxmc", "--force")
+    counting = _working_grandchild(proc)
+    code, after, err = _interrupt(proc)
+    assert code == 130 and "interrupted" in err and "Traceback" not in err, err[-2000:]
+    assert after < STOP_DEADLINE, f"exited {after:.1f} s after SIGINT"
+    deadline = time.monotonic() + STOP_DEADLINE
+    while _running(counting) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _running(counting), "the count's process outlived the command"
+
+
+# ----------------------------------------------------------------------------- the self-correcting search
+
+
+def _one_call_per_try(n: int, seed: int, max_steps: int) -> tuple[list[Step], bool]:
+    """The self-correcting search's trace made with one kernel call per try (the
+    un-chunked kernel :func:`K.self_correct`), as the trace recorded it before its tries
+    were cut into pieces: the reference."""
+    rng = rng_state(seed)
+    q, t = np.empty(n, np.int64), np.empty(n, np.int64)
+    lines, out = np.empty(5 * n, np.int32), np.zeros(2, np.int64)
+    ev = np.empty((max_steps, 3), np.int64)
+    steps: list[Step] = []
+    for _ in range(local.SELF_CORRECT_RESTARTS + 1):
+        if len(steps) == max_steps:
+            return steps, False
+        K.self_correct_start(n, rng, q)
+        steps.append(Step("start", board=tuple(q.tolist())))
+        status = K.self_correct(n, n * n, True, q, t, lines, out, ev[: max_steps - len(steps)])
+        steps += [Step("move", int(r), int(c)) for _, r, c in ev[: out[1]]]
+        if status == K.FULL:
+            return steps, False
+        if status == K.SOLVED:
+            break
+    return steps, True
+
+
+CASES = [(8, 1, 10**5), (30, 2, 10**5), (57, 7, 10**6), (100, 5, 77), (200, 3, 60_000), (13, 4, 1)]
+
+
+@pytest.mark.parametrize(("n", "seed", "cap"), CASES)
+def test_the_trace_in_pieces_is_the_trace_of_one_call_per_try(n, seed, cap, monkeypatch):
+    expected = _one_call_per_try(n, seed, cap)
+    for piece, turns in ((None, None), (7, None), (1000, 50), (1, 1)):
+        if piece == 1 and len(expected[0]) > 10_000:
+            continue  # a chunk per step: slow, and the small traces show the same
+        if piece is not None:
+            monkeypatch.setattr(local, "SELF_CORRECT_PIECE", piece)
+        if turns is not None:
+            monkeypatch.setattr(selfcorrect, "PIECE_TURNS", turns)
+        t = record(Problem(n), "selfcorrect", seed=seed, max_steps=cap)
+        assert (list(t.steps), t.complete) == expected, (piece, turns)
+
+
+def test_the_pieces_of_a_try_make_the_moves_of_one_call():
+    rng = np.random.default_rng(5)
+    for trial in range(60):
+        n = int(rng.integers(4, 40 if trial % 3 else 13))  # no limit: a complete search, kept small
+        limit = [0, n * n, int(rng.integers(1, 3 * n * n))][trial % 3]
+        start = rng.integers(0, n - 1, n).astype(np.int64)
+        for counted in (True, False):
+            q, out = start.copy(), np.zeros(2, np.int64)
+            whole_ev = np.empty((10**6, 3), np.int64)
+            lines = np.empty(5 * n if counted else 1, np.int32)
+            status = K.self_correct(n, limit, counted, q, np.empty(n, np.int64), lines, out, whole_ev)
+            expected = (status, q.tolist(), int(out[0]), whole_ev[: out[1]].tolist())
+            # the same try in pieces of random budgets, with a small event buffer
+            q, t, state = start.copy(), np.empty(n, np.int64), np.zeros(K.STATE_SIZE, np.int64)
+            ev = np.empty((int(rng.integers(1, 9)), 3), np.int64)
+            events: list[list[int]] = []
+            piece = K.RUNNING
+            while piece in (K.RUNNING, K.FULL):
+                piece = K.self_correct_piece(n, limit, counted, q, t, lines, state, int(rng.integers(1, 30)), ev)
+                events += ev[: state[K.STATE_EVENTS]].tolist()
+            assert (piece, q.tolist(), int(state[K.STATE_ITERATIONS]), events) == expected
+
+
+def test_the_untraced_search_in_pieces_finds_what_one_call_per_try_finds(monkeypatch):
+    def one_call_per_try(n, seed, check):
+        rng, q, t = rng_state(seed), np.empty(n, np.int64), np.empty(n, np.int64)
+        lines, out = np.empty(5 * n, np.int32), np.zeros(1, np.int64)
+        tries = iterations = 0
+        while True:
+            K.self_correct_start(n, rng, q)
+            status = K.self_correct(n, n * n, check == "counts", q, t, lines, out)
+            tries, iterations = tries + 1, iterations + int(out[0])
+            if status == K.SOLVED:
+                return q.tolist(), {"tries": tries, "iterations": iterations}
+
+    cases = [(8, 1, "counts"), (60, 2, "scan"), (200, 4, "counts"), (100, 9, "scan")]
+    expected = [one_call_per_try(*case) for case in cases]
+    for turns in (selfcorrect.PIECE_TURNS, 1000, 3):
+        monkeypatch.setattr(selfcorrect, "PIECE_TURNS", turns)
+        for (n, seed, check), want in zip(cases, expected):
+            if turns == 3 and n > 60:
+                continue  # a kernel call per few turns: slow, and the small boards show the same
+            p, stats = selfcorrect.self_correct(n, seed=seed, check=check, return_stats=True)
+            assert (p.tolist(), stats) == want, (n, seed, check, turns)
+
+
+#: Steps of the large self-correcting traces stopped below: a minute or more of recording.
+LONG_TRACE = 8_000_000
+
+
+def _room_for_a_long_trace():
+    from queenslab import validate
+    from queenslab.trace.record import memory_estimate
+
+    need = memory_estimate("selfcorrect", 3000, LONG_TRACE)
+    available = validate.available_memory()
+    if available is not None and available < 2 * need:
+        pytest.skip(f"a trace of {LONG_TRACE} steps needs about {need / 1e9:.1f} GB; this machine has less to spare")
+
+
+def test_a_large_self_correcting_search_stops_on_a_stop_request():
+    # n = 5000: tries of up to 25 million moves, and a solution after a minute or more
+    error, after = _stopped_in_thread(lambda: selfcorrect.self_correct(5000, seed=1))
+    assert isinstance(error, interrupt.Interrupted) and after < STOP_DEADLINE
+    _room_for_a_long_trace()
+    error, after = _stopped_in_thread(lambda: record(Problem(3000), "selfcorrect", seed=1, max_steps=LONG_TRACE))
+    assert isinstance(error, interrupt.Interrupted) and after < STOP_DEADLINE
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_watching_a_large_self_correcting_search():
+    _room_for_a_long_trace()  # a minute or more of recording without a terminal
+    proc = _start("watch", 3000, "--method", "selfcorrect", "--max-steps", LONG_TRACE)
+    time.sleep(5.0)
+    code, after, err = _interrupt(proc)
+    assert code == 130 and "interrupted" in err and "Traceback" not in err, err[-2000:]
+    assert after < STOP_DEADLINE, f"exited {after:.1f} s after SIGINT"
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_the_live_display_of_a_large_self_correcting_search():
+    pty = pytest.importorskip("pty")
+    _room_for_a_long_trace()
+    controller, terminal = pty.openpty()
+    proc = _start(
+        "watch", 3000, "--method", "selfcorrect", "--max-steps", LONG_TRACE, "--delay", 0,
+        stdout=terminal, stderr=terminal, stdin=terminal,
+    )  # fmt: skip
+    os.close(terminal)
+    shown = bytearray()
+
+    def drain():  # the display must never block on a full terminal
+        while True:
+            try:
+                data = os.read(controller, 65536)
+            except OSError:
+                return
+            if not data:
+                return
+            shown.extend(data)
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    try:
+        deadline = time.monotonic() + 120
+        while b"so far" not in shown and time.monotonic() < deadline:  # the display is up
+            assert proc.poll() is None, bytes(shown[-2000:])
+            time.sleep(0.1)
+        time.sleep(2.0)
+        code, after, _ = _interrupt(proc)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        reader.join(5)
+        os.close(controller)
+    assert code == 130 and b"interrupted" in shown and b"Traceback" not in shown, bytes(shown[-2000:])
+    assert after < STOP_DEADLINE, f"exited {after:.1f} s after SIGINT"
