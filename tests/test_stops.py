@@ -16,7 +16,10 @@ a machine whose cores are busy with other work.
 
 from __future__ import annotations
 
+import io
+import math
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -26,13 +29,27 @@ import time
 import numpy as np
 import pytest
 
-from queenslab import Problem, get_backend, interrupt
+from queenslab import Problem, get_backend, interrupt, limits, validate
 from queenslab.backends import approxmc
-from queenslab.errors import InvalidProblem, QueensError
+from queenslab.errors import InvalidProblem, QueensError, TooLarge
 from queenslab.heuristics import kernels as K, selfcorrect
 from queenslab.heuristics.minconflicts import rng_state
 from queenslab.models.cnf import LEX_LEADER, build
-from queenslab.trace import Step, local, record
+from queenslab.trace import (
+    Step,
+    Trace,
+    animate,
+    gif,
+    local,
+    record,
+    strip,
+    trace_gif,
+    trace_svg,
+    tree,
+    video,
+    widget,
+    write_trace,
+)
 
 #: Seconds from SIGINT to the exit allowed in the real-process tests: generous, for a busy
 #: machine (the stops measured on an idle one take well under a second).
@@ -402,3 +419,216 @@ def test_ctrl_c_stops_the_live_display_of_a_large_self_correcting_search():
         os.close(controller)
     assert code == 130 and b"interrupted" in shown and b"Traceback" not in shown, bytes(shown[-2000:])
     assert after < STOP_DEADLINE, f"exited {after:.1f} s after SIGINT"
+
+
+# ----------------------------------------------------------------------------- rendering a trace
+
+#: The memory a pinned machine has: far less than the refused pictures need.
+PINNED = 10**6
+BOARD_INDEX = widget.BoardIndex
+
+RENDERERS = {
+    "svg": lambda path, t: animate.write_trace_svg(path, t),
+    "gif": lambda path, t: gif.write_trace_gif(path, t),
+    "mp4": lambda path, t: video.write_trace_mp4(path, t),
+    "frames": lambda path, t: strip.write_frame_strip(path, t),
+}
+
+
+def _needed(message: str) -> float:
+    """The bytes a refusal says a request needs (``needs about 2.6 MB of memory``)."""
+    found = re.search(
+        r"needs about ([0-9.]+) (B|kB|MB|GB|TB|PB) of memory, but only ([0-9.]+ [kMGTP]?B) is available", message
+    )
+    assert found, message
+    scale = {"B": 1, "kB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12, "PB": 1e15}[found.group(2)]
+    return float(found.group(1)) * scale
+
+
+def _boom(*args, **kwargs):
+    raise AssertionError("allocated before the memory was checked")
+
+
+@pytest.fixture
+def pinned(monkeypatch):
+    """A machine with 1 MB available, where replaying a trace's boards, drawing a figure or
+    a player's board copies would be a defect: every such allocation point fails."""
+    monkeypatch.setattr(validate, "available_memory", lambda: PINNED)
+    monkeypatch.setattr(Trace, "boards", _boom)
+    monkeypatch.setattr(widget, "BoardIndex", _boom)
+    import matplotlib.figure
+
+    monkeypatch.setattr(matplotlib.figure, "Figure", _boom)
+
+
+@pytest.mark.parametrize("kind", list(RENDERERS))
+def test_a_picture_beyond_the_memory_available_is_refused_before_any_board(kind, tmp_path, request):
+    pytest.importorskip("imageio_ffmpeg") if kind == "mp4" else None
+    # 200 frames of 100 queens, within the practical limits: their boards alone take
+    # 200 * 100 * 8 bytes, the GIF's and the video's frames 500 x 500 pixels each
+    t = record(Problem(100), "selfcorrect", seed=1, max_steps=200)
+    every = None if kind != "frames" else 5
+    request.getfixturevalue("pinned")
+    path = tmp_path / f"t.{'png' if kind == 'frames' else kind}"
+    with pytest.raises(TooLarge) as refused:
+        RENDERERS[kind](path, t) if every is None else strip.write_frame_strip(path, t, every)
+    message = str(refused.value)
+    count = math.ceil(len(t.steps) / (every or 1))
+    assert _needed(message) >= count * t.n * 8 and "only 1.0 MB is available" in message
+    assert not path.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_a_search_tree_and_a_player_beyond_the_memory_available_are_refused(tmp_path, pinned):
+    t = record(Problem(12), "backtrack", solutions=0, max_steps=2000)
+    with pytest.raises(TooLarge) as refused:
+        tree.write_tree(tmp_path / "t.png", t)
+    # the figure is at least 2 inches wide and 1 + 0.45 n high, at 150 dots per inch
+    assert _needed(str(refused.value)) >= 2 * 150 * (1 + 0.45 * 12) * 150 and not (tmp_path / "t.png").exists()
+    with pytest.raises(TooLarge) as refused:
+        BOARD_INDEX(t)  # the class itself: the fixture replaced the module's name
+    assert _needed(str(refused.value)) >= widget.INDEX_BYTES
+
+
+HUGE = 2**31 - 1
+
+
+@pytest.mark.parametrize("n", [20_000, HUGE])
+def test_pictures_of_a_board_too_large_to_draw_are_refused_at_once(n, tmp_path):
+    t = Trace("minconflicts", Problem(n), 0, (Step("swap", 0, 1), Step("swap", 2, 3)), False)
+    for kind, render in RENDERERS.items():
+        t0 = time.monotonic()
+        path = tmp_path / f"t.{'png' if kind == 'frames' else kind}"
+        with pytest.raises(TooLarge, match=f"{n} queens"):
+            render(path, t)
+        assert time.monotonic() - t0 < 5 and not path.exists(), kind
+    for call in (lambda: trace_svg(t, force=True), lambda: trace_gif(t, force=True), lambda: widget.trace_widget(t)):
+        with pytest.raises(TooLarge, match="drawn cell by cell up to n = 2000"):
+            call()
+    backtrack = Trace("backtrack", Problem(n), None, (Step("place", 0, 0), Step("place", 1, 2)), False)
+    t0 = time.monotonic()
+    with pytest.raises(TooLarge, match=f"search tree of a trace of {n} queens is beyond its limit n <= 64"):
+        tree.write_tree(tmp_path / "tree.png", backtrack)
+    assert time.monotonic() - t0 < 5 and not (tmp_path / "tree.png").exists()
+
+
+def test_replaying_a_large_board_under_an_address_space_cap_is_an_error_not_a_memory_error(tmp_path):
+    import resource
+
+    path = tmp_path / "t.jsonl"
+    write_trace(record(Problem(20_000), "minconflicts", seed=0, max_steps=30), path)
+    cap = 4 * 2**30
+
+    def limit():
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+
+    for flag in ("--frames", "--tree", "--svg", "--gif"):
+        out = tmp_path / ("out.png" if flag in ("--frames", "--tree") else f"out.{flag[2:]}")
+        run = subprocess.run(
+            [sys.executable, "-m", "queenslab", "replay", str(path), flag, str(out)],
+            preexec_fn=limit,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert run.returncode == 2, (flag, run.stderr[-2000:])
+        assert run.stderr.startswith("error: ") and "Traceback" not in run.stderr and "MemoryError" not in run.stderr
+        assert not out.exists()
+
+
+def test_the_limits_of_the_pictures_are_declared_and_listed(capsys):
+    from queenslab.cli import main
+
+    names = {
+        animate.FRAMES.name, animate.QUEENS.name, gif.PIXELS.name, strip.STRIP_BOARDS.name, tree.TREE_NODES.name,
+        tree.TREE_ROWS.name,
+    }  # fmt: skip
+    assert names <= set(limits.DECLARED)
+    assert main(["limits"]) == 0
+    listed = capsys.readouterr().out
+    assert all(name in listed for name in names), listed
+
+
+def test_frames_beyond_a_practical_limit_are_refused_with_the_every_that_fits(monkeypatch):
+    t = record(Problem(8), "backtrack", solutions=0)  # every solution: 2,000 steps or so
+    total = len(t.steps)
+    small = limits.Limit(animate.FRAMES.name, 100, "frames", animate.FRAMES.cost)
+    monkeypatch.setattr(animate, "FRAMES", small)
+    monkeypatch.setattr(Trace, "boards", _boom)  # refused before any board is replayed
+    with pytest.raises(TooLarge) as refused:
+        trace_svg(t, every=1)
+    least = math.ceil(total / 100)
+    message = str(refused.value)
+    assert f"{total:,} frames of 8 queens" in message and "frames <= 100" in message
+    assert f"every >= {least} (--every)" in message and "force=True" in message
+    monkeypatch.undo()
+    monkeypatch.setattr(animate, "FRAMES", small)
+    # the smallest every the message names fits, and force goes beyond the limit
+    assert len(animate.frames(t, least)[0]) <= 100
+    forced = trace_svg(t, every=1, force=True)
+    assert f"{total} steps, {total} frames" in forced
+
+
+def test_the_pixels_of_a_gif_are_held_to_their_limit(monkeypatch):
+    from PIL import Image
+
+    t = record(Problem(10), "backtrack", solutions=0, max_steps=600)
+    first = Image.open(io.BytesIO(trace_gif(record(Problem(10), "backtrack", max_steps=3))))
+    area = first.size[0] * first.size[1]  # a frame's pixels, as the GIF writes them
+    most = gif.PIXELS.largest // area
+    assert len(t.steps) > most  # more frames than the limit lets through
+    with pytest.raises(TooLarge, match=f"every >= {math.ceil(len(t.steps) / most)} "):
+        trace_gif(t, every=1)
+    with pytest.raises(TooLarge, match="pixels <= "):
+        gif.frame_images(t, 1)
+    # a limit of 20 frames' pixels: the every the message names fits it
+    monkeypatch.setattr(gif, "PIXELS", limits.Limit(gif.PIXELS.name, 20 * area, "pixels", gif.PIXELS.cost))
+    with pytest.raises(TooLarge) as refused:
+        trace_gif(t, every=2)
+    every = int(re.search(r"every >= ([0-9]+)", str(refused.value)).group(1))
+    assert every == math.ceil(len(t.steps) / 20)
+    image = Image.open(io.BytesIO(trace_gif(t, every=every)))
+    assert image.n_frames <= 20
+
+
+def test_a_search_tree_beyond_its_nodes_is_refused_before_it_is_built(monkeypatch):
+    t = record(Problem(12), "backtrack", solutions=0, max_steps=7000)
+    nodes = sum(s.op in ("place", "move") for s in t.steps)
+    assert nodes > tree.MAX_TREE_NODES
+    monkeypatch.setattr(tree, "search_tree", _boom)
+    with pytest.raises(TooLarge, match=f"search tree of {nodes:,} nodes is beyond its limit nodes <= 3,000"):
+        tree.tree_figure(t)
+
+
+def test_the_video_keeps_a_refusal_of_its_frames(tmp_path, monkeypatch):
+    pytest.importorskip("imageio_ffmpeg")
+    t = record(Problem(10), "backtrack", solutions=0, max_steps=600)
+    with pytest.raises(TooLarge, match="an MP4 video of 600 frames of 10 queens"):
+        video.write_trace_mp4(tmp_path / "t.mp4", t, every=1)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["svg", "gif", "mp4", "player"])
+def test_a_forced_picture_stops_on_a_stop_request(kind, tmp_path):
+    if kind == "mp4":
+        pytest.importorskip("imageio_ffmpeg")
+    if kind == "player":  # 20,000 steps of backtracking through every solution of 10 queens
+        t = record(Problem(10), "backtrack", solutions=0, max_steps=20_000)
+    else:
+        t = record(
+            Problem(500 if kind == "svg" else 100), "selfcorrect", seed=1, max_steps=20_000 if kind == "svg" else 1500
+        )
+    work = {
+        # 20,000 frames of 500 queens as an SVG, 1,500 frames of 500 x 500 pixels as a GIF
+        # or a video: half a minute or more each
+        "svg": lambda: trace_svg(t, every=1, force=True),
+        "gif": lambda: trace_gif(t, every=1, force=True),
+        "mp4": lambda: video.write_trace_mp4(tmp_path / "t.mp4", t, every=1, force=True),
+        # a player's board copies of 20,000 steps take a few hundredths of a second: made
+        # again and again, the stop comes while the steps of one of them are replayed
+        "player": lambda: [widget.BoardIndex(t) for _ in range(10**6)],
+    }[kind]
+    error, after = _stopped_in_thread(work, after=1.0)
+    assert isinstance(error, interrupt.Interrupted) and after < STOP_DEADLINE
+    assert list(tmp_path.iterdir()) == []

@@ -11,6 +11,14 @@ shows how far the trace has played; the last frame is held before the loop resta
 
 Long traces are sampled: every ``every``-th step makes a frame (by default enough for at
 most :data:`MAX_FRAMES` frames), and the last step always does.
+
+Every picture of a trace's frames (this animation, the GIF and the video of :mod:`.gif`
+and :mod:`.video`, the strip of :mod:`.strip`) is sized before anything is drawn
+(:func:`check_frames`): the board must be one that is drawn cell by cell (n <=
+:data:`~queenslab.viz.scene.MAX_N`), the frames and the queens drawn in them are held to
+practical limits (:data:`FRAMES`, :data:`QUEENS`; ``force=True`` goes beyond them), and
+the memory the frames take is estimated and refused beyond what is available. Drawing
+looks at the stop flag (:mod:`queenslab.interrupt`) as it goes, so Ctrl-C stops it.
 """
 
 from __future__ import annotations
@@ -21,18 +29,158 @@ from html import escape
 
 import numpy as np
 
-from .. import validate
-from ..errors import QueensError
+from .. import interrupt, limits, validate
+from ..errors import QueensError, TooLarge
 from ..outfile import atomic_output
-from ..viz.scene import scene
+from ..viz.scene import MAX_N, scene
 from ..viz.svg import ATTACKER, QUEEN, cell_size, render
 from .steps import Trace
 
-__all__ = ["MAX_FRAMES", "attacked_rows", "frames", "solved_frames", "trace_svg", "write_trace_svg"]
+__all__ = [
+    "MAX_FRAMES",
+    "FRAMES",
+    "QUEENS",
+    "attacked_rows",
+    "sampling",
+    "check_board",
+    "check_frames",
+    "frames",
+    "solved_frames",
+    "trace_svg",
+    "write_trace_svg",
+]
 
 #: Frames of an animation when ``every`` is not given.
 MAX_FRAMES = 400
 _SOLVED = "#2ca02c"
+
+#: The practical limits of the pictures of a trace's frames (animated SVG, GIF, MP4): each
+#: frame is a board replayed, checked for attacks and drawn in Python, so the time grows
+#: with the frames and with the queens drawn in them (frames times n). Measured as animated
+#: SVGs on a 2-core machine busy with other work: 20,000 frames of 10 queens in about 3 s,
+#: 1,000 frames of 2000 queens (2,000,000 queens) in 3.5 s, 20,000 frames of 100 in 7 s.
+FRAMES = limits.declare(
+    "the frames of an animation",
+    20_000,
+    "frames",
+    "each frame is a board replayed, checked for attacks and drawn: 20,000 frames of 10 queens take about 3 s as an "
+    "animated SVG, and longer as a GIF or a video; a longer trace is sampled (every, --every)",
+)
+QUEENS = limits.declare(
+    "the queens of an animation",
+    2_000_000,
+    "queens",
+    "the queens drawn are the frames times n, each placed and coloured in Python: 1,000 frames of n = 2000 take about "
+    "3.5 s as an animated SVG, 20,000 frames of n = 100 about 7 s, and longer as a GIF or a video",
+)
+#: Bytes a frame's board takes (int64 columns).
+_BOARD_BYTES = 8
+#: Bytes of an animated SVG besides its frames: the static board and the document's parts.
+_SVG_FIXED_BYTES = 1 << 20
+#: Steps replayed between two looks at the stop flag.
+_CHECK_EVERY = 1 << 14
+
+
+def sampling(trace: Trace, every: int | None = None) -> tuple[int, int]:
+    """``(k, count)``: a frame every ``k`` steps (the last step always), ``count`` frames.
+
+    ``every`` None picks the smallest ``k`` that gives at most :data:`MAX_FRAMES` frames.
+
+    Raises
+    ------
+    QueensError
+        For a trace without steps, or ``every`` not an integer >= 1.
+
+    Examples
+    --------
+    >>> from queenslab.trace import record
+    >>> sampling(record(8, "selfcorrect", seed=1)), sampling(record(8, "selfcorrect", seed=1), 5)
+    ((1, 52), (5, 11))
+    """
+    total = len(trace.steps)
+    if total == 0:
+        raise QueensError("the trace has no steps to draw (a board without a solution, or an empty search)")
+    k = math.ceil(total / MAX_FRAMES) if every is None else validate.whole_number(every, "every", minimum=1)
+    return k, math.ceil(total / k)
+
+
+def check_board(trace: Trace, what: str) -> None:
+    """Refuse a board that is not drawn cell by cell (n > :data:`~queenslab.viz.scene.MAX_N`),
+    before any board of it is made.
+
+    Raises
+    ------
+    TooLarge
+        Naming the board, the picture and the limit.
+    """
+    n = trace.n
+    if n > MAX_N:
+        raise TooLarge(
+            f"{what} of a trace of {n} queens: boards are drawn cell by cell up to n = {MAX_N}; draw the last board "
+            "as a 1-bit PNG instead (queenslab show --png)"
+        )
+
+
+def check_frames(
+    trace: Trace,
+    every: int | None,
+    what: str,
+    *,
+    force: bool = False,
+    frame_pixels: int = 0,
+    frame_bytes: int = 0,
+    fixed_bytes: int = 0,
+    pixels: limits.Limit | None = None,
+) -> tuple[int, int]:
+    """Size a picture of a trace's frames before anything is drawn; returns
+    :func:`sampling`'s ``(k, count)``.
+
+    In order: the board (:func:`check_board`), the frames (:data:`FRAMES`), the queens
+    drawn (:data:`QUEENS`, frames times n), the pixels drawn (``pixels``, frames times
+    ``frame_pixels``, for the raster pictures), then the memory: the boards of the frames,
+    ``frame_bytes`` per frame and ``fixed_bytes`` once, against the memory available.
+
+    Parameters
+    ----------
+    trace : Trace
+    every : int or None
+        As for :func:`frames`.
+    what : str
+        The picture, for messages (``"an animated GIF"``).
+    force : bool, default False
+        Go beyond the practical limits (not beyond the memory available).
+    frame_pixels, frame_bytes, fixed_bytes : int
+        Pixels and bytes of each frame, and bytes once, of the picture.
+    pixels : Limit, optional
+        The practical limit of the pixels drawn.
+
+    Raises
+    ------
+    TooLarge
+        Beyond a limit (with the smallest ``every`` that fits), or beyond the memory
+        available (naming the memory needed and available).
+    QueensError
+        For a trace without steps, or a bad ``every``.
+    """
+    check_board(trace, what)
+    k, count = sampling(trace, every)
+    force = validate.flag(force, "force")
+    n, total = trace.n, len(trace.steps)
+    checks = [(FRAMES, count, 1), (QUEENS, count * n, n)]
+    if pixels is not None:
+        checks.append((pixels, count * frame_pixels, frame_pixels))
+    for limit, size, per_frame in checks:
+        if size <= limit.largest or force:
+            continue
+        most = limit.largest // per_frame  # the frames that fit
+        hint = f"draw fewer frames: every >= {math.ceil(total / most)} (--every)" if most else ""
+        shown = f"{count:,} frame{'s' if count != 1 else ''} of {n} queens"
+        if limit is not FRAMES:
+            shown += f" ({size:,} {limit.unit})"
+        limits.check(limit, size, force, hint=hint, request=f"{what} of {shown}")
+    need = (count + 1) * n * _BOARD_BYTES + count * frame_bytes + fixed_bytes
+    validate.memory(need, f"{what} of {count:,} frames of {n} queens", "draw fewer frames (every, --every)")
+    return k, count
 
 
 def attacked_rows(board: np.ndarray) -> np.ndarray:
@@ -50,8 +198,10 @@ def attacked_rows(board: np.ndarray) -> np.ndarray:
 def solved_frames(trace: Trace, picked: list[int], boards: list[np.ndarray]) -> list[bool]:
     """Which frames show a solution: a backtracking ``solution`` step, or for the other
     searches (the standard problem) a full board without an attack."""
-    out = []
+    out: list[bool] = []
     for i, board in zip(picked, boards):
+        if len(out) % 256 == 0:
+            interrupt.check()
         full = bool((board >= 0).all())
         if trace.method == "backtrack":
             out.append(full and trace.steps[i].op == "solution")
@@ -60,8 +210,14 @@ def solved_frames(trace: Trace, picked: list[int], boards: list[np.ndarray]) -> 
     return out
 
 
-def frames(trace: Trace, every: int | None = None) -> tuple[list[int], list[np.ndarray]]:
+def frames(
+    trace: Trace, every: int | None = None, *, force: bool = False, what: str = "the frames"
+) -> tuple[list[int], list[np.ndarray]]:
     """The steps drawn and the board after each: every ``every``-th step and the last.
+
+    The frames are sized first (:func:`check_frames`): a board beyond the pictures, or
+    frames beyond the practical limits (unless ``force``) or the memory available, are
+    refused before any board is made.
 
     Returns
     -------
@@ -72,13 +228,17 @@ def frames(trace: Trace, every: int | None = None) -> tuple[list[int], list[np.n
     ------
     QueensError
         For a trace without steps, or ``every`` not an integer >= 1.
+    TooLarge
+        Beyond a limit or the memory available (see :func:`check_frames`).
+    KeyboardInterrupt
+        :class:`~queenslab.interrupt.Interrupted` when a stop is requested (Ctrl-C).
     """
+    k, _ = check_frames(trace, every, what, force=force)
     total = len(trace.steps)
-    if total == 0:
-        raise QueensError("the trace has no steps to draw (a board without a solution, or an empty search)")
-    k = math.ceil(total / MAX_FRAMES) if every is None else validate.whole_number(every, "every", minimum=1)
     picked, boards = [], []
     for i, board in enumerate(trace.boards()):
+        if i % _CHECK_EVERY == 0:
+            interrupt.check()
         if (i + 1) % k == 0 or i == total - 1:
             picked.append(i)
             boards.append(board.copy())
@@ -94,7 +254,9 @@ def _changes(series: list[str]) -> list[tuple[int, str]]:
     return out
 
 
-def trace_svg(trace: Trace, *, every: int | None = None, frame_seconds: float = 0.2, hold: float = 2.0) -> str:
+def trace_svg(
+    trace: Trace, *, every: int | None = None, frame_seconds: float = 0.2, hold: float = 2.0, force: bool = False
+) -> str:
     """The trace as an animated SVG document.
 
     Parameters
@@ -107,6 +269,8 @@ def trace_svg(trace: Trace, *, every: int | None = None, frame_seconds: float = 
         How long each frame shows.
     hold : float, default 2.0
         Seconds the last frame stays before the animation starts again.
+    force : bool, default False
+        Draw beyond the practical limits :data:`FRAMES` and :data:`QUEENS`.
 
     Returns
     -------
@@ -115,8 +279,13 @@ def trace_svg(trace: Trace, *, every: int | None = None, frame_seconds: float = 
     Raises
     ------
     QueensError
-        For a trace without steps, or bad arguments; ``TooLarge`` for a board beyond the
-        SVG pictures (n > 2000).
+        For a trace without steps, or bad arguments.
+    TooLarge
+        Before anything is drawn: for a board beyond the SVG pictures (n > 2000), frames
+        beyond the practical limits (with the smallest ``every`` that fits) or a picture
+        beyond the memory available (naming the memory needed and available).
+    KeyboardInterrupt
+        :class:`~queenslab.interrupt.Interrupted` when a stop is requested (Ctrl-C).
 
     Examples
     --------
@@ -127,7 +296,11 @@ def trace_svg(trace: Trace, *, every: int | None = None, frame_seconds: float = 
     """
     frame_seconds = validate.real(frame_seconds, "frame_seconds", minimum=0.0, open_minimum=True)
     hold = validate.real(hold, "hold", minimum=0.0)
-    picked, boards = frames(trace, every)
+    what = "an animated SVG"
+    # per frame: its attacked rows (n bytes), the rows' animation values while each row is
+    # written (a few Python strings a frame) and at most three changes a row in the text
+    check_frames(trace, every, what, force=force, frame_bytes=trace.n * 25 + 400, fixed_bytes=_SVG_FIXED_BYTES)
+    picked, boards = frames(trace, every, force=force, what=what)
     n = trace.n
     px = cell_size(n)
     labels = n <= 26
@@ -172,9 +345,14 @@ def trace_svg(trace: Trace, *, every: int | None = None, frame_seconds: float = 
             f'dur="{dur}" repeatCount="indefinite"/>'
         )
 
-    hit = [(attacked_rows(b) if standard else np.zeros(n, bool)) for b in boards]
+    hit: list[np.ndarray] = []
+    for b in boards:
+        if len(hit) % 256 == 0:
+            interrupt.check()
+        hit.append(attacked_rows(b) if standard else np.zeros(n, bool))
     out.append(f'<g class="trace-queens" fill="{QUEEN}" stroke="#ffffff" stroke-width="0.035">')
     for r in range(n):
+        interrupt.check()
         cols = [int(b[r]) for b in boards]
         if all(c < 0 for c in cols):
             continue

@@ -9,6 +9,11 @@ plugin, which the ``video`` extra installs (``pip install "queenslab[video]"``, 
 only here). The file is encoded in a temporary directory next to the target and copied
 into place whole (:func:`queenslab.outfile.atomic_output`): a failed or interrupted
 export leaves nothing behind.
+
+The video is sized before any frame is drawn, as the GIF is (the frames, the queens and
+the pixels drawn held to their practical limits, :data:`~queenslab.trace.gif.PIXELS`
+among them; the memory estimated): its frames are drawn and encoded one at a time, and
+the stop flag is looked at between them, so Ctrl-C stops the export.
 """
 
 from __future__ import annotations
@@ -20,10 +25,11 @@ from typing import Any
 
 import numpy as np
 
-from .. import validate
+from .. import interrupt, validate
 from ..errors import MissingDependency, QueensError
 from ..outfile import atomic_output, check_output_path, output_target
-from .gif import frame_images
+from .animate import check_frames
+from .gif import PIXELS, _frames, _sized
 from .steps import Trace
 
 __all__ = ["MACRO_BLOCK", "video_size", "write_trace_mp4"]
@@ -64,7 +70,7 @@ def _padded(image: Any, size: tuple[int, int]) -> np.ndarray:
 
 
 def write_trace_mp4(
-    path: object, trace: Trace, *, every: int | None = None, fps: float = 5.0, hold: float = 2.0
+    path: object, trace: Trace, *, every: int | None = None, fps: float = 5.0, hold: float = 2.0, force: object = False
 ) -> str:
     """Write the trace as an MP4 video (H.264) to ``path``, whole or not at all.
 
@@ -79,6 +85,9 @@ def write_trace_mp4(
         Frames per second (0.5 to 60).
     hold : float, default 2.0
         Seconds the last frame stays: ``round(hold * fps)`` more copies of it.
+    force : bool, default False
+        Draw beyond the practical limits (:data:`~queenslab.trace.gif.PIXELS`,
+        :data:`~queenslab.trace.animate.FRAMES`, :data:`~queenslab.trace.animate.QUEENS`).
 
     Returns
     -------
@@ -90,8 +99,14 @@ def write_trace_mp4(
     MissingDependency
         Without imageio and imageio-ffmpeg (naming the ``video`` extra).
     QueensError
-        An unusable path, a trace without steps, bad arguments; ``TooLarge`` for a board
-        beyond the PNG pictures.
+        An unusable path, a trace without steps, bad arguments.
+    TooLarge
+        Before any frame is drawn: a board beyond the pictures (n > 2000), frames beyond
+        the practical limits (with the smallest ``every`` that fits), or frames beyond the
+        memory available (naming the memory needed and available).
+    KeyboardInterrupt
+        :class:`~queenslab.interrupt.Interrupted` when a stop is requested (Ctrl-C); the
+        target is then left as it was.
 
     Examples
     --------
@@ -106,8 +121,15 @@ def write_trace_mp4(
     hold = validate.real(hold, "hold", minimum=0.0, maximum=600.0)
     check_output_path(path, "MP4 video")
     iio = _imageio()
-    images = frame_images(trace, every)
-    size = video_size(*images[0].size)
+    force = validate.flag(force, "force")
+    side = _sized(trace, "an MP4 video")
+    padded = video_size(side, side)
+    # one frame at a time: the board it starts from, the frame, its array and its padded copy
+    check_frames(
+        trace, every, "an MP4 video", force=force, frame_pixels=side * side,
+        fixed_bytes=9 * side * side + 6 * padded[0] * padded[1], pixels=PIXELS,
+    )  # fmt: skip
+    images = _frames(trace, every, force)
     target = output_target(path, "MP4 video")
     with tempfile.TemporaryDirectory(dir=target.parent, prefix=".queenslab-video-") as scratch:
         encoded = os.path.join(scratch, "trace.mp4")
@@ -122,13 +144,17 @@ def write_trace_mp4(
                 ffmpeg_log_level="error",
             )
             try:
+                last = None
                 for image in images:
-                    writer.append_data(_padded(image, size))
-                last = _padded(images[-1], size)
+                    last = _padded(image, padded)
+                    writer.append_data(last)
                 for _ in range(round(hold * fps)):
+                    interrupt.check()
                     writer.append_data(last)
             finally:
                 writer.close()
+        except QueensError:  # a refusal of the frames (a ValueError too), not ffmpeg's failure
+            raise
         except (OSError, RuntimeError, ValueError) as e:
             raise QueensError(f"cannot write the MP4 video {str(path)!r}: ffmpeg failed ({e})") from None
         with atomic_output(path, "wb", what="MP4 video") as fh, open(encoded, "rb") as src:

@@ -11,6 +11,11 @@ the last frames drawn are cached. Without ipywidgets (``pip install
 "queenslab[notebook]"``) :func:`trace_widget` gives the animated SVG of
 :mod:`queenslab.trace.animate` instead. ``Trace.widget()`` calls it, and a trace shown in
 a Jupyter kernel is this player (:mod:`queenslab.viz.notebook`).
+
+The player is sized before it is built: its board must be one that is drawn cell by cell
+(n <= :data:`~queenslab.viz.scene.MAX_N`), and its memory (the board copies, at most
+:data:`INDEX_BYTES` and one board; the frames it keeps drawn) is estimated and refused
+beyond what is available. Replaying the steps looks at the stop flag as it goes.
 """
 
 from __future__ import annotations
@@ -22,11 +27,11 @@ from typing import Any
 
 import numpy as np
 
-from .. import validate
+from .. import interrupt, validate
 from ..errors import MissingDependency
 from ..viz.scene import scene
 from ..viz.svg import ATTACKER, QUEEN, cell_size, render
-from .animate import _SOLVED, attacked_rows, trace_svg
+from .animate import _SOLVED, attacked_rows, check_board, trace_svg
 from .steps import Trace, apply, attacking_pairs
 
 __all__ = ["BoardIndex", "FramePainter", "trace_widget"]
@@ -35,6 +40,12 @@ __all__ = ["BoardIndex", "FramePainter", "trace_widget"]
 INDEX_BYTES = 32 * 2**20
 #: Frames a player keeps drawn.
 CACHED_FRAMES = 512
+#: Bytes of a drawn frame besides its queens (the static board's SVG, its status line).
+_FRAME_BYTES = 4096
+#: Bytes a queen takes in a drawn frame (its ``<use>`` element).
+_QUEEN_BYTES = 120
+#: Steps replayed between two looks at the stop flag.
+_CHECK_EVERY = 1 << 14
 
 
 class BoardIndex:
@@ -57,9 +68,17 @@ class BoardIndex:
         self.trace = trace
         total = len(trace.steps)
         self.stride = max(64, math.ceil((total + 1) * trace.n * 8 / INDEX_BYTES))
+        # the copies (at most INDEX_BYTES and one board), the board replayed and the array made of them
+        validate.memory(
+            2 * (INDEX_BYTES + 2 * trace.n * 8),
+            f"the board copies of a trace of {trace.n} queens",
+            "replay a trace of a smaller board",
+        )
         board = np.full(trace.n, -1, np.int64)
         copies = [board.copy()]
         for k, step in enumerate(trace.steps, 1):
+            if k % _CHECK_EVERY == 0:
+                interrupt.check()
             apply(board, step)
             if k % self.stride == 0:
                 copies.append(board.copy())
@@ -152,14 +171,25 @@ def trace_widget(trace: Trace, *, interval: int = 200) -> Any:
     MissingDependency
         Neither ipywidgets nor IPython installed (naming the ``notebook`` extra).
     QueensError
-        A bad ``interval``; ``TooLarge`` for a board beyond the SVG pictures; without
-        ipywidgets, a trace without steps.
+        A bad ``interval``; without ipywidgets, a trace without steps.
+    TooLarge
+        Before the player is built: a board beyond the SVG pictures (n > 2000), or a
+        player beyond the memory available (naming the memory needed and available).
+    KeyboardInterrupt
+        :class:`~queenslab.interrupt.Interrupted` when a stop is requested (Ctrl-C).
     """
     interval = validate.whole_number(interval, "interval", minimum=1, maximum=60_000)
+    check_board(trace, "a player")
     try:
         import ipywidgets as widgets
     except ImportError:
         return _fallback(trace)
+    n = trace.n
+    validate.memory(
+        2 * (INDEX_BYTES + 2 * n * 8) + CACHED_FRAMES * (_FRAME_BYTES + n * _QUEEN_BYTES),
+        f"a player of a trace of {n} queens",
+        "replay a trace of a smaller board",
+    )
     index = BoardIndex(trace)
     painter = FramePainter(trace)
 
