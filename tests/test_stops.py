@@ -494,7 +494,9 @@ HUGE = 2**31 - 1
 
 @pytest.mark.parametrize("n", [20_000, HUGE])
 def test_pictures_of_a_board_too_large_to_draw_are_refused_at_once(n, tmp_path):
-    t = Trace("minconflicts", Problem(n), 0, (Step("swap", 0, 1), Step("swap", 2, 3)), False)
+    # a try's start on n = 20000; no step at all on n = 2**31 - 1 (a board of it would take 17 GB)
+    steps = (Step("start", board=tuple(range(n))),) if n < HUGE else ()
+    t = Trace("selfcorrect", Problem(n), 0, steps, False)
     for kind, render in RENDERERS.items():
         t0 = time.monotonic()
         path = tmp_path / f"t.{'png' if kind == 'frames' else kind}"
@@ -506,7 +508,7 @@ def test_pictures_of_a_board_too_large_to_draw_are_refused_at_once(n, tmp_path):
             call()
     backtrack = Trace("backtrack", Problem(n), None, (Step("place", 0, 0), Step("place", 1, 2)), False)
     t0 = time.monotonic()
-    with pytest.raises(TooLarge, match=f"search tree of a trace of {n} queens is beyond its limit n <= 64"):
+    with pytest.raises(QueensError, match=f"n <= 64.* {n}|{n} queens is beyond its limit n <= 64"):
         tree.write_tree(tmp_path / "tree.png", backtrack)
     assert time.monotonic() - t0 < 5 and not (tmp_path / "tree.png").exists()
 
@@ -589,6 +591,14 @@ def test_the_pixels_of_a_gif_are_held_to_their_limit(monkeypatch):
     assert every == math.ceil(len(t.steps) / 20)
     image = Image.open(io.BytesIO(trace_gif(t, every=every)))
     assert image.n_frames <= 20
+
+
+def test_junk_is_refused_as_what_it_is_not(tmp_path):
+    for render in (*RENDERERS.values(), lambda path, t: tree.write_tree(path, t)):
+        for junk in (0.0, "trace", None):
+            with pytest.raises(QueensError, match="must be a queenslab Trace"):
+                render(tmp_path / "x.png", junk)
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_search_tree_beyond_its_nodes_is_refused_before_it_is_built(monkeypatch):

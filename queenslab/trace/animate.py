@@ -31,10 +31,10 @@ import numpy as np
 
 from .. import interrupt, limits, validate
 from ..errors import QueensError, TooLarge
-from ..outfile import atomic_output
+from ..outfile import atomic_output, check_output_path
 from ..viz.scene import MAX_N, scene
 from ..viz.svg import ATTACKER, QUEEN, cell_size, render
-from .steps import Trace
+from .steps import Trace, checked
 
 __all__ = [
     "MAX_FRAMES",
@@ -105,14 +105,19 @@ def sampling(trace: Trace, every: int | None = None) -> tuple[int, int]:
 
 
 def check_board(trace: Trace, what: str) -> None:
-    """Refuse a board that is not drawn cell by cell (n > :data:`~queenslab.viz.scene.MAX_N`),
-    before any board of it is made.
+    """Refuse what is not a trace (:func:`~queenslab.trace.steps.checked`: its fields and
+    its steps, once), and a board that is not drawn cell by cell (n >
+    :data:`~queenslab.viz.scene.MAX_N`), before any board of it is made.
 
     Raises
     ------
+    QueensError
+        Not a :class:`~queenslab.trace.steps.Trace`, or one whose steps its method cannot
+        take (:class:`~queenslab.errors.InvalidTrace`).
     TooLarge
         Naming the board, the picture and the limit.
     """
+    checked(trace)
     n = trace.n
     if n > MAX_N:
         raise TooLarge(
@@ -245,6 +250,19 @@ def frames(
     return picked, boards
 
 
+def check_options(options: dict[str, object], known: tuple[str, ...], call: str) -> None:
+    """Refuse an option a writer does not take, naming those it takes.
+
+    Raises
+    ------
+    QueensError
+        For the first unknown option.
+    """
+    for name in options:
+        if name not in known:
+            raise QueensError(f"{call} takes the options {', '.join(known)}, not {validate.brief(name)}")
+
+
 def _changes(series: list[str]) -> list[tuple[int, str]]:
     """(frame, value) where the value differs from the frame before (frame 0 always)."""
     out = [(0, series[0])]
@@ -297,6 +315,7 @@ def trace_svg(
     frame_seconds = validate.real(frame_seconds, "frame_seconds", minimum=0.0, open_minimum=True)
     hold = validate.real(hold, "hold", minimum=0.0)
     what = "an animated SVG"
+    check_board(trace, what)
     # per frame: its attacked rows (n bytes), the rows' animation values while each row is
     # written (a few Python strings a frame) and at most three changes a row in the text
     check_frames(trace, every, what, force=force, frame_bytes=trace.n * 25 + 400, fixed_bytes=_SVG_FIXED_BYTES)
@@ -393,7 +412,18 @@ def trace_svg(
 
 
 def write_trace_svg(path: object, trace: Trace, **options: object) -> str:
-    """Write :func:`trace_svg` to ``path`` (whole or not at all); returns the path."""
+    """Write :func:`trace_svg` to ``path`` (whole or not at all); returns the path.
+
+    ``options`` are :func:`trace_svg`'s (``every``, ``frame_seconds``, ``hold``,
+    ``force``); the path and the options are checked before anything is drawn.
+
+    Raises
+    ------
+    QueensError
+        An unusable path, an unknown option, and as :func:`trace_svg`.
+    """
+    check_output_path(path, "animated SVG")
+    check_options(options, ("every", "frame_seconds", "hold", "force"), "write_trace_svg")
     text = trace_svg(trace, **options)  # type: ignore[arg-type]
     with atomic_output(path, "w", what="animated SVG") as fh:
         fh.write(text)

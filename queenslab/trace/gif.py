@@ -22,10 +22,10 @@ from typing import Any
 
 from .. import interrupt, limits, validate
 from ..errors import MissingDependency
-from ..outfile import atomic_output
+from ..outfile import atomic_output, check_output_path
 from ..viz import svg
 from ..viz.png import board_image, draw_queen
-from .animate import attacked_rows, check_board, check_frames, frames, solved_frames
+from .animate import attacked_rows, check_board, check_frames, check_options, frames, solved_frames
 from .steps import Trace
 
 __all__ = ["PIXELS", "trace_gif", "write_trace_gif", "frame_images", "frame_side"]
@@ -171,7 +171,18 @@ def _attacked(trace: Trace, board):
 
 
 def write_trace_gif(path: object, trace: Trace, **options: object) -> str:
-    """Write :func:`trace_gif` to ``path`` (whole or not at all); returns the path."""
+    """Write :func:`trace_gif` to ``path`` (whole or not at all); returns the path.
+
+    ``options`` are :func:`trace_gif`'s (``every``, ``frame_seconds``, ``hold``,
+    ``force``); the path and the options are checked before anything is drawn.
+
+    Raises
+    ------
+    QueensError
+        An unusable path, an unknown option, and as :func:`trace_gif`.
+    """
+    check_output_path(path, "animated GIF")
+    check_options(options, ("every", "frame_seconds", "hold", "force"), "write_trace_gif")
     data = trace_gif(trace, **options)  # type: ignore[arg-type]
     with atomic_output(path, "wb", what="animated GIF") as fh:
         fh.write(data)

@@ -24,7 +24,7 @@ from .. import interrupt, limits, validate
 from ..errors import MissingDependency, QueensError
 from ..viz.svg import ATTACKER, DARK, LIGHT, QUEEN
 from .animate import attacked_rows, check_frames, frames, solved_frames
-from .steps import Trace
+from .steps import Trace, checked
 
 __all__ = ["MAX_STRIP_FRAMES", "MAX_STRIP_N", "STRIP_BOARDS", "frame_strip", "write_frame_strip"]
 
@@ -82,7 +82,7 @@ def frame_strip(trace: Trace, every: int | None = None) -> Any:
     KeyboardInterrupt
         :class:`~queenslab.interrupt.Interrupted` when a stop is requested (Ctrl-C).
     """
-    n = trace.n
+    n = checked(trace).n
     limits.check(
         STRIP_BOARDS,
         n,

@@ -21,7 +21,7 @@ from typing import Any
 
 from .. import interrupt, limits, validate
 from ..errors import MissingDependency, QueensError
-from .steps import Trace
+from .steps import Trace, checked
 
 __all__ = [
     "MAX_TREE_NODES",
@@ -84,7 +84,11 @@ def search_tree(trace: Trace) -> list[Node]:
     Raises
     ------
     QueensError
-        For a trace of another method (those move queens on a full board: no tree).
+        For a trace of another method (those move queens on a full board: no tree), or
+        what is not a trace whose steps its method can take
+        (:func:`~queenslab.trace.steps.checked`).
+    KeyboardInterrupt
+        :class:`~queenslab.interrupt.Interrupted` when a stop is requested (Ctrl-C).
 
     Examples
     --------
@@ -92,7 +96,7 @@ def search_tree(trace: Trace) -> list[Node]:
     >>> [(v.row, v.col, v.parent, v.solution) for v in search_tree(record(4, "backtrack"))][-4:]
     [(0, 1, -1, False), (1, 3, 4, False), (2, 0, 5, False), (3, 2, 6, True)]
     """
-    if trace.method != "backtrack":
+    if checked(trace).method != "backtrack":
         raise QueensError(
             f"the search tree is drawn for backtracking traces; {trace.method} moves queens on a whole board "
             "(use the animation or the frames)"
@@ -202,7 +206,7 @@ def tree_figure(trace: Trace) -> Any:
 
 def _check_size(trace: Trace) -> None:
     """Refuse a tree beyond :data:`TREE_ROWS` or :data:`TREE_NODES`, before it is built."""
-    if trace.method != "backtrack":
+    if checked(trace).method != "backtrack":
         search_tree(trace)  # the error for a trace of another method
     n = trace.n
     limits.check(TREE_ROWS, n, request=f"the search tree of a trace of {n} queens")

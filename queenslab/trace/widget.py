@@ -32,7 +32,7 @@ from ..errors import MissingDependency
 from ..viz.scene import scene
 from ..viz.svg import ATTACKER, QUEEN, cell_size, render
 from .animate import _SOLVED, attacked_rows, check_board, trace_svg
-from .steps import Trace, apply, attacking_pairs
+from .steps import Trace, apply, attacking_pairs, checked
 
 __all__ = ["BoardIndex", "FramePainter", "trace_widget"]
 
@@ -65,7 +65,7 @@ class BoardIndex:
     """
 
     def __init__(self, trace: Trace):
-        self.trace = trace
+        self.trace = trace = checked(trace)
         total = len(trace.steps)
         self.stride = max(64, math.ceil((total + 1) * trace.n * 8 / INDEX_BYTES))
         # the copies (at most INDEX_BYTES and one board), the board replayed and the array made of them
@@ -104,7 +104,7 @@ class FramePainter:
     """
 
     def __init__(self, trace: Trace):
-        self.trace = trace
+        self.trace = trace = checked(trace)
         n = trace.n
         static = render(scene(trace.problem), cell=cell_size(n), labels=n <= 26)
         symbol = re.search(r'<symbol id="([^"]+)"', static)
