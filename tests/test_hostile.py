@@ -165,6 +165,7 @@ def sandbox(tmp_path_factory):
     (root / "link.txt").symlink_to(root / "text.txt")
     (root / "readonly.txt").write_text("2 4 1 3\n")
     (root / "readonly.txt").chmod(0o444)
+    _trace_files(root)
     _warm_up()
     with _address_space_capped():
         mp = pytest.MonkeyPatch()
@@ -173,6 +174,38 @@ def sandbox(tmp_path_factory):
         mp.setattr(validate, "available_memory", lambda: MEMORY)
         yield root
         mp.undo()
+
+
+#: Hostile trace files in the sandbox (besides a valid one, ``trace.jsonl``), and a pipe:
+#: a reader that opened it before checking would wait for a writer for ever.
+TRACE_FILES = [
+    "trace.jsonl",
+    "trace-forged.jsonl",
+    "trace-deep.jsonl",
+    "trace-digits.jsonl",
+    "trace-version-true.jsonl",
+    "trace-huge-n.jsonl",
+    "trace-pipe",
+]
+
+
+def _trace_files(root: Path) -> None:
+    from queenslab.trace import record, write_trace
+
+    good = root / "trace.jsonl"
+    write_trace(record(6, "backtrack", solutions=0), good)
+    head = json.loads(good.read_text().splitlines()[0])
+    step = lambda **change: json.dumps({**head, **change}, separators=(",", ":")) + "\n"
+    # a placement no backtracking makes, then a "solution" on a board that is not full
+    (root / "trace-forged.jsonl").write_text(step(steps=3) + '["place",0,0]\n["place",1,1]\n["solution"]\n')
+    (root / "trace-deep.jsonl").write_text("[" * 50_000 + "]" * 50_000 + "\n")
+    (root / "trace-digits.jsonl").write_text(step(steps=0).replace('"steps":0', '"steps":' + "9" * 5000))
+    (root / "trace-version-true.jsonl").write_text(step(version=True, steps=0))
+    huge = {**head["problem"], "n": 2**31 - 1}
+    (root / "trace-huge-n.jsonl").write_text(
+        step(method="minconflicts", seed=0, options={}, n=2**31 - 1, problem=huge, steps=0)
+    )
+    os.mkfifo(root / "trace-pipe")
 
 
 #: Address space the test process may grow by while this module runs (bytes).
@@ -737,6 +770,60 @@ for _name in ("board_svg", "write_svg", "board_image", "write_board_png", "scene
     )
 _target("queenslab.viz.cell_size", n=INTS)
 
+
+def _forged() -> object:
+    from queenslab.trace import Step, Trace
+
+    return Trace("backtrack", Problem(4), None, (Step("place", 0, 0), Step("place", 1, 1), Step("solution")), True)
+
+
+def _recorded(method: str, n: int) -> object:
+    from queenslab.trace import record
+
+    return record(n, method, **({"seed": 1} if method in ("selfcorrect", "minconflicts", "ga") else {}))
+
+
+#: Traces: recorded ones, one whose steps no search makes, one with junk fields, junk.
+TRACES = st.one_of(
+    st.sampled_from([("backtrack", 6), ("selfcorrect", 8), ("minconflicts", 12), ("ga", 6)]).map(
+        lambda a: _recorded(*a)
+    ),
+    st.builds(_forged),
+    st.builds(lambda: __import__("queenslab.trace", fromlist=["Trace"]).Trace("ga", Problem(4), "x", [1], 2)),
+    JUNK,
+)
+TRACE_PATHS = st.one_of(PATHS, st.sampled_from(TRACE_FILES))
+TRACE_METHODS = st.one_of(st.sampled_from(["backtrack", "selfcorrect", "minconflicts", "ga", "orbit-search"]), JUNK)
+for _name in ("record", "recording"):
+    _target(
+        "queenslab.trace." + _name,
+        problem=st.one_of(st.integers(-2, 9), PROBLEMS),
+        method=TRACE_METHODS,
+        max_steps=BUDGETS,
+        solutions=st.one_of(st.integers(-1, 3), JUNK),
+        chunk=st.one_of(st.none(), BUDGETS),
+    )
+_target("queenslab.trace.memory_estimate", method=TRACE_METHODS, max_steps=BUDGETS)
+_target("queenslab.trace.attacking_pairs", board=PLACEMENTS)
+_target("queenslab.trace.read_trace", path=TRACE_PATHS)
+_target("queenslab.trace.write_trace", trace=TRACES)
+_target("queenslab.trace.checked", trace=TRACES)
+_target(
+    "queenslab.trace.check_steps",
+    method=TRACE_METHODS,
+    steps=st.one_of(st.builds(lambda: _forged().steps), st.lists(JUNK, max_size=3), JUNK),
+    options=st.one_of(st.just({"solutions": 1}), st.just({}), JUNK),
+)
+for _name in ("trace_svg", "write_trace_svg", "trace_gif", "write_trace_gif"):
+    _target(
+        "queenslab.trace." + _name,
+        trace=TRACES,
+        every=st.one_of(st.none(), INTS),
+        frame_seconds=st.one_of(st.none(), REALS),
+        hold=REALS,
+        options=st.one_of(st.just({}), st.dictionaries(st.sampled_from(["every", "hold", "bogus"]), JUNK, max_size=2)),
+    )
+
 #: Public callables deliberately not driven, with the reason.
 EXEMPT = {
     # result and description types: built by the library, not from user input
@@ -762,6 +849,11 @@ EXEMPT = {
     "SeedAlgorithm",
     "InvalidPosition",
     "Scene",
+    # data holders of a trace (queenslab.trace.checked validates a Trace before it is drawn)
+    "Step",
+    "Trace",
+    "Recording",
+    "Chunk",
     # no arguments, or arguments that are the library's own (not user input)
     "dihedral_isomorphism",
     "default_threads",
@@ -796,6 +888,7 @@ MODULES = [
     "queenslab.problem_file",
     "queenslab.viz",
     "queenslab.distributed",
+    "queenslab.trace",
 ]
 
 
@@ -1183,7 +1276,7 @@ COMMANDS: dict[str, st.SearchStrategy] = {
         VARIANT,
     ),
     "replay": st.tuples(
-        st.one_of(PATH_TOKENS, st.sampled_from(["trace.jsonl", "missing.jsonl"])).map(lambda t: [t]),
+        st.one_of(PATH_TOKENS, st.sampled_from([*TRACE_FILES, "missing.jsonl"])).map(lambda t: [t]),
         opt("--svg", PATH_TOKENS),
         opt("--gif", PATH_TOKENS),
         opt("--frames", PATH_TOKENS),
