@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 import pytest
-from clirun import run_cli
+from clirun import run_cli, wait_until_working
 from naive import all_solutions
 
 from queenslab import Problem, interrupt
@@ -127,9 +127,16 @@ def test_a_large_board_is_estimated():
     assert e.relative_stderr < 0.2
 
 
+#: Seconds within which a time limit or a Ctrl-C must have stopped an estimate: it stops
+#: within a fraction of a second, but a machine whose cores are busy several times over
+#: stretches that, and an estimate that ignored the stop would run for hours.
+STOP_WITHIN = 10.0
+
+
 def test_a_time_limit_is_kept():
+    # only the time limit ends it: no number of samples is given
     e = estimate(Problem(22), time_limit=0.5, method="knuth")
-    assert e.probes > 0 and e.seconds < 2.5
+    assert e.probes > 0 and not e.exact and e.seconds < 0.5 + STOP_WITHIN
 
 
 @pytest.mark.parametrize(
@@ -139,7 +146,7 @@ def test_a_time_limit_is_kept():
         ({"samples": 2.5}, "samples must be an integer"),
         ({"samples": 10**12}, "samples must be at most"),
         ({"time_limit": 0}, "time_limit must be a positive number"),
-        ({"time_limit": math.inf}, "finite"),
+        ({"time_limit": math.inf}, r"positive number of seconds up to 1e\+09 .*got inf"),
         ({"time_limit": "1"}, "time_limit"),
         ({"method": "magic"}, "unknown method 'magic'; use one of auto, knuth"),
         ({"confidence": 1.0}, r"confidence must be a number in \(0, 1\)"),
@@ -233,7 +240,7 @@ def test_ctrl_c_stops_the_command_and_prints_nothing(capsys):
         timer.cancel()
     out, err = capsys.readouterr()
     assert code == 130 and "interrupted" in err and out.strip() == ""
-    assert time.perf_counter() - t0 < 3.5
+    assert time.perf_counter() - t0 < 0.7 + STOP_WITHIN  # 10**10 probes take hours
     while interrupt.abandoned():
         time.sleep(0.05)
     assert not interrupt.requested()
@@ -298,7 +305,7 @@ def test_sigint_to_a_real_process_exits_130_with_nothing_printed():
         stderr=subprocess.PIPE,
         text=True,
     )
-    time.sleep(4.0)
+    wait_until_working(proc)  # past `python -m`'s imports, however busy the machine
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=20)
+    out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130 and out.strip() == "" and "interrupted" in err and "Traceback" not in err

@@ -17,30 +17,47 @@ import threading
 import time
 
 import pytest
+from clirun import wait_until_working
 
-from queenslab import Problem, interrupt
+import queenslab
+from queenslab import Problem, interrupt, warm
 from queenslab.cli import main
 from queenslab.data import known_total
 from queenslab.native import engine
 
-#: Seconds within which an interrupted command must have returned.
-STOP_WITHIN = 2.0
+#: Seconds within which an interrupted command must have returned. Commands stop within
+#: about a second; the tests allow ten, so that a machine whose cores are busy several
+#: times over (where the stop takes several seconds of wall-clock time) passes them, while
+#: a Ctrl-C that was not heeded (every command here runs for minutes) still fails them.
+STOP_WITHIN = 10.0
 
 
-def _interrupted(argv, delay=1.0):
-    """Run ``main(argv)``, send SIGINT after ``delay`` s; return (code, seconds after the signal)."""
+def _interrupted(argv, delay=1.0, ready=None):
+    """Run ``main(argv)``, send SIGINT after ``delay`` s (and once ``ready()`` holds, if
+    given); return (code, seconds after the signal)."""
     sent = {}
+    lock, ended = threading.Lock(), threading.Event()
 
     def fire():
-        sent["t"] = time.perf_counter()
-        os.kill(os.getpid(), signal.SIGINT)
+        if ended.wait(delay):
+            return
+        patience = time.monotonic() + 600  # then interrupt anyway, and let the test say what is missing
+        while ready is not None and not ready() and time.monotonic() < patience:
+            if ended.wait(0.02):
+                return
+        with lock:
+            if not ended.is_set():
+                sent["t"] = time.perf_counter()
+                os.kill(os.getpid(), signal.SIGINT)
 
-    timer = threading.Timer(delay, fire)
+    timer = threading.Thread(target=fire, daemon=True)
     timer.start()
     try:
         code = main([str(a) for a in argv])
     finally:
-        timer.cancel()
+        with lock:
+            ended.set()
+        timer.join()
     assert "t" in sent, f"{argv} finished before the interrupt: the case is too small to test"
     return code, time.perf_counter() - sent["t"]
 
@@ -71,15 +88,20 @@ def _sigint_raises():
 def _kernels_loaded():
     """Load the kernels first: loading compiled code cannot be interrupted, and on a
     cold cache it may take longer than the grace period (the command still exits 130
-    in time, but the loading goes on in the background)."""
+    in time, but the loading goes on in the background). Every count method's kernel set
+    is compiled (``queenslab warm``): a fresh clone has none in its cache, and compiling
+    one on a busy machine can take minutes."""
+    warm.warm()
     engine.count_both(Problem(8))
     engine.count_both(Problem(7, toroidal=True, knight=True, blocked=((0, 0),)))
     engine.count_prefix(Problem(8), [0])
     list(engine.fundamental_batches(Problem(6)))
 
 
-def _settled(timeout=30.0):
-    """Wait until interrupted work has ended; True when the stop flag is down again."""
+def _settled(timeout=300.0):
+    """Wait until interrupted work has ended; True when the stop flag is down again.
+    (Work that cannot be stopped, such as loading compiled code, ends in seconds on an
+    idle machine; the bound is for one whose cores are busy several times over.)"""
     t0 = time.perf_counter()
     while interrupt.abandoned() and time.perf_counter() - t0 < timeout:
         time.sleep(0.05)
@@ -138,14 +160,19 @@ def test_an_interrupted_kernel_never_returns_a_partial_count():
 
 def test_index_build_interrupted_leaves_only_a_resumable_partial_file(tmp_path, monkeypatch):
     monkeypatch.setenv("QUEENSLAB_INDEX_DIR", str(tmp_path))
-    code, after = _interrupted(["index", "build", 17, "--depth", 4], delay=2.0)
+    # interrupted once the build has started its partial file (on a busy machine that can
+    # take longer than the second or two it takes on an idle one)
+    code, after = _interrupted(
+        ["index", "build", 17, "--depth", 4],
+        ready=lambda: any(p.name.endswith(".partial") for p in tmp_path.iterdir()),
+    )
     assert code == 130 and after < STOP_WITHIN
     names = sorted(p.name for p in tmp_path.iterdir())
     assert not [n for n in names if n.endswith(".sqlite")], names  # never a final file
     assert [n for n in names if n.endswith(".partial")], names
 
 
-def _subprocess_interrupt(args, tmp_path, delay):
+def _subprocess_interrupt(args, tmp_path, cpu=2.0):
     env = dict(os.environ, QUEENSLAB_INDEX_DIR=str(tmp_path))
     proc = subprocess.Popen(
         [sys.executable, "-m", "queenslab", *map(str, args)],
@@ -156,11 +183,13 @@ def _subprocess_interrupt(args, tmp_path, delay):
         # a shell's background jobs ignore SIGINT; a terminal's foreground job does not
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
-    time.sleep(delay)
+    # past its start-up (a Ctrl-C while `python -m` imports is Python's own business):
+    # measured in CPU time, which a busy machine does not stretch as it stretches a sleep
+    wait_until_working(proc, cpu)
     assert proc.poll() is None, "the command finished before the interrupt"
     sent = time.perf_counter()
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
+    out, err = proc.communicate(timeout=120)
     return proc.returncode, time.perf_counter() - sent, out.decode(), err.decode()
 
 
@@ -179,7 +208,7 @@ def _subprocess_interrupt(args, tmp_path, delay):
     ids=lambda a: " ".join(map(str, a)),
 )
 def test_sigint_to_a_real_process(args, tmp_path):
-    code, after, out, err = _subprocess_interrupt(args, tmp_path, delay=4.0)
+    code, after, out, err = _subprocess_interrupt(args, tmp_path)
     assert code == 130, err
     assert after < STOP_WITHIN, f"stopped {after:.2f} s after SIGINT"
     assert "Traceback" not in err and "interrupted" in err
@@ -209,7 +238,20 @@ def test_ctrl_c_while_the_command_line_loads_is_quiet(tmp_path, delay):
     # business, so only a traceback through queenslab's code is a defect
     text = err.decode()
     assert proc.returncode in (130, -signal.SIGINT, 1), (proc.returncode, text[-1500:])
-    assert "queenslab" not in text.partition("Traceback")[2], text[-1500:]
+    assert not _queenslab_frames(text), text[-1500:]
     if proc.returncode == 1:  # Python's own start-up was interrupted: no queenslab frame at all
-        assert "Traceback" in text and "queenslab" not in text
+        assert "Traceback" in text and text.rstrip().endswith("KeyboardInterrupt")
     assert not out.strip()
+
+
+def _queenslab_frames(text):
+    """The frames of a traceback in ``text`` that are queenslab's code: the package and
+    the launcher, wherever they are loaded from. (Not the editable install's import hook,
+    ``__editable___queenslab_..._finder.py``, which Python's site module runs at start-up,
+    before any queenslab code: a busy machine makes that start-up long enough for a
+    Ctrl-C to land in it.)"""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    package = os.path.dirname(os.path.abspath(queenslab.__file__))
+    ours = (os.path.join(root, "queenslab") + os.sep, package + os.sep, os.path.join(root, "queenslab_launcher.py"))
+    frames = [line.strip() for line in text.partition("Traceback")[2].splitlines() if line.strip().startswith("File ")]
+    return [frame for frame in frames if any(f'"{path}' in frame for path in ours)]
