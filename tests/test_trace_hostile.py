@@ -16,6 +16,7 @@ import json
 import os
 import re
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -595,3 +596,37 @@ def test_an_address_space_cap_is_memory_not_available(tmp_path):
     )
     assert run.returncode == 2, run.stderr
     assert run.stderr.startswith("error: ") and "needs about 6.4 GB" in run.stderr and "Traceback" not in run.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("json_flag", [[], ["--json"]])
+def test_watch_without_a_terminal_stops_on_ctrl_c(json_flag, tmp_path):
+    """Without a terminal the walk runs at full speed, its events turned into steps a few
+    tens of thousands at a time: Ctrl-C stops it within about a second (10 s allowed on a
+    busy machine; the whole walk takes minutes), with exit 130 and no trace written."""
+    import signal
+    import subprocess
+    import sys
+
+    from clirun import wait_until_working
+
+    out = tmp_path / "t.jsonl"
+    argv = ["watch", "14", "--solutions", "0", "--max-steps", "50000000", "--record", str(out), *json_flag]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "queenslab", *argv],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    wait_until_working(proc, cpu=3.0)
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    try:
+        err = proc.communicate(timeout=60)[1]
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        pytest.fail("watch was still running a minute after SIGINT")
+    assert proc.returncode == 130 and "interrupted" in err and "Traceback" not in err
+    assert time.monotonic() - sent < 10
+    assert not out.exists()

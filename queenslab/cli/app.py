@@ -2,12 +2,14 @@
 the entry point that turns errors into ``error: ...`` (or a JSON error) and exit codes.
 
 Exit codes: 0 success, 1 a negative answer (not a solution, counts disagree, a count
-stopped by a limit), 2 bad input, 130 interrupted. With ``--json`` an error is printed as
+stopped by a limit), 2 bad input, 130 interrupted, 141 standard output closed by its reader
+(as for a command that SIGPIPE stops). With ``--json`` an error is printed as
 ``{"error": "...", "kind": "..."}`` on standard output as well.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -105,6 +107,13 @@ def main(argv: list[str] | None = None) -> int:
         return _error(f"{e.format_message()}{hint}", "UsageError", as_json)
     except QueensError as e:
         return _error(str(e), type(e).__name__, as_json)
+    except BrokenPipeError:
+        # the reader of standard output went away (`queenslab limits | head -1`): stop
+        # quietly, as a command killed by SIGPIPE does, without a traceback at exit
+        with contextlib.suppress(OSError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        return 141
     except MemoryError:
         # a last resort: every large array is estimated against the memory available first,
         # but a limit the estimate cannot see may still stop an allocation

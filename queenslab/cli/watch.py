@@ -358,7 +358,7 @@ def watch_cmd(
     if method in RANDOMISED:
         options["seed"] = 0 if seed is None else seed
     trace_cap = options["max_steps"]
-    live = not as_json and sys.stdout.isatty()
+    live = not as_json and sys.stdout is not None and sys.stdout.isatty()
     # on a terminal the walk comes in small chunks, drawn as they come; record's single call otherwise
     if live and method == "backtrack":
         options["chunk"] = LIVE_CHUNK

@@ -16,7 +16,7 @@ from collections.abc import Generator
 
 import numpy as np
 
-from .. import validate
+from .. import interrupt, validate
 from ..compiled import BITBOARD_MAX_N, compile_problem
 from ..errors import TooLarge
 from ..native import kernels as NK
@@ -25,7 +25,12 @@ from .events import decode
 from .steps import Trace
 from .stream import Chunk, Recording
 
-__all__ = ["record_backtrack", "backtrack_chunks"]
+__all__ = ["record_backtrack", "backtrack_chunks", "WALK_STEPS"]
+
+#: The most steps one call of the walk records when no chunk is asked for: the events are
+#: turned into steps between calls, where a stop is looked at (turning millions of events
+#: at once would hold the interpreter for many seconds), and the event buffer stays small.
+WALK_STEPS = 1 << 16
 
 
 def backtrack_chunks(problem: Problem, max_steps: int, solutions: int = 1, chunk: int | None = None):
@@ -36,7 +41,7 @@ def backtrack_chunks(problem: Problem, max_steps: int, solutions: int = 1, chunk
     problem, max_steps, solutions
         As :func:`record_backtrack`.
     chunk : int, optional
-        The most steps per chunk (>= 2); default: the whole cap in one call.
+        The most steps per chunk (>= 2); default :data:`WALK_STEPS`.
 
     Returns
     -------
@@ -52,7 +57,7 @@ def backtrack_chunks(problem: Problem, max_steps: int, solutions: int = 1, chunk
     if n > BITBOARD_MAX_N:
         raise TooLarge(f"backtracking is traced on the native engine's 64-bit rows: n <= {BITBOARD_MAX_N}, got {n}")
     solutions = validate.whole_number(solutions, "solutions", minimum=0)
-    size = max_steps if chunk is None else min(validate.whole_number(chunk, "chunk", minimum=2), max_steps)
+    size = min(WALK_STEPS if chunk is None else validate.whole_number(chunk, "chunk", minimum=2), max_steps)
     return _walk(problem, max_steps, solutions, size)
 
 
@@ -68,12 +73,12 @@ def _walk(problem: Problem, max_steps: int, solutions: int, size: int) -> Genera
     mode = NK.EMIT if solutions else NK.COUNT
     opts = np.array([n, n, int(problem.toroidal), mode, 0], np.int64)
     ev = np.empty((size, 3), np.int64)
-    halt = np.zeros(1, np.int64)  # never stopped: a trace is cut by its step cap
     total = found = 0
     while True:
         room = min(size, max_steps - total)
-        # the walk counts the rows it writes per call: give it the solutions still wanted
-        out = np.empty((max(solutions - found, 1), n), np.int64)
+        # the walk counts the rows it writes per call: give it the solutions still wanted, at
+        # most one a step of this call (each solution is a step of its own)
+        out = np.empty((max(min(solutions - found, room), 1), n), np.int64)
         before = q.copy()
         meta[2] = 0
         _, _, _, emitted = NK.walk(
@@ -90,9 +95,10 @@ def _walk(problem: Problem, max_steps: int, solutions: int, size: int) -> Genera
             q,
             meta,
             out,
-            halt,
+            interrupt.FLAG,  # Ctrl-C: the walk returns at its next backtrack
             ev[:room],
         )
+        interrupt.check()  # a walk stopped by the flag is never recorded
         m = int(meta[2])
         running = meta[1] != NK.DONE
         if running and m == room and total + m < max_steps:

@@ -150,8 +150,8 @@ def recording(
     Parameters
     ----------
     chunk : int, optional
-        ``backtrack``: the most steps per chunk (>= 2; default: the whole search in one
-        chunk). The other methods deliver a try, a generation, or (the orbit search) all
+        ``backtrack``: the most steps per chunk (>= 2; default 65,536, the walk's own
+        calls). The other methods deliver a try, a generation, or (the orbit search) all
         their steps at the end per chunk (see :mod:`queenslab.trace.stream`).
 
     Returns
