@@ -35,7 +35,7 @@ import numpy as np
 
 from .errors import QueensError
 
-__all__ = ["atomic_output", "check_output_path", "check_distinct", "output_target", "free_bytes", "NpyRows"]
+__all__ = ["atomic_output", "staged", "check_output_path", "check_distinct", "output_target", "free_bytes", "NpyRows"]
 
 #: Suffix of the temporary files (hidden: ``.NAME.XXXXXXXX.part``).
 TEMP_SUFFIX = ".part"
@@ -248,6 +248,57 @@ def check_output_path(path: object, what: str | None = None) -> str:
     os.close(fd)
     os.unlink(temp)
     return _as_text(path)
+
+
+@contextmanager
+def staged(outputs: Mapping[str, object]) -> Iterator[dict[str, str]]:
+    """Several outputs of one command, written all or none.
+
+    Yields, for every output given (None values are skipped), a temporary file name next
+    to its target with the target's suffix (a writer that chooses its format by the
+    suffix chooses as for the target). When the block ends without an error, every
+    temporary file is renamed over its target; on an error or an interrupt every one is
+    removed, and every target is left as it was -- so a command whose third picture is
+    refused has not written its first two.
+
+    Parameters
+    ----------
+    outputs : mapping of str to path or None
+        The outputs, keyed by how the user gave them (``"--svg"``).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     a, b = os.path.join(d, "a.txt"), os.path.join(d, "b.txt")
+    ...     try:
+    ...         with staged({"--a": a, "--b": b}) as temp:
+    ...             _ = open(temp["--a"], "w").write("a")
+    ...             raise QueensError("the second output is refused")
+    ...     except QueensError:
+    ...         pass
+    ...     os.listdir(d)
+    []
+    """
+    temps: dict[str, str] = {}
+    targets: dict[str, Path] = {}
+    try:
+        for flag, path in outputs.items():
+            if path is None:
+                continue
+            target = output_target(path, flag)
+            fd, temp = _create_temp(target, flag, path)
+            os.close(fd)
+            keep = temp.with_name(f"{temp.name}{target.suffix}")  # the target's suffix last
+            os.replace(temp, keep)
+            temps[flag], targets[flag] = str(keep), target
+        yield temps
+        for flag in list(temps):
+            os.replace(temps.pop(flag), targets[flag])
+    finally:
+        for temp in temps.values():
+            with suppress(OSError):
+                os.unlink(temp)
 
 
 @contextmanager

@@ -630,3 +630,18 @@ def test_watch_without_a_terminal_stops_on_ctrl_c(json_flag, tmp_path):
     assert proc.returncode == 130 and "interrupted" in err and "Traceback" not in err
     assert time.monotonic() - sent < 10
     assert not out.exists()
+
+
+def test_a_refused_output_leaves_every_output_unwritten(tmp_path, capsys):
+    """replay writes all its outputs or none: a picture refused after the SVG was drawn
+    leaves neither, and a file already at the SVG's name keeps its content."""
+    os.chdir(tmp_path)
+    path = write_trace(record(8, "backtrack", solutions=0), tmp_path / "t.jsonl")
+    (tmp_path / "old.svg").write_text("keep me")
+    # every step of a 3,469-step trace: far more than a GIF or a strip draws
+    assert main(["replay", path, "--svg", "old.svg", "--gif", "g.gif", "--frames", "f.png", "--every", "1"]) == 2
+    assert "beyond its" in capsys.readouterr().err
+    assert (tmp_path / "old.svg").read_text() == "keep me"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.svg", "t.jsonl"]
+    assert main(["replay", path, "--svg", "old.svg", "--gif", "g.gif", "--frames", "f.png"]) == 0
+    assert (tmp_path / "old.svg").read_text().startswith("<svg") and (tmp_path / "g.gif").exists()

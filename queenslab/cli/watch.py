@@ -32,6 +32,7 @@ import numpy as np
 
 from .. import interrupt
 from ..errors import QueensError, TooLarge
+from ..outfile import staged
 from ..problem import Problem
 from ..reports import ReplayReport, WatchReport
 from ..solution import format_placement
@@ -446,26 +447,28 @@ def replay_cmd(
             f"{drawn[0]} draws the trace's boards cell by cell, up to n = {MAX_N}; {file!r} is a trace of n = "
             f"{trace.n}: replay it without {', '.join(drawn)} for its summary"
         )
-    if tree is not None:
-        from ..trace.tree import write_tree
+    # every output is written, or none: a picture refused after another was drawn leaves no file
+    with staged({"--tree": tree, "--svg": svg, "--gif": gif, "--mp4": mp4, "--frames": frames}) as temp:
+        if tree is not None:
+            from ..trace.tree import write_tree
 
-        write_tree(tree, trace)
-    if svg is not None:
-        from ..trace import write_trace_svg
+            write_tree(temp["--tree"], trace)
+        if svg is not None:
+            from ..trace import write_trace_svg
 
-        write_trace_svg(svg, trace, every=every, **timing)
-    if gif is not None:
-        from ..trace import write_trace_gif
+            write_trace_svg(temp["--svg"], trace, every=every, **timing)
+        if gif is not None:
+            from ..trace import write_trace_gif
 
-        write_trace_gif(gif, trace, every=every, **timing)
-    if mp4 is not None:
-        from ..trace.video import write_trace_mp4
+            write_trace_gif(temp["--gif"], trace, every=every, **timing)
+        if mp4 is not None:
+            from ..trace.video import write_trace_mp4
 
-        write_trace_mp4(mp4, trace, every=every, **({} if fps is None else {"fps": fps}))
-    if frames is not None:
-        from ..trace.strip import write_frame_strip
+            write_trace_mp4(temp["--mp4"], trace, every=every, **({} if fps is None else {"fps": fps}))
+        if frames is not None:
+            from ..trace.strip import write_frame_strip
 
-        write_frame_strip(frames, trace, every)
+            write_frame_strip(temp["--frames"], trace, every)
     fields, line = _summary(trace)
     if as_json:
         emit_json(
