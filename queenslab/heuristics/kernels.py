@@ -20,6 +20,11 @@ code, row, column) they write every change of the board into it, as MOVE or SWAP
 events. ``ev`` defaults to None, and numba then prunes every ``ev is not None`` branch
 when it compiles that specialisation, so the un-traced search runs the loop it would run
 without recording and a trace is the search itself, not a copy of it.
+
+A try of the self-correcting search on a large board runs for seconds, so it is also
+resumable (:func:`self_correct_piece`): a budget of loop turns per call and a state array
+that the next call goes on from. The kernels read no stop flag; their callers cut the work
+into short calls and look at :mod:`queenslab.interrupt`'s flag between them.
 """
 
 import numpy as np
