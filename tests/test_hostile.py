@@ -37,7 +37,6 @@ import json
 import math
 import os
 import subprocess
-import sys
 import threading
 from collections.abc import Callable, Iterator
 from decimal import Decimal
@@ -46,6 +45,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from clirun import Overrun, run_python
 from hypothesis import HealthCheck, Phase, given, note, settings, strategies as st
 from strategies import problems
 
@@ -1424,14 +1424,14 @@ def test_the_reported_cli_defects_are_refused_with_the_reason(argv, message):
 
 def in_subprocess(code: str, seconds: float = 10) -> subprocess.CompletedProcess:
     """Run ``code`` in a fresh Python (for calls that hold the GIL or eat memory when they
-    hang); a run beyond ``seconds`` is killed and reported as :class:`Hang`."""
+    hang); a run beyond ``seconds`` of CPU time (:func:`clirun.run_python`: loading the
+    package takes about one, however busy the machine) is killed and reported as
+    :class:`Hang`."""
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
     try:
-        return subprocess.run(
-            [sys.executable, "-c", code], capture_output=True, text=True, timeout=seconds, env=env, cwd=os.getcwd()
-        )
-    except subprocess.TimeoutExpired:
-        raise Hang(f"did not finish within {seconds:g} s: {code}") from None
+        return run_python(code, seconds, env=env, cwd=os.getcwd())
+    except Overrun as e:
+        raise Hang(str(e)) from None
 
 
 def assert_queens_error(code: str, seconds: float = 10, *words: str) -> None:
