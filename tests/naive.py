@@ -246,17 +246,89 @@ def _may_take(problem, board, r, c):
     return not any(hits(a, (r, c)) for a in cells[:-1])
 
 
+def backtrack_steps(problem, limit):
+    """The first ``limit`` steps of lexicographic backtracking on ``problem``, as trace
+    lines, re-derived by recursion: each row's columns that ``_may_take`` allows (worked
+    out when the row is entered), in increasing order; a row deeper while a region can still
+    reach its least number of queens and the next row has such a column; a solution step on
+    every full board; a queen taken off when its row has no column left."""
+    n = problem.n
+    board = [-1] * n
+    out = []
+    free = lambda r: [c for c in range(n) if _may_take(problem, board, r, c)]
+    alone = [-1] * n
+    # rows at or after each row holding a cell of each region a queen may take at all
+    reach = [
+        [
+            sum(any(_may_take(problem, alone, i, c) for r2, c in region.cells if r2 == i) for i in range(y, n))
+            for y in range(n + 1)
+        ]
+        for region in problem.regions
+    ]
+
+    def regions_can_fill(r):
+        cells = {(i, board[i]) for i in range(r + 1)}
+        for k, region in enumerate(problem.regions):
+            held = sum(cell in set(region.cells) for cell in cells)
+            if held + reach[k][r + 1] < region.at_least:
+                return False
+        return True
+
+    def visit(r):
+        for c in free(r):
+            if len(out) >= limit:
+                return
+            out.append(["place" if board[r] < 0 else "move", r, c])
+            board[r] = c
+            if not regions_can_fill(r):
+                continue
+            if r + 1 == n:
+                out.append(["solution"])
+            elif free(r + 1):
+                visit(r + 1)
+        if board[r] >= 0 and len(out) < limit:
+            out.append(["remove", r])
+            board[r] = -1
+
+    if n and free(0):
+        visit(0)
+    return out[:limit]
+
+
 def _half_number(text):
     """Is ``text`` an integer or an integer and a half (``3``, ``-2``, ``6.5``)?"""
     whole, dot, half = text.removeprefix("-").partition(".")
     return whole.isdigit() and whole.isascii() and (not dot or half == "5")
 
 
-def trace_violation(method, problem, steps, options):
+def _no_attack(n, board):
+    """Does no queen of the full ``board`` attack another (the standard rules)?"""
+    cells = list(enumerate(board))
+    return not any(attacked(n, a, b) for a, b in itertools.combinations(cells, 2))
+
+
+def trace_violation(method, problem, steps, options, complete=None):
     """The 1-based number of the first step of ``steps`` (each a trace line's JSON list,
     0-based) that ``method`` cannot take, or None: the rules re-derived step by step from
-    the Problem's data, the brute-force attack test and the brute-force solution test."""
+    the Problem's data, the brute-force attack test and the brute-force solution test.
+    With ``complete`` (the header's), a trace that ends where the search goes on, or the
+    other way round, is refused at the step after its last."""
     n = problem.n
+    if method == "backtrack":
+        want = backtrack_steps(problem, 10**9 if complete is not None else len(steps))
+        if options["solutions"]:  # the walk stops at the solutions asked for
+            ends = [i for i, x in enumerate(want) if x == ["solution"]]
+            if len(ends) >= options["solutions"]:
+                want = want[: ends[options["solutions"] - 1] + 1]
+        for k, step in enumerate(steps, 1):
+            if k > len(want) or list(step) != want[k - 1]:
+                return k
+        if complete is not None and complete != (len(steps) == len(want)):
+            return len(steps) + 1
+        return None
+    if n in (2, 3) and steps:
+        return 1
+    solved = False
     board = [-1] * n
     tries = found = 0
     last = None
@@ -264,7 +336,7 @@ def trace_violation(method, problem, steps, options):
     deepest = 0
     for k, step in enumerate(steps, 1):
         op, args = step[0], step[1:]
-        if op not in TRACE_OPS[method]:
+        if op not in TRACE_OPS[method] or solved:
             return k
         depth = next((i for i in range(n) if board[i] < 0), n)
         if method == "backtrack":
@@ -298,22 +370,26 @@ def trace_violation(method, problem, steps, options):
             if method == "minconflicts" and sorted(b) != list(range(n)):
                 return k
             board = b
+            solved = _no_attack(n, board)
         elif op in ("move", "swap"):
             if tries == 0:
                 return k
             r, c = args
             if op == "move":
-                if c != (board[r] + 1) % n:
+                if n == 1 or c != (board[r] + 1) % n:
                     return k
                 board[r] = c
             else:
                 if r == c:
                     return k
                 board[r], board[c] = board[c], board[r]
+            solved = _no_attack(n, board)
         elif op == "best":
             g, b = args
             if g != k - 1 or g > 10_000 or min(b) < 0:
                 return k
+            tries = g
+            solved = _no_attack(n, list(b))
         else:  # orbit
             g, b, operator = args
             name = operator[:4]
@@ -330,4 +406,9 @@ def trace_violation(method, problem, steps, options):
             seen_orbits.append(image_set(list(b)))
             deepest = max(deepest, g)
         last = op
+    if complete is not None and method != "orbit-search":
+        most = {"ga": 10_000, **TRACE_TRIES}[method]
+        ended = solved or tries >= most or n in (2, 3)
+        if (complete and not ended) or (not complete and solved):
+            return len(steps) + 1
     return None

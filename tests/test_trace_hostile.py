@@ -89,7 +89,7 @@ def _as_step(line: list) -> Step:
 def _verdict(trace: Trace, lines: list[list]) -> int | None:
     """The first step check_steps refuses (1-based), or None."""
     try:
-        check_steps(trace.method, trace.problem, [_as_step(x) for x in lines], trace.options)
+        check_steps(trace.method, trace.problem, [_as_step(x) for x in lines], trace.options, trace.complete)
     except InvalidTrace as e:
         found = re.match(r"step (\d+) ", str(e))
         assert found, str(e)
@@ -104,7 +104,7 @@ def _verdict(trace: Trace, lines: list[list]) -> int | None:
 def test_every_recorded_trace_passes_its_rules_and_the_naive_rules(trace, tmp_path):
     assert trace.steps or trace.n in (2, 3)
     assert _verdict(trace, _lines(trace)) is None
-    assert trace_violation(trace.method, trace.problem, _lines(trace), trace.options) is None
+    assert trace_violation(trace.method, trace.problem, _lines(trace), trace.options, trace.complete) is None
     path = write_trace(trace, tmp_path / "t.jsonl")
     again = read_trace(path)
     assert again.steps == trace.steps and again.problem == trace.problem and again.options == trace.options
@@ -168,7 +168,7 @@ def edited(draw):
 @given(edited())
 def test_an_edited_trace_gets_the_verdict_of_the_naive_rules(case):
     trace, lines = case
-    assert _verdict(trace, lines) == trace_violation(trace.method, trace.problem, lines, trace.options)
+    assert _verdict(trace, lines) == trace_violation(trace.method, trace.problem, lines, trace.options, trace.complete)
 
 
 def test_the_edits_make_both_verdicts():
@@ -207,38 +207,61 @@ def _file(tmp_path: Path, lines: list, name: str = "t.jsonl", **header) -> Path:
     return path
 
 
+#: The first steps of backtracking on 8 queens, and its steps to the first solution of 4.
+WALK8 = _lines(record(8, "backtrack", max_steps=6))
+WALK4 = _lines(record(4, "backtrack"))
+SOLVED8 = [0, 4, 7, 5, 2, 6, 1, 3]
+LOCAL = {"seed": 0, "options": {}}
+
 IMPOSSIBLE = [
     # (method, header changes, steps, the step refused, words of the reason)
     ("backtrack", {}, [["place", 0, 0], ["place", 1, 1], ["solution"]], 2, "attacked by the queen on row 0"),
     ("backtrack", {}, [["place", 0, 0], ["place", 1, 2], ["solution"]], 3, "needs a full board"),
     ("backtrack", {}, [["place", 1, 0]], 1, "first empty row is 0"),
-    ("backtrack", {}, [["place", 0, 3], ["move", 0, 1]], 2, "increasing order"),
+    ("backtrack", {}, [["place", 0, 3]], 1, r'takes \["place", 0, 0\]'),
+    ("backtrack", {}, [["place", 0, 0], ["place", 1, 3]], 2, r'takes \["place", 1, 2\]'),
+    ("backtrack", {}, [["place", 0, 0], ["remove", 0]], 2, r'takes \["place", 1, 2\]'),
+    ("backtrack", {}, [["place", 0, 0], ["place", 1, 2], ["move", 1, 1]], 3, "increasing order"),
     ("backtrack", {}, [["place", 0, 0], ["place", 1, 2], ["remove", 0]], 3, "deepest queen is on row 1"),
     ("backtrack", {}, [["remove", 0]], 1, "board is empty"),
-    ("backtrack", {}, [["start", [0, 4, 7, 5, 2, 6, 1, 3]]], 1, "writes only place"),
+    ("backtrack", {}, [["start", SOLVED8]], 1, "writes only place"),
     ("backtrack", {"problem": Problem(8, blocked=[(0, 0)])}, [["place", 0, 0]], 1, "may take"),
     ("backtrack", {"problem": Problem(8, fixed=[(3, 3)])}, [["place", 0, 0]], 1, "may take"),
-    ("selfcorrect", {"seed": 0, "options": {}}, [["move", 0, 1]], 1, "after its first start"),
-    ("selfcorrect", {"seed": 0, "options": {}}, [["start", [0] * 8], ["move", 0, 2]], 2, "one column on"),
-    ("selfcorrect", {"seed": 0, "options": {}}, [["start", [0, -1, 0, 0, 0, 0, 0, 0]]], 1, "full board"),
-    ("minconflicts", {"seed": 0, "options": {}}, [["start", [0] * 8]], 1, "permutation"),
-    ("minconflicts", {"seed": 0, "options": {}}, [["start", list(range(8))], ["swap", 2, 2]], 2, "different rows"),
-    ("ga", {"seed": 0, "options": {}}, [["best", 0, [0] * 8], ["best", 2, [0] * 8]], 2, "generation 1 is next"),
+    # a full board that solves 4-queens with no solution step; a step after the one solution asked for
+    ("backtrack", {"problem": Problem(4)}, [*WALK4[:-1], ["remove", 3]], len(WALK4), r'takes \["solution"\]'),
+    ("backtrack", {"problem": Problem(4)}, [*WALK4, ["remove", 3]], len(WALK4) + 1, "ended before this step"),
+    # the header's complete: a search that goes on, one that ended
+    ("backtrack", {}, WALK8[:1], 2, "goes on with"),
+    ("backtrack", {"problem": Problem(4), "complete": False}, WALK4, len(WALK4) + 1, "ends here"),
+    ("backtrack", {"problem": Problem(4), "options": {"solutions": 0}}, WALK4, len(WALK4) + 1, "goes on with"),
+    ("selfcorrect", LOCAL, [["move", 0, 1]], 1, "after its first start"),
+    ("selfcorrect", LOCAL, [["start", [0] * 8], ["move", 0, 2]], 2, "one column on"),
+    ("selfcorrect", LOCAL, [["start", [0, -1, 0, 0, 0, 0, 0, 0]]], 1, "full board"),
+    ("selfcorrect", LOCAL, [["start", SOLVED8], ["move", 0, 1]], 2, "stops at its first solution"),
+    ("selfcorrect", LOCAL, [["start", [0] * 8]], 2, "not a solution"),
+    ("selfcorrect", {**LOCAL, "complete": False}, [["start", SOLVED8]], 2, "last board is a solution"),
+    ("selfcorrect", {**LOCAL, "problem": Problem(1)}, [["start", [0]], ["move", 0, 0]], 2, "first solution"),
+    ("minconflicts", LOCAL, [["start", [0] * 8]], 1, "permutation"),
+    ("minconflicts", LOCAL, [["start", list(range(8))], ["swap", 2, 2]], 2, "different rows"),
+    ("ga", LOCAL, [["best", 0, [0] * 8], ["best", 2, [0] * 8]], 2, "generation 1 is next"),
+    ("ga", {**LOCAL, "problem": Problem(2)}, [["best", 0, [0, 1]]], 1, "no solution"),
     ("orbit-search", {"options": {"strategy": "bfs"}}, [["orbit", 1, [0] * 8, "Inc(0.5, 3.5)"]], 1, "board is not"),
     (
         "orbit-search",
         {"options": {"strategy": "bfs"}},
-        [["orbit", 1, [0, 4, 7, 5, 2, 6, 1, 3], "Inc(0.5, 3.5)"], ["orbit", 1, [7, 3, 0, 2, 5, 1, 6, 4], "Inc(1, 2)"]],
+        [["orbit", 1, SOLVED8, "Inc(0.5, 3.5)"], ["orbit", 1, [7, 3, 0, 2, 5, 1, 6, 4], "Inc(1, 2)"]],
         2,
         "reached once",
     ),
+    ("orbit-search", {"options": {"strategy": "bfs"}}, [["orbit", 1, SOLVED8, "rm -rf"]], 1, "notation"),
     (
         "orbit-search",
         {"options": {"strategy": "bfs"}},
-        [["orbit", 1, [0, 4, 7, 5, 2, 6, 1, 3], "rm -rf"]],
+        [["orbit", 1, SOLVED8, "Inc(" + "9" * 30 + ", 3)"]],
         1,
         "notation",
     ),
+    ("orbit-search", {"options": {"strategy": "bfs"}}, [["orbit", 2, SOLVED8, "Mov(1, 2)"]], 1, "no orbit was reached"),
 ]
 
 
@@ -558,7 +581,7 @@ def test_a_damaged_trace_file_is_read_whole_or_refused_with_a_queens_error(data,
         return
     # read whole: the steps are every line's, and both the rules and the naive rules accept them
     assert len(again.steps) == json.loads(text.split("\n")[0])["steps"]
-    assert trace_violation(again.method, again.problem, _lines(again), again.options) is None
+    assert trace_violation(again.method, again.problem, _lines(again), again.options, again.complete) is None
 
 
 def test_a_trace_cut_short_or_with_more_lines_is_refused(tmp_path):

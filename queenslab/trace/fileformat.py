@@ -367,7 +367,7 @@ def _read(fh: Any, shown: str) -> Trace:
     if len(steps) < want:
         raise InvalidTrace(f"{cut}, the file holds {len(steps)}; record the trace again")
     try:
-        check_steps(head["method"], problem, steps, head["options"])
+        check_steps(head["method"], problem, steps, head["options"], head["complete"])
     except InvalidTrace as e:
         raise InvalidTrace(f"{shown}, {e}; the trace is not drawn") from None
     return mark_checked(Trace(head["method"], problem, head["seed"], tuple(steps), head["complete"], head["options"]))

@@ -7,12 +7,15 @@ empty board and holds every one to the rules of the method the header names:
 ==================  ==================================================================
 method              its steps, and what each may do
 ==================  ==================================================================
-``backtrack``       the native engine's lexicographic walk: ``place`` on the first
-                    empty row, ``move`` the deepest queen to a later column, ``remove``
-                    the deepest queen; every queen on an allowed cell that no queen
-                    above it attacks under the problem's rules, no region over its
-                    bound; ``solution`` only on a full board that solves the problem,
-                    at most as many as the header's ``solutions`` asks
+``backtrack``       exactly the native engine's lexicographic walk on the problem, step
+                    for step: ``place`` the lowest column of the first empty row that
+                    no queen attacks, ``move`` the deepest queen to its row's next such
+                    column, ``remove`` it when none is left, ``solution`` on every full
+                    board that solves the problem, and nothing after the solutions the
+                    header's ``solutions`` asks for (a step that breaks what every
+                    placement respects -- a blocked cell, an attacked queen, a region
+                    over its bound, a solution on a board that is not one -- is named
+                    as such)
 ``selfcorrect``     ``start`` on a full board, then ``move`` a queen one column on
                     (cyclically, as the self-correcting Queens program's queens do);
                     at most 1001 tries
@@ -23,6 +26,13 @@ method              its steps, and what each may do
                     reached before, of generation 1 for ``Inc`` and at most one more
                     than the generations before it for ``Mov``
 ==================  ==================================================================
+
+The local searches and the genetic algorithm stop at their first solution (no step
+follows a board on which no queen attacks another), and 2 and 3 queens, which have no
+solution, have no step. With the header's ``complete``, the last step must be where the
+search ends -- backtracking's last solution asked for or the end of its tree, a local
+search's solution or its last try, the genetic algorithm's solution or its last
+generation -- or, when ``complete`` is false, a step after which it goes on.
 
 The first step that breaks a rule is refused with :class:`InvalidTrace`, naming its step
 number (1 is the line after the header), the step as written (0-based) and the rule.
@@ -66,7 +76,7 @@ MAX_TRIES = {"selfcorrect": 1001, "minconflicts": 101}
 #: The last generation the genetic algorithm breeds.
 GA_GENERATIONS = 10_000
 #: An orbit operator as the orbit search writes it, in Zhang and Zhang's notation.
-_OPERATOR = re.compile(r"(Inc|Mov)\(-?[0-9]+(\.5)?(, -?[0-9]+(\.5)?){1,3}\)")
+_OPERATOR = re.compile(r"(Inc|Mov)\(-?[0-9]{1,7}(\.5)?(, -?[0-9]{1,7}(\.5)?){1,3}\)")
 _OPERATOR_CHARS = 80
 
 
@@ -90,7 +100,9 @@ class _Refusal(Exception):
     step's number by :func:`check_steps`."""
 
 
-def check_steps(method: str, problem: Problem, steps: Sequence[Step], options: Mapping[str, Any]) -> None:
+def check_steps(
+    method: str, problem: Problem, steps: Sequence[Step], options: Mapping[str, Any], complete: bool | None = None
+) -> None:
     """Replay ``steps`` on an empty board and refuse the first one that ``method`` cannot take.
 
     Parameters
@@ -103,6 +115,10 @@ def check_steps(method: str, problem: Problem, steps: Sequence[Step], options: M
         Already checked one by one against the board size (rows and columns on the board).
     options : mapping
         The header's options (``solutions`` of backtracking).
+    complete : bool, optional
+        The header's ``complete``: whether the search ran to its end. When given, the last
+        step must be where the search ends (True) or a step after which it goes on
+        (False); a lie is refused as a missing step (``step K+1``).
 
     Raises
     ------
@@ -132,8 +148,14 @@ def check_steps(method: str, problem: Problem, steps: Sequence[Step], options: M
     solutions = options.get("solutions", 0)
     if not (isinstance(solutions, int) and not isinstance(solutions, bool) and solutions >= 0):
         raise QueensError(f"the option solutions is an integer >= 0, got {validate.brief(solutions)}")
+    if complete is not None and not isinstance(complete, bool):
+        raise QueensError(f"complete must be True, False or None, got {validate.brief(complete)}")
     allowed = METHOD_OPS[method]
-    take = _RULES[method](problem, options)
+    take, end = _RULES[method](problem, options, len(steps))
+    if problem.n in (2, 3) and method != "backtrack" and steps:
+        raise InvalidTrace(
+            f"step 1 {_quoted(steps[0])}: {problem.n}-queens has no solution, and {method} makes no step"
+        )
     for k, step in enumerate(steps, 1):
         try:
             if step.op not in allowed:
@@ -141,6 +163,11 @@ def check_steps(method: str, problem: Problem, steps: Sequence[Step], options: M
             take(step)
         except _Refusal as e:
             raise InvalidTrace(f"step {k} {_quoted(step)}: {e}") from None
+    if complete is not None:
+        try:
+            end(complete)
+        except _Refusal as e:
+            raise InvalidTrace(f"step {len(steps) + 1} (after the last): {e}") from None
 
 
 def _cell(r: int, c: int) -> str:
@@ -150,8 +177,54 @@ def _cell(r: int, c: int) -> str:
 _BASED = " (rows and columns 0-based, as in the file)"
 
 
-def _backtrack(problem: Problem, options: Mapping[str, Any]) -> Callable[[Step], None]:
-    """The lexicographic walk: the board is always rows 0..depth-1 filled, the rest empty."""
+_Rules = tuple[Callable[[Step], None], Callable[[bool], None]]
+_WALK = (
+    "it tries each row's columns in increasing order, goes a row deeper while the next row has a column that no "
+    "queen attacks, and takes a queen off only when its row has no column left"
+)
+
+
+def _backtrack(problem: Problem, options: Mapping[str, Any], count: int) -> _Rules:
+    """The lexicographic walk, step for step: each step is first checked for what any
+    placement must respect (to say why a step is wrong), then compared with the step the
+    walk itself takes there (the native engine's walk on the problem's compiled tables,
+    run as far as the trace goes and one step further)."""
+    from itertools import chain
+
+    from .backtrack import backtrack_chunks
+
+    legal = _backtrack_placements(problem, options)
+    wanted = options.get("solutions", 0)
+    walk = chain.from_iterable(chunk.steps for chunk in backtrack_chunks(problem, count + 1, wanted))
+    found = [0]
+
+    def ended() -> str:
+        if wanted and found[0] == wanted:
+            return f"it had found the {wanted} solution(s) the header's options ask for"
+        return "it had searched the whole tree"
+
+    def take(step: Step) -> None:
+        legal(step)
+        want = next(walk, None)
+        if want is None:
+            raise _Refusal(f"backtracking has ended before this step: {ended()}")
+        if step != want:
+            raise _Refusal(f"backtracking takes {_quoted(want)} here: {_WALK}")
+        found[0] += step.op == "solution"
+
+    def end(complete: bool) -> None:
+        more = next(walk, None)
+        if complete and more is not None:
+            raise _Refusal(f"the header says the search ran to its end, but backtracking goes on with {_quoted(more)}")
+        if not complete and more is None:
+            raise _Refusal(f"the header says the step cap cut the search, but backtracking ends here: {ended()}")
+
+    return take, end
+
+
+def _backtrack_placements(problem: Problem, options: Mapping[str, Any]) -> Callable[[Step], None]:
+    """What every step of the walk respects: the board is always rows 0..depth-1 filled,
+    the rest empty, and no queen is on a cell the problem forbids or under attack."""
     from ..compiled import compile_problem
     from ..solution import why_not_solution
 
@@ -260,39 +333,86 @@ def _full(board: Sequence[int], what: str) -> None:
         raise _Refusal(f"{what} sets a full board, one queen in every row (no -1)")
 
 
-def _local(method: str, board_rule: Callable[[Sequence[int]], None], move: str) -> Callable[..., Any]:
-    """The rules of a local search: tries from a full board, then one kind of move."""
+class _Pairs:
+    """The attacking pairs of a full board under the standard rules, kept up to date move
+    by move (O(1) a move): the local searches stop at the first board without one."""
 
-    def rules(problem: Problem, options: Mapping[str, Any]) -> Callable[[Step], None]:
+    def __init__(self, board: Sequence[int]):
+        self.board = list(board)
+        self.lines: Counter[tuple[int, int]] = Counter()
+        self.pairs = 0
+        for r, c in enumerate(self.board):
+            self._add(r, c, 1)
+
+    def _add(self, r: int, c: int, sign: int) -> None:
+        for key in ((0, c), (1, r - c), (2, r + c)):
+            if sign < 0:
+                self.lines[key] -= 1
+                self.pairs -= self.lines[key]
+            else:
+                self.pairs += self.lines[key]
+                self.lines[key] += 1
+
+    def move(self, r: int, c: int) -> None:
+        self._add(r, self.board[r], -1)
+        self.board[r] = c
+        self._add(r, c, 1)
+
+
+def _local(method: str, board_rule: Callable[[Sequence[int]], None], move: str) -> Callable[..., _Rules]:
+    """The rules of a local search: tries from a full board, then one kind of move, until
+    the first board on which no queen attacks another."""
+
+    def rules(problem: Problem, options: Mapping[str, Any], count: int) -> _Rules:
         n = problem.n
-        board: list[int] = []
-        tries = [0]
+        state: dict[str, Any] = {"board": None, "tries": 0}
+
+        def solved() -> bool:
+            return state["board"] is not None and state["board"].pairs == 0
 
         def take(step: Step) -> None:
+            if solved():
+                raise _Refusal(f"{method} stops at its first solution, and the board before this step was one")
             if step.op == "start":
-                tries[0] += 1
-                if tries[0] > MAX_TRIES[method]:
+                state["tries"] += 1
+                if state["tries"] > MAX_TRIES[method]:
                     raise _Refusal(f"{method} makes at most {MAX_TRIES[method]} tries, and this is one more")
                 assert step.board is not None
                 board_rule(step.board)
-                board[:] = step.board
+                state["board"] = _Pairs(step.board)
                 return
-            if not board:
+            pairs = state["board"]
+            if pairs is None:
                 raise _Refusal(f"{method} moves queens only after its first start step")
+            board = pairs.board
             r, c = step.row, step.col
             if move == "move":
-                if c != (board[r] + 1) % n:
+                if n == 1 or c != (board[r] + 1) % n:
                     raise _Refusal(
                         f"the self-correcting search moves a queen one column on (cyclically): row {r}'s queen is "
                         f"on column {board[r]} and can move only to column {(board[r] + 1) % n}{_BASED}"
+                        if n > 1
+                        else "a queen of the 1-board has no other column to move to"
                     )
-                board[r] = c
+                pairs.move(r, c)
             else:
                 if r == c:
                     raise _Refusal("min-conflicts swaps the columns of two different rows")
-                board[r], board[c] = board[c], board[r]
+                a, b = board[r], board[c]
+                pairs.move(r, b)
+                pairs.move(c, a)
 
-        return take
+        def end(complete: bool) -> None:
+            done = solved() or state["tries"] == MAX_TRIES[method] or n in (2, 3)
+            if complete and not done:
+                raise _Refusal(
+                    f"the header says the search ran to its end, but its last board is not a solution and it made "
+                    f"{state['tries']} of its {MAX_TRIES[method]} tries"
+                )
+            if not complete and solved():
+                raise _Refusal("the header says the step cap cut the search, but its last board is a solution")
+
+        return take, end
 
     return rules
 
@@ -306,10 +426,15 @@ def _start_permutation(board: Sequence[int]) -> None:
         raise _Refusal("min-conflicts starts from a permutation: every column exactly once")
 
 
-def _genetic(problem: Problem, options: Mapping[str, Any]) -> Callable[[Step], None]:
+def _genetic(problem: Problem, options: Mapping[str, Any], count: int) -> _Rules:
+    from ..solution import why_not_solution
+
     expected = [0]
+    solved = [False]
 
     def take(step: Step) -> None:
+        if solved[0]:
+            raise _Refusal("the genetic algorithm stops at its first solution, and the last best individual was one")
         if step.col != expected[0]:
             raise _Refusal(
                 f"the genetic algorithm's best individuals come one per generation, 0, 1, 2, ...: "
@@ -320,11 +445,21 @@ def _genetic(problem: Problem, options: Mapping[str, Any]) -> Callable[[Step], N
         assert step.board is not None
         _full(step.board, "a best step")
         expected[0] += 1
+        solved[0] = why_not_solution(problem, list(step.board)) is None
 
-    return take
+    def end(complete: bool) -> None:
+        if complete and not (solved[0] or expected[0] > GA_GENERATIONS or problem.n in (2, 3)):
+            raise _Refusal(
+                f"the header says the search ran to its end, but its last best individual is not a solution and "
+                f"it bred {max(expected[0] - 1, 0)} of its {GA_GENERATIONS} generations"
+            )
+        if not complete and solved[0]:
+            raise _Refusal("the header says the step cap cut the search, but its last best individual is a solution")
+
+    return take, end
 
 
-def _orbit_search(problem: Problem, options: Mapping[str, Any]) -> Callable[[Step], None]:
+def _orbit_search(problem: Problem, options: Mapping[str, Any], count: int) -> _Rules:
     from ..solution import why_not_solution
     from ..symmetry.orbits import canonical
 
@@ -339,6 +474,8 @@ def _orbit_search(problem: Problem, options: Mapping[str, Any]) -> Callable[[Ste
         if operator.startswith("Inc") and generation != 1:
             raise _Refusal(f"an orbit that Inc reaches is of generation 1, not {generation}")
         if operator.startswith("Mov") and not 2 <= generation <= deepest[0] + 1:
+            if not deepest[0]:
+                raise _Refusal("Mov reaches an orbit from one reached before, and no orbit was reached yet")
             raise _Refusal(
                 f"an orbit that Mov reaches is one generation after an orbit reached before: 2..{deepest[0] + 1}, "
                 f"not {generation}"
@@ -353,10 +490,10 @@ def _orbit_search(problem: Problem, options: Mapping[str, Any]) -> Callable[[Ste
         seen.add(form)
         deepest[0] = max(deepest[0], generation)
 
-    return take
+    return take, lambda complete: None  # how many orbits the search reaches is its own
 
 
-_RULES: dict[str, Callable[[Problem, Mapping[str, Any]], Callable[[Step], None]]] = {
+_RULES: dict[str, Callable[[Problem, Mapping[str, Any], int], _Rules]] = {
     "backtrack": _backtrack,
     "selfcorrect": _local("selfcorrect", _start_full, "move"),
     "minconflicts": _local("minconflicts", _start_permutation, "swap"),

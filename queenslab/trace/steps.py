@@ -228,8 +228,8 @@ def checked(trace: object, what: str = "trace") -> Trace:
 
     Examples
     --------
-    >>> checked(Trace("backtrack", Problem(4), None, (Step("place", 0, 1),), False)).steps[0].col
-    1
+    >>> checked(Trace("backtrack", Problem(4), None, (Step("place", 0, 0),), False)).steps[0].col
+    0
     >>> checked(Trace("backtrack", Problem(4), None, (Step("place", 0, 0), Step("place", 1, 1)), True))
     Traceback (most recent call last):
     ...
@@ -252,7 +252,7 @@ def checked(trace: object, what: str = "trace") -> Trace:
     for k, step in enumerate(trace.steps, 1):
         if not _step_fits(step, n):
             raise InvalidTrace(f"{what}: step {k} ({validate.brief(step)}) is not a step that fits the {n}-board")
-    check_steps(trace.method, trace.problem, trace.steps, trace.options)
+    check_steps(trace.method, trace.problem, trace.steps, trace.options, trace.complete)
     mark_checked(trace)
     return trace
 
