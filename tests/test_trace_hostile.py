@@ -289,10 +289,10 @@ def test_the_impossible_solution_is_refused_on_the_command_line(tmp_path, capsys
 
 
 HEADERS = [
-    ({"version": True}, "format version True"),
+    ({"version": True}, "format version true"),
     ({"version": 2}, "format version 2"),
-    ({"version": "1"}, "format version '1'"),
-    ({"base": True}, "base is True"),
+    ({"version": "1"}, 'format version "1"'),
+    ({"base": True}, "base is true"),
     ({"base": 1}, "0-based"),
     ({"seed": 3}, "deterministic and its seed is null"),
     ({"method": "ga", "options": {}, "seed": -1}, "integer 0..9223372036854775807"),
@@ -300,15 +300,16 @@ HEADERS = [
     ({"method": "ga", "options": {}, "seed": 2**64}, "more than 19 digits"),
     ({"method": "ga", "options": {}, "seed": 1.5}, "integer 0.."),
     ({"method": "ga", "options": {}, "seed": None}, "records its seed"),
-    ({"steps": -1}, "steps is an integer >= 0"),
-    ({"steps": True}, "steps is an integer >= 0"),
+    ({"steps": -1}, "steps is an integer 0.."),
+    ({"steps": 2**63}, "steps is an integer 0..9223372036854775807, got 9223372036854775808"),
+    ({"steps": True}, "steps is an integer 0.."),
     ({"complete": "yes"}, "complete is true or false"),
     ({"comlete": True}, "did you mean 'complete'"),
     ({"options": {"solutions": -1}}, "solutions is an integer >= 0"),
     ({"options": {"solutions": 1, "extra": 2}}, "options of backtrack are an object with solutions"),
     ({"method": "orbit-search", "options": {"strategy": "xfs"}}, "strategy is bfs or dfs"),
     ({"n": 9}, "n is 9, its problem's 8"),
-    ({"n": True}, "n is True"),
+    ({"n": True}, "n is true"),
     ({"problem": Problem(8, toroidal=True), "method": "minconflicts", "seed": 0, "options": {}}, "standard problem"),
     ({"problem": Problem(65), "n": 65}, "n <= 64"),
     ({"method": "aco"}, "unknown method"),
@@ -668,3 +669,16 @@ def test_a_refused_output_leaves_every_output_unwritten(tmp_path, capsys):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["old.svg", "t.jsonl"]
     assert main(["replay", path, "--svg", "old.svg", "--gif", "g.gif", "--frames", "f.png"]) == 0
     assert (tmp_path / "old.svg").read_text().startswith("<svg") and (tmp_path / "g.gif").exists()
+
+
+def test_a_last_line_without_its_line_break_is_read_and_a_cut_one_refused(tmp_path):
+    path = write_trace(record(6, "backtrack"), tmp_path / "t.jsonl")
+    text = Path(path).read_text()
+    Path(path).write_text(text[:-1])  # an editor dropped the last line break
+    assert read_trace(path).steps == record(6, "backtrack").steps
+    Path(path).write_text(text[:-4])
+    with pytest.raises(InvalidTrace, match="last line is incomplete"):
+        read_trace(path)
+    (tmp_path / "h.jsonl").write_bytes(b"\xff" + text.split("\n")[0].encode())
+    with pytest.raises(InvalidTrace, match="not UTF-8"):
+        read_trace(tmp_path / "h.jsonl")

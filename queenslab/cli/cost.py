@@ -38,7 +38,9 @@ def _text(c: Any) -> list[str]:
     from ..cost import METHOD_NAMES, format_duration
 
     err = "" if c.relative_error is None else f" (calibration's standard error {100 * c.relative_error:.2g}%)"
-    nodes = f"{c.predicted_nodes:.3g} nodes, " if c.predicted_nodes is not None else ""
+    # the nodes apart only when the work is counted in something else (the join's row pairs)
+    shown = c.predicted_nodes is not None and not (c.work_unit == "nodes" and c.predicted_nodes == c.work)
+    nodes = f"{c.predicted_nodes:.3g} nodes, " if shown else ""
     lines = [
         f"{c.problem.describe()}: counted by {METHOD_NAMES[c.method]}",
         f"predicted work: {nodes}{c.work:.3g} {c.work_unit} at {c.rate:.3g} per core-second measured here",
@@ -83,12 +85,13 @@ def estimate_cost_cmd(
         )
     other = sorted(set(backend_opts) - set(TAKES))
     if other:
-        raise QueensError(f"--estimate-cost takes --threads and --method; not {', '.join(other)}")
+        flags = ", ".join("--" + name.replace("_", "-") for name in other)
+        raise QueensError(f"--estimate-cost takes --threads, --method and --force of the count; not {flags}")
     from ..cost import estimate_cost
 
     c = estimate_cost(
         problem,
-        cores=list(cores) or None,
+        cores=sorted(set(cores)) or None,  # each number of cores once
         threads=backend_opts.get("threads"),
         method=backend_opts.get("method", "auto"),
     )

@@ -73,6 +73,24 @@ class _Delay(click.ParamType):
         return seconds
 
 
+class _FramesPerSecond(click.ParamType):
+    """Frames per second of an animation: a finite number 0.5..60 (nan is refused, which a
+    plain float range lets through)."""
+
+    name = "fps"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        try:
+            fps = float(value)
+        except (TypeError, ValueError, OverflowError):
+            fps = math.nan
+        if not (math.isfinite(fps) and 0.5 <= fps <= 60):
+            self.fail(
+                f"{value!r} is not a frame rate: give frames per second from 0.5 to 60, for example 10", param, ctx
+            )
+        return fps
+
+
 def _one_based_text(board: np.ndarray) -> str:
     return " ".join(str(int(c) + 1) if c >= 0 else "." for c in board)
 
@@ -259,7 +277,12 @@ def _summary(trace: Trace) -> tuple[dict[str, Any], str]:
     final line (steps, solutions found, the last board)."""
     final = trace.final()
     pairs = attacking_pairs(trace.problem, final)
-    found = len(trace.solutions()) if trace.method == "backtrack" else int(trace.solved)
+    if trace.method == "backtrack":
+        found = len(trace.solutions())
+    elif trace.method == "orbit-search":
+        found = len(trace.steps)  # every orbit's generator is a solution
+    else:
+        found = int(trace.solved)
     shown = trace.n <= PRINT_MAX_N
     fields = {
         "n": trace.n,
@@ -288,7 +311,7 @@ def _final_line(trace: Trace, final: np.ndarray, pairs: int, found: int) -> str:
 
 
 @cli.command("watch")
-@problem_options
+@problem_options(optional_n=True)
 @click.option(
     "--method",
     type=click.Choice(list(METHODS)),
@@ -351,7 +374,14 @@ def watch_cmd(
             f"--seed: {method} is deterministic and takes no seed; seeds apply to {', '.join(RANDOMISED)}"
         )
     if solutions is not None and method != "backtrack":
-        raise QueensError(f"--solutions applies to --method backtrack; {method} stops at its first solution")
+        what = (
+            "reaches every orbit it can, one step each" if method == "orbit-search" else "stops at its first solution"
+        )
+        raise QueensError(f"--solutions applies to --method backtrack; {method} {what}")
+    source = click.get_current_context().get_parameter_source("delay")
+    delay_given = source is not None and source is not click.core.ParameterSource.DEFAULT
+    if as_json and delay_given:
+        raise QueensError("--delay sets the pace of the drawing on a terminal, and --json draws nothing: drop one")
     t0 = time.perf_counter()
     options: dict[str, Any] = {"max_steps": WATCH_MAX_STEPS if max_steps is None else max_steps}
     if solutions is not None:
@@ -391,7 +421,7 @@ def watch_cmd(
 @number_option("--every", 1, "K", "Draw every K-th step (the last always); default: a few hundred frames at most.")
 @click.option(
     "--fps",
-    type=click.FloatRange(min=0.5, max=60.0),
+    type=_FramesPerSecond(),
     default=None,
     metavar="F",
     help="Frames per second of --svg, --gif and --mp4 (0.5 to 60; default 5).",

@@ -116,6 +116,15 @@ def write_trace(trace: Trace, path: object) -> str:
     return str(path)
 
 
+def _shown(value: object, limit: int = 60) -> str:
+    """A value of the file as JSON writes it (``null``, ``true``, ``"x"``), shortened."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _is_int(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
@@ -132,18 +141,18 @@ def _step(value: object, n: int, where: str) -> Step:
         raise InvalidTrace(f"{where}: a step is a JSON list starting with its op ({', '.join(_ARITY)})")
     op, args = value[0], value[1:]
     if op not in _ARITY:
-        raise InvalidTrace(f"{where}: unknown step {validate.brief(op)}; the steps are {', '.join(_ARITY)}")
+        raise InvalidTrace(f"{where}: unknown step {_shown(op)}; the steps are {', '.join(_ARITY)}")
     if len(args) != _ARITY[op]:
         raise InvalidTrace(f"{where}: a {op} step has {_ARITY[op]} value(s) after its op, got {len(args)}")
     if op in ("place", "move", "remove", "swap"):
         if not all(_is_int(a) and 0 <= a < n for a in args):
-            raise InvalidTrace(f"{where}: rows and columns are 0..{n - 1} (0-based), got {validate.brief(args)}")
+            raise InvalidTrace(f"{where}: rows and columns are 0..{n - 1} (0-based), got {_shown(args)}")
         return Step(op, args[0], args[1] if len(args) > 1 else -1)
     if op == "start":
         return Step(op, board=_board(args[0], n, where))
     if op in ("best", "orbit"):
         if not (_is_int(args[0]) and args[0] >= 0):
-            raise InvalidTrace(f"{where}: a generation is an integer >= 0, got {validate.brief(args[0])}")
+            raise InvalidTrace(f"{where}: a generation is an integer >= 0, got {_shown(args[0])}")
         operator = None
         if op == "orbit":
             if not isinstance(args[2], str):
@@ -199,7 +208,7 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise InvalidTrace(f"the key {validate.brief(key)} appears twice in one object")
+            raise InvalidTrace(f"the key {_shown(key)} appears twice in one object")
         out[key] = value
     return out
 
@@ -226,10 +235,20 @@ def _json(raw: bytes, where: str, *, depth: int) -> Any:
         raise _NotJSON(f"{where}: not JSON; the file is corrupt") from None
 
 
-def _header(line: bytes, shown: str) -> tuple[dict[str, Any], Problem]:
-    """The header's fields, each checked for its type and range, and its problem."""
+def _header(line: bytes, shown: str, last: bool) -> tuple[dict[str, Any], Problem]:
+    """The header's fields, each checked for its type and range, and its problem (``last``:
+    the file ends with this line, which may then lack its line break)."""
+    if not line.endswith(b"\n") and not last:
+        raise InvalidTrace(
+            f"{shown}: its first line is longer than a header may be ({HEADER_BYTES:,} bytes); it is not a "
+            f"queenslab trace, or its header is corrupt"
+        )
     try:
-        head = _json(line, f"{shown}, line 1", depth=HEADER_DEPTH) if line.endswith(b"\n") else None
+        line.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InvalidTrace(f"{shown}: its first line is not UTF-8 text, so not a queenslab trace header") from None
+    try:
+        head = _json(line, f"{shown}, line 1", depth=HEADER_DEPTH)
     except _NotJSON:
         head = None
     if not (isinstance(head, dict) and head.get("format") == FORMAT):
@@ -237,7 +256,7 @@ def _header(line: bytes, shown: str) -> tuple[dict[str, Any], Problem]:
     version = head.get("version")
     if not (_is_int(version) and version == VERSION):
         raise InvalidTrace(
-            f"{shown} is a trace of format version {validate.brief(version)}; this queenslab reads "
+            f"{shown} is a trace of format version {_shown(version)}; this queenslab reads "
             f"version {VERSION} (an integer; record it again with this version)"
         )
     unknown = sorted(set(head) - set(HEADER_KEYS))
@@ -245,28 +264,30 @@ def _header(line: bytes, shown: str) -> tuple[dict[str, Any], Problem]:
         near = difflib.get_close_matches(unknown[0], HEADER_KEYS, n=1)
         hint = f" (did you mean {near[0]!r}?)" if near else ""
         raise InvalidTrace(
-            f"{shown}: unknown header key {validate.brief(unknown[0])}{hint}; a header has {', '.join(HEADER_KEYS)}"
+            f"{shown}: unknown header key {_shown(unknown[0])}{hint}; a header has {', '.join(HEADER_KEYS)}"
         )
     missing = [key for key in HEADER_KEYS if key not in head]
     if missing:
         raise InvalidTrace(f"{shown}: the header has no {', '.join(missing)}; a header has {', '.join(HEADER_KEYS)}")
     if not (_is_int(head["base"]) and head["base"] == 0):
-        raise InvalidTrace(f"{shown}: the header's base is {validate.brief(head['base'])}; trace steps are 0-based (0)")
+        raise InvalidTrace(f"{shown}: the header's base is {_shown(head['base'])}; trace steps are 0-based (0)")
     method = head["method"]
     if method not in METHODS:
-        raise InvalidTrace(f"{shown}: unknown method {validate.brief(method)}; traces are of {', '.join(METHODS)}")
-    if not (_is_int(head["steps"]) and head["steps"] >= 0):
-        raise InvalidTrace(f"{shown}: the header's steps is an integer >= 0, got {validate.brief(head['steps'])}")
+        raise InvalidTrace(f"{shown}: unknown method {_shown(method)}; traces are of {', '.join(METHODS)}")
+    if not (_is_int(head["steps"]) and 0 <= head["steps"] <= validate.INT64_MAX):
+        raise InvalidTrace(
+            f"{shown}: the header's steps is an integer 0..{validate.INT64_MAX}, got {_shown(head['steps'])}"
+        )
     if not isinstance(head["complete"], bool):
-        raise InvalidTrace(f"{shown}: the header's complete is true or false, got {validate.brief(head['complete'])}")
+        raise InvalidTrace(f"{shown}: the header's complete is true or false, got {_shown(head['complete'])}")
     seed = head["seed"]
     if method in SEEDED:
         if not (_is_int(seed) and 0 <= seed <= validate.INT64_MAX):
             raise InvalidTrace(
-                f"{shown}: {method} records its seed, an integer 0..{validate.INT64_MAX}; got {validate.brief(seed)}"
+                f"{shown}: {method} records its seed, an integer 0..{validate.INT64_MAX}; got {_shown(seed)}"
             )
     elif seed is not None:
-        raise InvalidTrace(f"{shown}: {method} is deterministic and its seed is null, got {validate.brief(seed)}")
+        raise InvalidTrace(f"{shown}: {method} is deterministic and its seed is null, got {_shown(seed)}")
     _options(head["options"], method, shown)
     if not isinstance(head["problem"], dict):
         raise InvalidTrace(f"{shown}: the header's problem is an object (Problem.to_dict)")
@@ -275,7 +296,7 @@ def _header(line: bytes, shown: str) -> tuple[dict[str, Any], Problem]:
     except QueensError as e:
         raise InvalidTrace(f"{shown}: the header's problem is invalid: {e}") from None
     if not (_is_int(head["n"]) and head["n"] == problem.n):
-        raise InvalidTrace(f"{shown}: the header's n is {validate.brief(head['n'])}, its problem's {problem.n}")
+        raise InvalidTrace(f"{shown}: the header's n is {_shown(head['n'])}, its problem's {problem.n}")
     if method != "backtrack" and not problem.is_standard:
         raise InvalidTrace(
             f"{shown}: {method} is traced on the standard problem only, and the header's problem is "
@@ -293,14 +314,14 @@ def _options(options: object, method: str, shown: str) -> None:
     if not (isinstance(options, dict) and sorted(options) == sorted(keys)):
         want = ", ".join(keys) if keys else "no key"
         raise InvalidTrace(
-            f"{shown}: the header's options of {method} are an object with {want}, got {validate.brief(options)}"
+            f"{shown}: the header's options of {method} are an object with {want}, got {_shown(options)}"
         )
     if method == "backtrack":
         k = options["solutions"]
         if not (_is_int(k) and 0 <= k <= validate.INT64_MAX):
-            raise InvalidTrace(f"{shown}: the option solutions is an integer >= 0, got {validate.brief(k)}")
+            raise InvalidTrace(f"{shown}: the option solutions is an integer >= 0, got {_shown(k)}")
     elif method == "orbit-search" and options["strategy"] not in ("bfs", "dfs"):
-        raise InvalidTrace(f"{shown}: the option strategy is bfs or dfs, got {validate.brief(options['strategy'])}")
+        raise InvalidTrace(f"{shown}: the option strategy is bfs or dfs, got {_shown(options['strategy'])}")
 
 
 def read_trace(path: object) -> Trace:
@@ -339,7 +360,8 @@ def read_trace(path: object) -> Trace:
 
 
 def _read(fh: Any, shown: str) -> Trace:
-    head, problem = _header(fh.readline(HEADER_BYTES), shown)
+    first = fh.readline(HEADER_BYTES)
+    head, problem = _header(first, shown, last=not first.endswith(b"\n") and not fh.peek(1))
     n = problem.n
     # the boards the summary and the pictures replay the steps on
     validate.memory(4 * 8 * n, f"replaying the trace file {shown} (n = {n})", "replay a trace of a smaller board")
@@ -356,13 +378,24 @@ def _read(fh: Any, shown: str) -> Trace:
         if not raw.endswith(b"\n"):
             if len(raw) > longest:
                 raise InvalidTrace(
-                    f"{shown}, line {line_no}: longer than any step of an {n}-board; the file is corrupt"
+                    f"{shown}, line {line_no}: longer than any step of a board of n = {n}; the file is corrupt"
                 )
-            raise InvalidTrace(f"{cut}, and its last line is incomplete; record the trace again")
+            # the last line without its line break: a whole step (an editor may drop the
+            # break) is read, a step cut off is the end of a file cut short
+            try:
+                value = _json(raw, f"{shown}, line {line_no}", depth=2)
+            except _NotJSON:
+                raise InvalidTrace(f"{cut}, and its last line is incomplete; record the trace again") from None
+            if len(steps) == want:
+                raise InvalidTrace(f"{shown}: its header announces {want} steps, the file holds more")
+            steps.append(_step(value, n, f"{shown}, line {line_no}"))
+            break
         if len(steps) == want:
             raise InvalidTrace(f"{shown}: its header announces {want} steps, the file holds more")
         where = f"{shown}, line {line_no}"
         raw.decode("utf-8")  # text: a UnicodeDecodeError is reported by read_trace
+        if b"{" in _STRING.sub(b'""', raw):
+            raise InvalidTrace(f"{where}: a step is a JSON list (its op, then its values), not an object")
         steps.append(_step(_json(raw, where, depth=2), n, where))
     if len(steps) < want:
         raise InvalidTrace(f"{cut}, the file holds {len(steps)}; record the trace again")
