@@ -296,9 +296,9 @@ def staged(outputs: Mapping[str, object]) -> Iterator[dict[str, str]]:
         for flag in list(temps):
             os.replace(temps.pop(flag), targets[flag])
     finally:
-        for temp in temps.values():
+        for leftover in temps.values():
             with suppress(OSError):
-                os.unlink(temp)
+                os.unlink(leftover)
 
 
 @contextmanager

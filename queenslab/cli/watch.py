@@ -40,7 +40,16 @@ from ..trace import METHODS, RANDOMISED, Recording, Step, Trace, attacking_pairs
 from ..trace.steps import apply
 from ..viz.scene import MAX_N, scene
 from .app import cli, emit_json
-from .options import INT64_MAX, InputPath, OutputPath, json_option, number_option, out_option, problem_options
+from .options import (
+    INT64_MAX,
+    InputPath,
+    OutputPath,
+    force_option,
+    json_option,
+    number_option,
+    out_option,
+    problem_options,
+)
 
 __all__ = ["watch_cmd", "replay_cmd", "DRAW_MAX_N", "HALF_MAX_N"]
 
@@ -349,6 +358,7 @@ def _final_line(trace: Trace, final: np.ndarray, pairs: int, found: int) -> str:
     metavar="FILE",
     help="Also write the trace to FILE (JSON lines; queenslab replay reads it).",
 )
+@force_option("the self-correcting search and the orbit search (the board sizes they take in reasonable time)")
 @json_option
 def watch_cmd(
     problem: Problem,
@@ -358,6 +368,7 @@ def watch_cmd(
     max_steps: int | None,
     solutions: int | None,
     record_path: str | None,
+    force: bool,
     as_json: bool,
 ) -> int:
     """Watch a search solve N-queens: the board drawn step by step as the search runs.
@@ -388,6 +399,12 @@ def watch_cmd(
         options["solutions"] = solutions
     if method in RANDOMISED:
         options["seed"] = 0 if seed is None else seed
+    if force:
+        if method not in ("selfcorrect", "orbit-search"):
+            raise QueensError(
+                f"--force lifts the practical limits of selfcorrect and orbit-search; {method} has none to lift"
+            )
+        options["force"] = True
     trace_cap = options["max_steps"]
     live = not as_json and sys.stdout is not None and sys.stdout.isatty()
     # on a terminal the walk comes in small chunks, drawn as they come; record's single call otherwise
@@ -426,6 +443,7 @@ def watch_cmd(
     metavar="F",
     help="Frames per second of --svg, --gif and --mp4 (0.5 to 60; default 5).",
 )
+@force_option("an animation (--svg, --gif, --mp4: its frames, the queens drawn, a GIF's or a video's pixels)")
 @json_option
 def replay_cmd(
     file: str,
@@ -436,6 +454,7 @@ def replay_cmd(
     tree: str | None,
     every: int | None,
     fps: float | None,
+    force: bool,
     as_json: bool,
 ) -> int:
     """Read a trace file (written by queenslab watch --record) back: its summary, and
@@ -463,6 +482,8 @@ def replay_cmd(
         raise QueensError("--every sets the frames of --svg, --gif, --mp4 or --frames; give one of them")
     if fps is not None and svg is None and gif is None and mp4 is None:
         raise QueensError("--fps sets the frame rate of --svg, --gif or --mp4; give one of them")
+    if force and svg is None and gif is None and mp4 is None:
+        raise QueensError("--force lifts the practical limits of --svg, --gif and --mp4; give one of them")
     timing = {} if fps is None else {"frame_seconds": 1 / fps}
     from .. import plot
 
@@ -486,15 +507,15 @@ def replay_cmd(
         if svg is not None:
             from ..trace import write_trace_svg
 
-            write_trace_svg(temp["--svg"], trace, every=every, **timing)
+            write_trace_svg(temp["--svg"], trace, every=every, force=force, **timing)
         if gif is not None:
             from ..trace import write_trace_gif
 
-            write_trace_gif(temp["--gif"], trace, every=every, **timing)
+            write_trace_gif(temp["--gif"], trace, every=every, force=force, **timing)
         if mp4 is not None:
             from ..trace.video import write_trace_mp4
 
-            write_trace_mp4(temp["--mp4"], trace, every=every, **({} if fps is None else {"fps": fps}))
+            write_trace_mp4(temp["--mp4"], trace, every=every, force=force, **({} if fps is None else {"fps": fps}))
         if frames is not None:
             from ..trace.strip import write_frame_strip
 

@@ -237,7 +237,7 @@ def _backtrack_placements(problem: Problem, options: Mapping[str, Any]) -> Calla
     lines: Counter[tuple[int, int]] = Counter()  # (family, key) -> queens on that line
     held = [0] * len(regions)
     wanted = options.get("solutions", 0)
-    state = {"depth": 0, "found": 0, "last": ""}
+    state: dict[str, Any] = {"depth": 0, "found": 0, "last": ""}
 
     def keys(r: int, c: int) -> tuple[tuple[int, int], ...]:
         if wrap:
@@ -282,8 +282,8 @@ def _backtrack_placements(problem: Problem, options: Mapping[str, Any]) -> Calla
                     f"a queen on {_cell(r, c)} puts {held[i] + 1} queens on region {i + 1} "
                     f"({problem.regions[i].describe()}), more than its bound allows{_BASED}"
                 )
-        for key in keys(r, c):
-            lines[key] += 1
+        for line in keys(r, c):
+            lines[line] += 1
         for i, (cells, _) in enumerate(regions):
             held[i] += (r, c) in cells
         board[r] = c
