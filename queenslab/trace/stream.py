@@ -14,8 +14,10 @@ method             a chunk
 =================  ======================================================================
 ``backtrack``      up to ``chunk`` steps: the native walk is called again and again on a
                    small event buffer, its state kept between the calls
-``selfcorrect``,   one try: the start and the moves or swaps of that try (a kernel
-``minconflicts``   call runs a whole try; it cannot be resumed part-way)
+``selfcorrect``    a piece of a try, at most 65,536 steps (the kernel keeps its state
+                   between pieces and resumes where it stopped)
+``minconflicts``   one try: the start and the swaps of that try (a kernel call runs a
+                   whole try; it cannot be resumed part-way)
 ``ga``             one generation (its best individual)
 ``orbit-search``   all orbits, when the search ends (it does not hand out orbits while
                    it runs)
