@@ -526,9 +526,7 @@ class Request:
             samples = DEFAULT_SAMPLES
         seed = validate.seed(seed)
         validate.choice(method, ("auto", *METHODS), "method")
-        confidence = validate.real(confidence, "confidence", minimum=0, maximum=1, open_minimum=True)
-        if confidence >= 1:
-            raise QueensError(f"confidence must be a number in (0, 1), got {confidence!r}")
+        confidence = validate.real(confidence, "confidence", minimum=0, maximum=1, open_minimum=True, open_maximum=True)
         progress = validate.callback(progress)
         return cls(problem, samples, time_limit, seed, method, confidence, progress, t0)
 

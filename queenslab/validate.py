@@ -186,8 +186,10 @@ def real(
     minimum: float | None = None,
     maximum: float | None = None,
     open_minimum: bool = False,
+    open_maximum: bool = False,
 ) -> float:
-    """A finite real number (int or float, numpy ones too) in the given range, as a float.
+    """A finite real number (int or float, numpy ones too) in the given range, as a float
+    (``open_minimum`` / ``open_maximum``: the bound itself is outside it).
 
     Text, bools, NaN and infinities are refused.
 
@@ -202,7 +204,8 @@ def real(
     """
     lo = "-inf" if minimum is None else f"{minimum:g}"
     hi = "inf" if maximum is None else f"{maximum:g}"
-    span = f"{'(' if open_minimum or minimum is None else '['}{lo}, {hi}{']' if maximum is not None else ')'}"
+    closed_top = maximum is not None and not open_maximum
+    span = f"{'(' if open_minimum or minimum is None else '['}{lo}, {hi}{']' if closed_top else ')'}"
     wrong = QueensError(f"{what} must be a number in {span}, got {brief(value)}")
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise wrong
@@ -214,7 +217,7 @@ def real(
         raise wrong
     if minimum is not None and (v < minimum or (open_minimum and v == minimum)):
         raise wrong
-    if maximum is not None and v > maximum:
+    if maximum is not None and (v > maximum or (open_maximum and v == maximum)):
         raise wrong
     return v
 

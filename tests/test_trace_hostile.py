@@ -682,3 +682,10 @@ def test_a_last_line_without_its_line_break_is_read_and_a_cut_one_refused(tmp_pa
     (tmp_path / "h.jsonl").write_bytes(b"\xff" + text.split("\n")[0].encode())
     with pytest.raises(InvalidTrace, match="not UTF-8"):
         read_trace(tmp_path / "h.jsonl")
+
+
+@pytest.mark.parametrize(("flag", "name"), [("--svg", "a.gif"), ("--gif", "a.svg"), ("--mp4", "a.gif")])
+def test_an_animation_under_another_format_s_suffix_is_refused(tmp_path, trace_file, flag, name, capsys):
+    os.chdir(tmp_path)
+    assert main(["replay", trace_file, flag, name]) == 2
+    assert "give a name ending in" in capsys.readouterr().err and not (tmp_path / name).exists()

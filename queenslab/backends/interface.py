@@ -357,12 +357,10 @@ class Backend(ABC):
         reach = self.reach()
         if reach is None or opts.get("limit") or opts.get("time_limit"):
             return
-        limits.check(
-            reach,
-            problem.n,
-            bool(opts.get("force", False)),
-            hint="use the native backend, or give a limit or a time limit for a lower bound",
-        )
+        takes = {option.name for option in self.options}
+        bounded = [flag for name, flag in (("limit", "a limit"), ("time_limit", "a time limit")) if name in takes]
+        hint = "use the native backend" + (f", or give {' or '.join(bounded)} for a lower bound" if bounded else "")
+        limits.check(reach, problem.n, bool(opts.get("force", False)), hint=hint)
 
     @classmethod
     def reach(cls) -> limits.Limit | None:

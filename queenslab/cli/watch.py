@@ -482,6 +482,13 @@ def replay_cmd(
         raise QueensError("--every sets the frames of --svg, --gif, --mp4 or --frames; give one of them")
     if fps is not None and svg is None and gif is None and mp4 is None:
         raise QueensError("--fps sets the frame rate of --svg, --gif or --mp4; give one of them")
+    for flag, path, suffix, kind in (
+        ("--svg", svg, ".svg", "an SVG"),
+        ("--gif", gif, ".gif", "a GIF"),
+        ("--mp4", mp4, ".mp4", "an MP4"),
+    ):
+        if path is not None and not path.lower().endswith(suffix):
+            raise QueensError(f"{flag} writes {kind} file: give a name ending in {suffix}, not {path!r}")
     if force and svg is None and gif is None and mp4 is None:
         raise QueensError("--force lifts the practical limits of --svg, --gif and --mp4; give one of them")
     timing = {} if fps is None else {"frame_seconds": 1 / fps}
