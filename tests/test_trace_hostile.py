@@ -97,6 +97,12 @@ def _verdict(trace: Trace, lines: list[list]) -> int | None:
     return None
 
 
+@pytest.fixture(autouse=True)
+def _working_directory(monkeypatch):
+    """Tests that change the working directory (to write relative names) change it back."""
+    monkeypatch.chdir(os.getcwd())
+
+
 # ------------------------------------------------------------------ recorded traces pass
 
 
