@@ -310,12 +310,19 @@ def _end_group(proc):
         proc.communicate(timeout=30)
 
 
-def _log_line(err: str, tmp_path) -> str:
-    """The line that names the log file; the file is in the log directory and holds more than its header."""
+def _log_line(err: str, tmp_path, *, written: bool = True) -> str:
+    """The line that names the log file; the file is in the log directory and (``written``)
+    holds more than its header.
+
+    A count stopped by Ctrl-C soon after it started may end before the cluster's
+    processes have logged anything on a busy machine, so that test checks the name and
+    the place only; a count that runs to its end checks the content too."""
     line = next(line for line in err.splitlines() if line.startswith("the cluster's log: "))
     path = line.removeprefix("the cluster's log: ")
     assert os.path.dirname(path) == str(tmp_path / "logs")
-    assert len(open(path).read().splitlines()) > 1
+    assert os.path.isfile(path)
+    if written:
+        assert len(open(path).read().splitlines()) > 1
     return line
 
 
@@ -333,7 +340,9 @@ def test_ctrl_c_on_a_local_cluster_says_one_line_stops_it_and_exits_130(tmp_path
         assert proc.returncode == 130, err
         assert "Traceback" not in err and "leaked" not in err, err
         lines = [line for line in err.splitlines() if line.strip()]
-        assert lines == [_log_line(err, tmp_path), "interrupted: stopping the cluster", "interrupted"], err
+        assert lines == [_log_line(err, tmp_path, written=False), "interrupted: stopping the cluster", "interrupted"], (
+            err
+        )
         _, alive = psutil.wait_procs(family, timeout=60)
         assert not alive, alive  # no worker process left behind
     finally:
