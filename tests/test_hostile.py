@@ -13,8 +13,8 @@ What is asserted:
   (no TypeError, KeyError, OverflowError, MemoryError, numba or sqlite errors);
 * a command exits with 0, 1 or 2, prints ``error: ...`` on standard error when it exits 2
   (and a JSON error object under ``--json``), and never shows a traceback;
-* every call ends within :data:`TIMEOUT` seconds: it runs in a worker thread, and one that
-  overruns is stopped (``interrupt.request``) and reported as a hang.
+* every call ends within :data:`TIMEOUT` seconds of CPU time: it runs in a worker thread,
+  and one that overruns is stopped (``interrupt.request``) and reported as a hang.
 
 The strategies keep *valid* requests cheap (boards up to 9, huge boards that must be
 refused, budgets that are small or out of range), so that a slow call is a defect and not
@@ -38,6 +38,7 @@ import math
 import os
 import subprocess
 import threading
+import time
 from collections.abc import Callable, Iterator
 from decimal import Decimal
 from fractions import Fraction
@@ -45,7 +46,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from clirun import Overrun, run_python
+from clirun import Overrun, cpu_seconds, run_python
 from hypothesis import HealthCheck, Phase, given, note, settings, strategies as st
 from strategies import problems
 
@@ -54,8 +55,13 @@ from queenslab import interrupt, validate
 from queenslab.errors import QueensError
 from queenslab.problem import Problem
 
-#: Seconds a single call may take before it counts as a hang.
+#: Seconds of CPU time a single call may take before it counts as a hang (CPU time, which
+#: a busy machine does not stretch; see :func:`bounded`).
 TIMEOUT = float(os.environ.get("QUEENSLAB_HOSTILE_TIMEOUT", "30"))
+#: A call is also stopped after this many times its CPU seconds of wall-clock time (one that
+#: waits for ever uses no CPU time): on a machine whose cores are each shared by five busy
+#: processes, a call takes about five times its CPU time.
+WALL_FACTOR = 4
 #: Examples per target in the fast run, and with ``-m slow``.
 FAST_EXAMPLES, SLOW_EXAMPLES = 15, 150
 #: The memory the library is told it has (bytes).
@@ -69,12 +75,29 @@ class Hang(AssertionError):
 _abandoned: list[threading.Thread] = []
 
 
-def bounded(fn: Callable[[], object], seconds: float = TIMEOUT) -> object:
-    """``fn()`` in a worker thread, within ``seconds``; re-raises what it raised.
+def _finished_within(worker: threading.Thread, seconds: float) -> bool:
+    """Wait for ``worker`` while this process (every thread but this watching one, and its
+    child processes) uses at most ``seconds`` of CPU time, and at most ``WALL_FACTOR *
+    seconds`` of wall-clock time pass; whether it ended."""
+    pid, ends = os.getpid(), time.monotonic() + WALL_FACTOR * seconds
+    tree, mine = cpu_seconds(pid), time.thread_time()
+    while worker.is_alive():
+        used = cpu_seconds(pid) - tree - (time.thread_time() - mine)
+        if used > seconds or time.monotonic() > ends:
+            return False
+        worker.join(0.1)
+    return True
 
-    A call still running after ``seconds`` is asked to stop (the kernels' stop flag and the
-    solvers' stop hooks) and reported as :class:`Hang`. The stop flag is lowered again
-    before the next call (once the stopped call has unwound).
+
+def bounded(fn: Callable[[], object], seconds: float = TIMEOUT) -> object:
+    """``fn()`` in a worker thread, within ``seconds`` of CPU time; re-raises what it raised.
+
+    The bound is CPU time (the call's threads and the processes it starts), not wall-clock
+    time, so that a busy machine, which stretches a call's seconds several times over, does
+    not make a cheap call look like a hang (:func:`_finished_within`). A call beyond it is
+    asked to stop (the kernels' stop flag and the solvers' stop hooks) and reported as
+    :class:`Hang`. The stop flag is lowered again before the next call (once the stopped
+    call has unwound).
     """
     while _abandoned:  # a stopped call that had not unwound: give it time once, then go on
         _abandoned.pop().join(TIMEOUT)
@@ -89,15 +112,15 @@ def bounded(fn: Callable[[], object], seconds: float = TIMEOUT) -> object:
 
     worker = threading.Thread(target=target, name="hostile-call", daemon=True)
     worker.start()
-    worker.join(seconds)
-    if worker.is_alive():
+    if not _finished_within(worker, seconds):
+        allowed = f"{seconds:g} s of CPU time ({WALL_FACTOR * seconds:g} s of wall-clock time)"
         interrupt.request()
         worker.join(interrupt.GRACE_SECONDS)
         if worker.is_alive():
             _abandoned.append(worker)
-            raise Hang(f"the call did not finish within {seconds:g} s, and did not stop when asked")
+            raise Hang(f"the call did not finish within {allowed}, and did not stop when asked")
         interrupt.clear()
-        raise Hang(f"the call did not finish within {seconds:g} s")
+        raise Hang(f"the call did not finish within {allowed}")
     error = box.get("error")
     if isinstance(error, KeyboardInterrupt):  # never end the test session from a call
         raise AssertionError(f"the call raised {type(error).__name__}: {error}") from error
@@ -110,11 +133,14 @@ def bounded(fn: Callable[[], object], seconds: float = TIMEOUT) -> object:
 
 
 def _warm_up() -> None:
-    """Compile (or load) the numba kernels once, outside the time limit of a call."""
-    from queenslab import heuristics
+    """Compile (or load) the numba kernels once, outside the time limit of a call: every
+    count method's kernel set too (``queenslab warm``), which the processes of a crosscheck
+    would otherwise each compile on a fresh clone (20 s apiece on a busy machine)."""
+    from queenslab import heuristics, warm
     from queenslab.native import engine, seeds
     from queenslab.ranking import lex
 
+    warm.warm()
     p = Problem(6)
     engine.count(p)
     engine.count(Problem(6, toroidal=True, knight=True, blocked=[(0, 0)]), unique=True)
