@@ -16,7 +16,7 @@ from clirun import run_cli
 from naive import _board, _invariant_transforms, all_solutions
 from test_json_contract import COUNT
 
-from queenslab import Problem, QueensError
+from queenslab import Problem, QueensError, warm
 from queenslab.backends import crosscheck
 from queenslab.data import A000170, A002562
 from queenslab.native import engine
@@ -212,6 +212,15 @@ OUT_OF_TIME = 40.0
 BEYOND_THE_LIMIT = 120.0
 
 
+@pytest.fixture
+def _kernels_compiled():
+    """The native kernels compiled before the clock starts: each backend's process loads
+    them from numba's cache, and compiling them there (a fresh clone) would take tens of
+    seconds of the time limit on a busy machine."""
+    warm.warm()
+
+
+@pytest.mark.usefixtures("_kernels_compiled")
 def test_a_backend_out_of_time_is_stopped_and_the_others_decide():
     t0 = time.perf_counter()
     r = crosscheck(TORUS_13, ["native", "sat", "ganak"], unique=False, time_limit=OUT_OF_TIME)
@@ -223,6 +232,7 @@ def test_a_backend_out_of_time_is_stopped_and_the_others_decide():
     assert r.verdict == "agree" and r.agree
 
 
+@pytest.mark.usefixtures("_kernels_compiled")
 def test_one_answer_and_a_timeout_is_inconclusive(capsys, monkeypatch):
     t0 = time.perf_counter()
     code, out, _ = run_cli(
