@@ -118,7 +118,7 @@ def time_to_solution(name: str, n: int, cap: float) -> dict:
         conflict = find_conflict(p)
         t2 = time.perf_counter()
         if conflict is not None:
-            return {"status": "error", "message": f"not a solution: {conflict.message()}"}
+            return {"status": "error", "message": f"not a solution: {conflict.message}"}
         return {"status": "ok", "seconds": t2 - t0, "verify_seconds": t2 - t1, "seeds": seed + 1}
 
 
@@ -475,7 +475,7 @@ def table_c(max_n: int) -> dict:
         conflict = find_conflict(board)
         works = conflict is None
         rule_ok &= works == extension_pattern_works(n)
-        per_n[n] = {"works": works, "conflict": None if works else conflict.message()}
+        per_n[n] = {"works": works, "conflict": None if works else conflict.message}
     big = [n0 + k for n0 in (1000, 10**6) for k in range(6)]
     big_ok = {n: find_conflict(extension_pattern(n)) is None for n in big}
     rule_ok_big = all(big_ok[n] == extension_pattern_works(n) for n in big)

@@ -28,7 +28,8 @@ from .backends import (
     solutions,
     solve,
 )
-from .compiled import Compiled, Conflict, compile_problem
+from .compiled import CompiledProblem, Conflict, compile_problem
+from .constraints import Constraint
 from .d4 import D4, D4Element
 from .errors import (  # re-exported: __all__ takes the names from errors.__all__
     Incomplete as Incomplete,
@@ -84,7 +85,8 @@ __all__ = [
     "Problem",
     "Region",
     "compile_problem",
-    "Compiled",
+    "CompiledProblem",
+    "Constraint",
     "count",
     "counts",
     "solve",

@@ -1,7 +1,9 @@
 """The compiled form of a :class:`~queenslab.problem.Problem`: what every backend reads.
 
-A problem says what its variant means (move rules, blocked cells, fixed queens); this
-module turns that meaning into the tables the backends consume, once per problem:
+Each constraint says itself in the words of :class:`~queenslab.constraints.Tables`
+(:meth:`Constraint.compile <queenslab.constraints.Constraint.compile>`: a wrapping board,
+forbidden cells, fixed queens, leaps, bounds on sets of cells); this module turns those
+words into the tables the backends consume, once per problem:
 
 * ``allowed`` -- for the native engine (n <= 64), a ``uint64`` mask per row of the cells a queen
   may take (blocked cells, the cells of regions that allow no queen and every cell a
@@ -18,10 +20,14 @@ module turns that meaning into the tables the backends consume, once per problem
 * ``diagonals`` and ``leap_pairs`` -- for the models, the lines holding at most one
   queen and the pairs of cells a leap apart (rows and columns hold exactly one queen);
 * ``group`` / ``group_flags`` -- the problem's symmetry subgroup of D4;
-* :meth:`Compiled.conflicts` -- every constraint a placement breaks.
+* :meth:`CompiledProblem.conflicts` -- every constraint a placement breaks.
 
-Everything is derived from :meth:`Problem.attack <queenslab.problem.Problem.attack>`,
-the one definition of the move rules, so a backend never re-derives a variant's meaning.
+The move rules are :func:`queenslab.constraints.line_attack`, their one definition, so a
+backend never re-derives a variant's meaning. A constraint that gives no ``compile`` is
+not in these tables: reading one of them for a problem holding it raises
+:class:`~queenslab.errors.UnsupportedProblem` naming the constraint (it is never
+ignored), unless the reader takes the kind's own encoding and says so
+(``compile_problem(problem, hooks=("encode_cpsat",))``).
 :func:`compile_problem` caches the result; each table is computed on first use, and its
 arrays are read-only.
 
@@ -45,57 +51,80 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .constraints import HOOKS, Conflict, Constraint, Tables, leap_offsets, leaper_name, line_attack, unhandled
 from .d4 import D4Element
-from .errors import TooLarge
-from .problem import Cell, Problem, Region, as_problem, leap_offsets
+from .errors import QueensError, TooLarge, UnsupportedProblem
+from .problem import Cell, Problem, Region, as_problem
 
-__all__ = ["BITBOARD_MAX_N", "Compiled", "Conflict", "compile_problem", "region_conflicts"]
+__all__ = ["BITBOARD_MAX_N", "CompiledProblem", "Conflict", "compile_problem", "region_conflicts"]
 
 #: Largest n of the bitboard tables (``allowed``, ``leap_masks``): a row in 64 bits.
 BITBOARD_MAX_N = 64
 
 
-@dataclass(frozen=True)
-class Conflict:
-    """One reason a placement is not a solution.
+@dataclass(frozen=True, eq=False)
+class CompiledProblem:
+    """The tables of one problem (see the module docstring); build with :func:`compile_problem`.
 
     Attributes
     ----------
-    kind : str
-        ``"row"``, ``"column"``, ``"diagonal"``, ``"anti-diagonal"``, ``"knight"``
-        (two attacking queens), ``"blocked"`` (a queen on a blocked cell) or
-        ``"fixed"`` (a fixed queen missing), ``"region"`` (a region's bound broken).
-    cells : tuple of cell
-        The 0-based cells involved (two queens, or one cell).
+    problem : Problem
+    group, group_flags
+        The problem's symmetry subgroup of D4, and its non-identity elements as
+        ``(inv, rev, cmpl)`` rows for the kernels.
+    words : Tables
+        What the constraints said (:meth:`Constraint.compile`).
+    own : tuple of Constraint
+        The constraints not in the tables, which the reader encodes itself.
     """
-
-    kind: str
-    cells: tuple[Cell, ...]
-    detail: str = ""
-
-    def message(self) -> str:
-        """A 1-based sentence for people."""
-        one = [f"({r + 1},{c + 1})" for r, c in self.cells]
-        if self.kind == "blocked":
-            return f"the queen at {one[0]} stands on a blocked cell"
-        if self.kind == "fixed":
-            return f"the fixed queen at {one[0]} is missing (row {self.cells[0][0] + 1} has its queen elsewhere)"
-        if self.kind == "region":
-            return f"region {self.detail}"
-        return f"the queens at {one[0]} and {one[1]} attack each other ({self.kind})"
-
-
-@dataclass(frozen=True, eq=False)
-class Compiled:
-    """The tables of one problem (see the module docstring); build with :func:`compile_problem`."""
 
     problem: Problem
     group: tuple[D4Element, ...]
     group_flags: np.ndarray
+    words: Tables
+    own: tuple[Constraint, ...] = ()
+    missing: tuple[Constraint, ...] = ()
 
     @property
     def n(self) -> int:
         return self.problem.n
+
+    @property
+    def toroidal(self) -> bool:
+        """Whether lines and leaps wrap around the edges."""
+        return self.words.toroidal
+
+    @property
+    def leaps(self) -> tuple[tuple[int, int], ...]:
+        """The leaper moves as base offsets ``(a, b)``, sorted."""
+        return tuple(sorted(self.words.leaps))
+
+    @property
+    def forbidden(self) -> tuple[Cell, ...]:
+        """The cells no queen may take (besides those of regions that allow none), sorted."""
+        self._check()
+        return tuple(sorted(self.words.forbidden))
+
+    @property
+    def fixed(self) -> tuple[Cell, ...]:
+        """The cells of queens placed in advance, sorted."""
+        self._check()
+        return tuple(sorted(self.words.fixed))
+
+    def _check(self) -> None:
+        """Refuse a problem with a constraint outside the tables the caller reads."""
+        if self.missing:
+            c = self.missing[0]
+            raise UnsupportedProblem(
+                f"the {c.kind} constraint of {self.problem.describe()} is not in the compiled form "
+                f"({type(c).__name__} gives no compile()), and this computation reads only the compiled form; "
+                "count it with a backend that takes the kind's own encoding (cpsat with encode_cpsat, sat with "
+                "encode_cnf, cpmpy with encode_cpmpy)"
+            )
+
+    def attack(self, a: Cell, b: Cell) -> str | None:
+        """How a queen on ``a`` attacks ``b`` under the compiled move rules, or None."""
+        return line_attack(self.n, a, b, self.toroidal, self.leaps, leaper_name)
 
     # The tables are computed on first use: the bitboard ones exist only for n <= 64,
     # and the models' cell lists are not needed by the native engine.
@@ -147,30 +176,44 @@ class Compiled:
 
     @property
     def regions(self) -> tuple[Region, ...]:
-        """Every region of the problem (the models post each as a linear bound)."""
-        return self.problem.regions
+        """Every bounded set of cells (the models post each as a linear bound)."""
+        self._check()
+        return tuple(self.words.regions)
 
-    @property
+    @functools.cached_property
     def contradiction(self) -> str | None:
         """Why the problem's constraints contradict each other (it then has no solutions), or None."""
-        return self.problem.contradiction
+        if self.problem.contradiction:
+            return self.problem.contradiction
+        fixed = self.fixed
+        for i, a in enumerate(fixed):
+            if a in self.words.forbidden:
+                return f"the fixed queen at ({a[0] + 1},{a[1] + 1}) stands on a forbidden cell"
+            for b in fixed[i + 1 :]:
+                how = self.attack(a, b)
+                if how:
+                    return f"the fixed queens at ({a[0] + 1},{a[1] + 1}) and ({b[0] + 1},{b[1] + 1}) attack each other ({how})"
+        return None
 
     @functools.cached_property
     def diagonals(self) -> tuple[tuple[Cell, ...], ...]:
         """The diagonal lines (wrapping on a torus) of two or more cells."""
-        return _diagonals(self.problem)
+        self._check()
+        return _diagonals(self)
 
     @functools.cached_property
     def leap_pairs(self) -> tuple[tuple[Cell, Cell], ...]:
         """The pairs of cells a leaper move apart."""
-        return _leap_pairs(self.problem)
+        self._check()
+        return _leap_pairs(self)
 
-    def _bitboard_problem(self) -> Problem:
+    def _bitboard_problem(self) -> CompiledProblem:
+        self._check()
         if self.n > BITBOARD_MAX_N:
             raise TooLarge(
                 f"the bitboard tables hold a row in a 64-bit integer: n <= {BITBOARD_MAX_N}, got n = {self.n}"
             )
-        return self.problem
+        return self
 
     def rows(self) -> list[list[Cell]]:
         """The cells of each row (each holds exactly one queen)."""
@@ -186,20 +229,21 @@ class Compiled:
         """Every constraint the 0-based placement (one column per row) breaks.
 
         Blocked cells first, then missing fixed queens, then broken region bounds, then
-        attacking pairs in row order.
+        attacking pairs in row order, then the constraints of kinds defined outside the
+        package.
         """
         problem = self.problem
-        cells = list(enumerate(int(c) for c in placement))
-        blocked = set(problem.blocked)
-        out = [Conflict("blocked", (cell,)) for cell in cells if cell in blocked]
-        out += [Conflict("fixed", ((r, c),)) for r, c in problem.fixed if placement[r] != c]
+        columns = tuple(int(c) for c in placement)
+        cells = list(enumerate(columns))
+        out = [x for c in problem.constraints if c.kind in ("blocked", "fixed") for x in c.conflicts(columns)]
+        out.sort(key=lambda x: x.rule != "blocked")
         out += region_conflicts(problem, placement)
         for i, a in enumerate(cells):
             for b in cells[i + 1 :]:
-                how = problem.attack(a, b)
+                how = self.attack(a, b)
                 if how:
-                    out.append(Conflict(how, (a, b)))
-        return out
+                    out.append(Conflict.attack(how, a, b))
+        return out + [x for c in problem.own_constraints for x in c.conflicts(columns)]
 
 
 def region_conflicts(problem: Problem, placement: Sequence[int] | np.ndarray) -> list[Conflict]:
@@ -211,7 +255,11 @@ def region_conflicts(problem: Problem, placement: Sequence[int] | np.ndarray) ->
         if not region.at_least <= len(inside) <= region.upper:
             k = len(inside)
             out.append(
-                Conflict("region", inside, f"{i + 1} ({region.describe()}) holds {k} queen{'' if k == 1 else 's'}")
+                Conflict(
+                    "region",
+                    inside,
+                    f"region {i + 1} ({region.describe()}) holds {k} queen{'' if k == 1 else 's'}",
+                )
             )
     return out
 
@@ -221,7 +269,7 @@ def _readonly(a: np.ndarray) -> np.ndarray:
     return a
 
 
-def _allowed(problem: Problem) -> np.ndarray:
+def _allowed(problem: CompiledProblem) -> np.ndarray:
     n = problem.n
     if problem.contradiction:
         return np.zeros(n, dtype=np.uint64)
@@ -229,7 +277,7 @@ def _allowed(problem: Problem) -> np.ndarray:
     for r, c in problem.fixed:
         rows[r] = 1 << c
     forbidden = [cell for region in problem.regions if region.at_most == 0 for cell in region.cells]
-    for r, c in [*problem.blocked, *forbidden]:
+    for r, c in [*problem.forbidden, *forbidden]:
         rows[r] &= ~(1 << c)
     for fr, fc in problem.fixed:
         for r in range(n):
@@ -240,7 +288,7 @@ def _allowed(problem: Problem) -> np.ndarray:
     return np.array(rows, dtype=np.uint64)
 
 
-def _region_tables(problem: Problem, allowed: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _region_tables(problem: CompiledProblem, allowed: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The regions a search must count (all but the forbidding ones, which ``allowed``
     holds): masks by row, bounds, and the rows from each row on that can reach them."""
     n = problem.n
@@ -257,7 +305,7 @@ def _region_tables(problem: Problem, allowed: np.ndarray) -> tuple[np.ndarray, n
     return masks, bounds, rest
 
 
-def _leap_table(problem: Problem) -> tuple[np.ndarray, np.ndarray]:
+def _leap_table(problem: CompiledProblem) -> tuple[np.ndarray, np.ndarray]:
     """Row distances ``d`` (1..n-1) and, per distance and column, the leap-attacked cells.
 
     Attacks are symmetric, so a search that places rows top-down only needs the cells
@@ -280,7 +328,7 @@ def _leap_table(problem: Problem) -> tuple[np.ndarray, np.ndarray]:
     return rows, leap_masks
 
 
-def _diagonals(problem: Problem) -> tuple[tuple[Cell, ...], ...]:
+def _diagonals(problem: CompiledProblem) -> tuple[tuple[Cell, ...], ...]:
     n = problem.n
     down: dict[int, list[Cell]] = {}
     up: dict[int, list[Cell]] = {}
@@ -292,7 +340,7 @@ def _diagonals(problem: Problem) -> tuple[tuple[Cell, ...], ...]:
     return tuple(tuple(line) for family in (down, up) for _, line in sorted(family.items()) if len(line) >= 2)
 
 
-def _leap_pairs(problem: Problem) -> tuple[tuple[Cell, Cell], ...]:
+def _leap_pairs(problem: CompiledProblem) -> tuple[tuple[Cell, Cell], ...]:
     n = problem.n
     offsets = leap_offsets(problem.leaps)  # once: the loop below runs n * n times
     if not offsets:
@@ -312,27 +360,43 @@ def _leap_pairs(problem: Problem) -> tuple[tuple[Cell, Cell], ...]:
     return tuple(sorted(pairs))
 
 
-def compile_problem(problem: Problem) -> Compiled:
+def compile_problem(problem: Problem, hooks: tuple[str, ...] = ()) -> CompiledProblem:
     """The compiled form of ``problem``, computed once and cached (problems are immutable).
 
     Parameters
     ----------
     problem : Problem
+    hooks : tuple of str, default ()
+        The constraint hooks the caller encodes itself (``"encode_cpsat"``, ...): a
+        constraint that gives one of them but no ``compile`` is left to the caller
+        (:attr:`CompiledProblem.own`) instead of refused.
 
     Returns
     -------
-    Compiled
+    CompiledProblem
 
     Raises
     ------
     QueensError
-        If ``problem`` is not a :class:`~queenslab.problem.Problem`.
+        If ``problem`` is not a :class:`~queenslab.problem.Problem`, or a hook is unknown.
     """
-    return _compile(as_problem(problem))
+    problem = as_problem(problem)
+    if not isinstance(hooks, tuple) or not set(hooks) <= set(HOOKS):
+        raise QueensError(f"hooks is a tuple of {', '.join(HOOKS)}, got {hooks!r}")
+    return _compile(problem, hooks)
 
 
 @functools.lru_cache(maxsize=32)
-def _compile(problem: Problem) -> Compiled:
+def _compile(problem: Problem, hooks: tuple[str, ...]) -> CompiledProblem:
     group = problem.symmetries()
     flags = np.array([g.flags for g in group[1:]], dtype=np.int64).reshape(len(group) - 1, 3)
-    return Compiled(problem=problem, group=group, group_flags=_readonly(flags))
+    words = Tables(problem.n)
+    rest = []
+    for c in problem.constraints:
+        if type(c).gives("compile"):
+            c.compile(words)
+        else:
+            rest.append(c)
+    missing = tuple(unhandled(rest, (), hooks))
+    own = tuple(c for c in rest if c not in missing)
+    return CompiledProblem(problem, group, _readonly(flags), words, own, missing)

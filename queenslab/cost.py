@@ -73,6 +73,7 @@ __all__ = [
     "CoreTime",
     "estimate_cost",
     "refusal_cost",
+    "check_count",
     "DEFAULT_CORES",
     "DEFAULT_SECONDS",
     "REFUSAL_SECONDS",
@@ -435,7 +436,7 @@ def _walk_nodes(walk, prefix: Sequence[int], halt: np.ndarray) -> int:
     s = np.zeros((4, n + 1), np.uint64)
     q = np.zeros(n, np.int64)
     q[: len(prefix)] = prefix
-    opts = np.array([n, n, int(walk.problem.toroidal), K.COUNT, len(prefix)], np.int64)
+    opts = np.array([n, n, int(walk.compiled.toroidal), K.COUNT, len(prefix)], np.int64)
     meta = np.zeros(2, np.int64)
     out = np.zeros((1, max(1, n)), np.int64)
     kernel: Any = K.walk  # a numba dispatcher: its arguments are the kernel's
@@ -612,3 +613,30 @@ def refusal_cost(problem: Problem) -> str:
     """The prediction a refused count quotes (:func:`describe` of a calibration of
     :data:`REFUSAL_SECONDS`), kept for the problems asked about in this process."""
     return describe(estimate_cost(problem, cores=(), seconds=REFUSAL_SECONDS))
+
+
+def check_count(problem: Problem, force: bool = False) -> None:
+    """Refuse an exact count of ``problem`` beyond the engine's practical limit unless
+    ``force``, quoting its predicted cost (:func:`refusal_cost`, a calibration of about a
+    second); if the prediction fails, the limit's own sentence stands in for it, so that
+    the refusal is never lost.
+
+    The callers above the engine (the native backend, the Dask runner) check here before
+    they count: the engine below refuses the same count without the price, as the cost
+    model is above it.
+
+    Raises
+    ------
+    TooLarge
+    """
+    from .native import pool
+
+    problem = as_problem(problem)
+    force = validate.flag(force, "force")
+    price = ""
+    if problem.n > pool.COUNT.largest and not force:
+        try:
+            price = refusal_cost(problem)
+        except Exception:  # any failure of the prediction leaves the plain refusal
+            price = ""
+    pool.check_count(problem.n, force, price)

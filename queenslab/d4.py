@@ -87,6 +87,7 @@ from . import validate
 from .errors import InvalidPlacement, QueensError
 
 __all__ = [
+    "BoardSymmetry",
     "D4Element",
     "D4",
     "IDENTITY",
@@ -386,6 +387,42 @@ class D4Element:
 
     def __repr__(self) -> str:
         return f"D4Element({self.name})"
+
+
+@dataclass(frozen=True)
+class BoardSymmetry:
+    """One element of D4 acting on the cells of one ``n x n`` board.
+
+    This is what :meth:`queenslab.constraints.Constraint.image` receives: a constraint
+    maps its cells with :meth:`cell` without knowing the board size itself.
+
+    Parameters
+    ----------
+    element : D4Element
+    n : int
+
+    Examples
+    --------
+    >>> s = BoardSymmetry(element("rotate-90"), 4)
+    >>> s.cell(0, 0), s.name, s.apply((1, 3, 0, 2))
+    ((0, 3), 'rotate-90', (1, 3, 0, 2))
+    """
+
+    element: D4Element
+    n: int
+
+    @property
+    def name(self) -> str:
+        """The element's geometric name (``'rotate-90'``, ...)."""
+        return self.element.name
+
+    def cell(self, r: int, c: int) -> tuple[int, int]:
+        """The image of the 0-based cell ``(r, c)``."""
+        return self.element.cell(self.n, r, c)
+
+    def apply(self, placement: Sequence[int]) -> tuple[int, ...]:
+        """The image of a placement of this board (0-based columns by row)."""
+        return self.element.apply(placement)
 
 
 def _board_cell(n: object, r: object, c: object) -> tuple[int, int, int]:

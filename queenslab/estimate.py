@@ -257,8 +257,9 @@ class _Runner:
             self.kernels, self.tables, self.unit = wide_estimate, (), math.ldexp(1.0, shift)
             self.opts = np.array([problem.n, int(problem.toroidal), cap, shift], np.int64)
         else:
-            self.kernels, self.tables, self.unit = estimate_kernels, compile_problem(problem).kernel_tables, 1.0
-            self.opts = np.array([problem.n, int(problem.toroidal), cap], np.int64)
+            compiled = compile_problem(problem)
+            self.kernels, self.tables, self.unit = estimate_kernels, compiled.kernel_tables, 1.0
+            self.opts = np.array([problem.n, int(compiled.toroidal), cap], np.int64)
         self.width = width
         self.prefixes = prefixes
         self.seed = seed

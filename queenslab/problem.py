@@ -1,22 +1,28 @@
 """The :class:`Problem`: one n-queens variant, immutable and validated.
 
-A problem is the board size ``n`` and the variant's constraints:
+A problem is the board size ``n`` and a list of constraints
+(:mod:`queenslab.constraints`, one object per kind). The keywords are shorthands for
+the built-in kinds:
 
-* ``toroidal`` -- every move wraps around the edges of the board;
-* ``knight`` -- superqueens: a queen also attacks like a knight;
+* ``toroidal`` -- :class:`~queenslab.constraints.Torus`: every move wraps around the edges;
+* ``knight`` -- superqueens: a queen also attacks like a knight (``Leaper(1, 2)``);
 * ``leapers`` -- other jumping moves every queen has, as offsets ``(a, b)`` (a camel
   ``(1, 3)``, a zebra ``(2, 3)``, ...): each means the eight jumps ``(+-a, +-b), (+-b, +-a)``;
-* ``blocked`` -- cells on which no queen may stand;
-* ``fixed`` -- queens placed in advance (n-queens completion);
+* ``blocked`` -- :class:`~queenslab.constraints.Blocked` cells on which no queen may stand;
+* ``fixed`` -- :class:`~queenslab.constraints.Fixed` queens placed in advance (completion);
 * ``regions`` -- :class:`Region` bounds on the number of queens in a set of cells ("no
-  queen on the main diagonal", "exactly two queens in this quadrant").
+  queen on the main diagonal", "exactly two queens in this quadrant");
+
+and ``constraints=[...]`` takes any :class:`~queenslab.constraints.Constraint`, those of
+a kind defined outside the package included. The problem's symmetry group is derived
+from its constraints' images (:meth:`Problem.symmetries`).
 
 Cells are 0-based ``(row, column)`` tuples in the Python API. Constraints that
 contradict each other (two fixed queens attacking each other, a fixed queen on a blocked
 cell, bounds no placement meets) make a valid problem with no solutions, as in CP and SAT
 tools; :attr:`Problem.contradiction` says why when the reason can be read off the
 constraints. Every backend accepts every Problem or raises
-:class:`~queenslab.errors.UnsupportedProblem`.
+:class:`~queenslab.errors.UnsupportedProblem` naming the constraint it cannot use.
 """
 
 from __future__ import annotations
@@ -24,15 +30,30 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import operator
 from collections.abc import Iterable
-from dataclasses import InitVar, dataclass, field
-from typing import TYPE_CHECKING, Any, SupportsIndex, cast
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import validate
-from .d4 import D4, D4Element
+from .constraints import (
+    KINDS,
+    Blocked,
+    Constraint,
+    Fixed,
+    Leaper,
+    Region,
+    Torus,
+    leap_offsets,
+    leaper_name,
+    leaps,
+    line_attack,
+)
+from .constraints.base import board_cells, cell_pair, items_of
+from .constraints.leaper import LEAPER_NAMES, MAX_LEAP, offsets_of
+from .constraints.region import regions_of
+from .d4 import D4, BoardSymmetry, D4Element
 from .errors import InvalidPlacement, InvalidProblem, QueensError
 
 __all__ = ["Problem", "Region", "Cell", "attacks", "leaps", "leap_offsets", "leaper_name", "FORMAT_VERSION", "MAX_N"]
@@ -44,25 +65,14 @@ MAX_N = 2**31 - 1
 #: Version of the plain form written by :meth:`Problem.to_dict`.
 FORMAT_VERSION = 1
 #: The fields of that form, in order (besides ``version`` and ``base``).
-_FIELDS = ("n", "toroidal", "knight", "blocked", "fixed", "leapers", "regions")
+_FIELDS = ("n", *(key for kind in KINDS for key in kind.FIELDS))
 #: The fields a fingerprint covers even when empty (the later ones only when used, so
 #: that the fingerprints of problems without them never change).
 _FINGERPRINT_FIELDS = ("n", "toroidal", "knight", "blocked", "fixed")
-#: The largest leaper offset (a jump longer than any board is allowed, and harmless).
-MAX_LEAP = 2**31 - 1
-#: Names of the classic leapers, ``(a, b)`` with ``a < b``.
-LEAPER_NAMES = {(1, 2): "knight", (1, 3): "camel", (2, 3): "zebra", (1, 4): "giraffe", (3, 4): "antelope"}
 
 Cell = tuple[int, int]
-
-
-def _as_int(value: object, what: str, error: type[QueensError] = InvalidProblem) -> int:
-    if not isinstance(value, (bool, np.bool_)):
-        try:
-            return operator.index(cast(SupportsIndex, value))  # anything else raises TypeError
-        except TypeError:
-            pass
-    raise error(f"{what} must be an integer, got {validate.brief(value)}")
+#: Re-exported for the names this module always had.
+_ = (LEAPER_NAMES, MAX_LEAP)
 
 
 def _flag(value: object, what: str) -> bool:
@@ -70,145 +80,6 @@ def _flag(value: object, what: str) -> bool:
         return validate.flag(value, what)
     except QueensError as e:
         raise InvalidProblem(str(e)) from None
-
-
-def _collection(value: object, what: str, error: type[QueensError] = InvalidProblem) -> list[Any]:
-    """The items of ``value``, which must be a collection (of cells, lines or offsets).
-
-    Text is refused although it iterates: its characters are never the numbers or pairs
-    asked for.
-
-    Parameters
-    ----------
-    value : object
-    what : str
-        The message's start, saying what the collection holds
-        (``"leapers must be a collection of (a, b) offsets"``); the value given follows.
-    error : type of QueensError, default InvalidProblem
-
-    Raises
-    ------
-    QueensError
-        ``error``, for text or a value that does not iterate.
-    """
-    if not isinstance(value, (str, bytes)):
-        try:
-            return list(cast(Iterable[Any], value))  # the items, checked by the caller
-        except TypeError:
-            pass
-    raise error(f"{what}, got {validate.brief(value)}")
-
-
-def _pair(cell: object, what: str, error: type[QueensError] = InvalidProblem) -> tuple[int, int]:
-    """A (row, column) pair of integers (not yet checked against a board)."""
-    if isinstance(cell, (str, bytes)):
-        raise error(f"{what} must be a (row, column) pair of integers, got {validate.brief(cell)}")
-    try:
-        r, c = cast(Iterable[object], cell)
-    except (TypeError, ValueError):
-        raise error(f"{what} must be a (row, column) pair of integers, got {validate.brief(cell)}") from None
-    return _as_int(r, f"the row of {what}", error), _as_int(c, f"the column of {what}", error)
-
-
-def _cells(cells: Iterable[Any] | None, n: int, what: str) -> tuple[Cell, ...]:
-    if cells is None:
-        return ()
-    out = set()
-    for cell in _collection(cells, f"{what} must be a collection of (row, column) pairs"):
-        if isinstance(cell, (str, bytes)):
-            raise InvalidProblem(f"{what} must hold (row, column) pairs, got {validate.brief(cell)}")
-        try:
-            r, c = cell
-        except (TypeError, ValueError):
-            raise InvalidProblem(f"{what} must hold (row, column) pairs, got {validate.brief(cell)}") from None
-        r, c = _as_int(r, f"a row in {what}"), _as_int(c, f"a column in {what}")
-        if not (0 <= r < n and 0 <= c < n):
-            raise InvalidProblem(
-                f"{what} cell ({r}, {c}) is outside the {n}x{n} board: rows and columns "
-                f"are 0..{n - 1} in the Python API (1..{n} on the command line)"
-            )
-        out.add((r, c))
-    return tuple(sorted(out))
-
-
-def leaps(knight: bool, leapers: Iterable[tuple[int, int]] = ()) -> tuple[tuple[int, int], ...]:
-    """The leaper moves of a variant as base offsets ``(a, b)``.
-
-    Each offset stands for the eight jumps ``(+-a, +-b), (+-b, +-a)``; superqueens
-    (``knight``) add the knight's ``(1, 2)`` to the other ``leapers``.
-
-    Examples
-    --------
-    >>> leaps(True), leaps(False), leaps(True, [(3, 1)])
-    (((1, 2),), (), ((1, 2), (1, 3)))
-    """
-    own = _leapers(leapers)
-    return tuple(sorted({(1, 2), *own})) if validate.flag(knight, "knight") else own
-
-
-def _leapers(value: object) -> tuple[tuple[int, int], ...]:
-    """Leaper offsets normalised: each as ``(a, b)`` with ``0 < a < b``, sorted, no repeats."""
-    out = set()
-    for item in _collection(value, "leapers must be a collection of (a, b) offsets"):
-        a, b = sorted(map(abs, _pair(item, "a leaper offset")))
-        if b > MAX_LEAP:
-            raise InvalidProblem(f"a leaper offset must be at most {MAX_LEAP}, got {validate.brief(item)}")
-        if a == 0 or a == b:
-            raise InvalidProblem(
-                f"leaper offset {validate.brief(item)} is a move along a row, column or diagonal, which every queen "
-                "already has; a leaper jumps (a, b) with 0 < a != b, e.g. (1, 2) for the knight"
-            )
-        out.add((a, b))
-    return tuple(sorted(out))
-
-
-def leaper_name(offset: tuple[int, int]) -> str:
-    """The name of a leaper: ``'knight'``, ``'camel'``, ``'zebra'``, ... or ``'(a,b)-leaper'``.
-
-    Examples
-    --------
-    >>> leaper_name((1, 2)), leaper_name((3, 1)), leaper_name((2, 5))
-    ('knight', 'camel', '(2,5)-leaper')
-    """
-    a, b = sorted(map(abs, _pair(offset, "a leaper offset", QueensError)))
-    return LEAPER_NAMES.get((a, b), f"({a},{b})-leaper")
-
-
-def leap_offsets(base: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
-    """Every jump ``(dr, dc)`` of the leapers ``base``, sorted and without repeats.
-
-    Parameters
-    ----------
-    base : iterable of (int, int)
-        Base offsets ``(a, b)``, as :func:`leaps` returns them.
-
-    Raises
-    ------
-    QueensError
-        If ``base`` is not a collection of pairs of integers.
-
-    Examples
-    --------
-    >>> leap_offsets(((1, 2),))
-    ((-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1))
-    """
-    if type(base) is not tuple or not all(
-        type(x) is tuple and len(x) == 2 and type(x[0]) is int and type(x[1]) is int for x in base
-    ):
-        items = _collection(base, "leaper offsets must be a collection of (a, b) pairs of integers", QueensError)
-        base = tuple(_pair(x, "a leaper offset", QueensError) for x in items)
-    return _leap_offsets(base)
-
-
-@functools.lru_cache(maxsize=64)
-def _leap_offsets(base: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
-    out = set()
-    for a, b in base:
-        for x, y in ((a, b), (b, a)):
-            for sx in (1, -1):
-                for sy in (1, -1):
-                    out.add((sx * x, sy * y))
-    return tuple(sorted(out))
 
 
 def attacks(
@@ -258,11 +129,11 @@ def attacks(
         moves = leaps(knight, leapers)
     except QueensError as e:
         raise InvalidPlacement(str(e)) from None
-    return _attacks(n, a, b, validate.flag(toroidal, "toroidal"), moves)
+    return line_attack(n, a, b, validate.flag(toroidal, "toroidal"), moves, leaper_name)
 
 
 def _board_cell(cell: object, n: int, what: str) -> Cell:
-    r, c = _pair(cell, what, InvalidPlacement)
+    r, c = cell_pair(cell, what, InvalidPlacement)
     if not (0 <= r < n and 0 <= c < n):
         raise InvalidPlacement(
             f"{what} = ({r}, {c}) is off the {n}x{n} board: rows and columns are 0..{n - 1} (0-based)"
@@ -274,31 +145,6 @@ def _is_cell(x: object, n: int) -> bool:
     return (
         type(x) is tuple and len(x) == 2 and type(x[0]) is int and type(x[1]) is int and 0 <= x[0] < n and 0 <= x[1] < n
     )
-
-
-def _attacks(n: int, a: Cell, b: Cell, toroidal: bool, moves: tuple[tuple[int, int], ...]) -> str | None:
-    """:func:`attacks` on checked arguments."""
-    (r1, c1), (r2, c2) = a, b
-    dr, dc = r2 - r1, c2 - c1
-    if dr == 0:
-        return "row"
-    if dc == 0:
-        return "column"
-    if toroidal:
-        if (dr - dc) % n == 0:
-            return "diagonal"
-        if (dr + dc) % n == 0:
-            return "anti-diagonal"
-    else:
-        if dr == dc:
-            return "diagonal"
-        if dr == -dc:
-            return "anti-diagonal"
-    for base in moves:
-        for kr, kc in _leap_offsets((base,)):
-            if (dr - kr) % n == 0 and (dc - kc) % n == 0 if toroidal else (dr, dc) == (kr, kc):
-                return leaper_name(base)
-    return None
 
 
 def _first_attacking_pair(problem: Problem, cells: tuple[Cell, ...]) -> tuple[Cell, Cell] | None:
@@ -322,7 +168,7 @@ def _first_attacking_pair(problem: Problem, cells: tuple[Cell, ...]) -> tuple[Ce
     if problem.leaps:
         where = {cell: j for j, cell in enumerate(cells)}
         for i, (r, c) in enumerate(cells):
-            for dr, dc in _leap_offsets(problem.leaps):
+            for dr, dc in leap_offsets(problem.leaps):
                 r2, c2 = r + dr, c + dc
                 if torus:
                     r2, c2 = r2 % n, c2 % n
@@ -330,286 +176,6 @@ def _first_attacking_pair(problem: Problem, cells: tuple[Cell, ...]) -> tuple[Ce
                 if j > i and (best is None or (i, j) < best):
                     best = (i, j)
     return None if best is None else (cells[best[0]], cells[best[1]])
-
-
-@dataclass(frozen=True)
-class Region:
-    """A bound on the number of queens on a set of cells.
-
-    Parameters
-    ----------
-    cells : iterable of (row, column)
-        0-based cells (checked against the board by :class:`Problem`); stored sorted,
-        without repeats.
-    at_least : int, default 0
-        The least number of queens on these cells.
-    at_most : int, optional
-        The most (None: no upper bound; a bound of at least the number of cells is
-        stored as None, as it bounds nothing).
-    exactly : int, optional
-        Shorthand for ``at_least = at_most = exactly`` (not stored: the region keeps the
-        two bounds).
-
-    Raises
-    ------
-    InvalidProblem
-        If a cell is not a pair of integers, there are no cells, a bound is negative or
-        not an integer, ``at_least > at_most``, ``at_least`` exceeds the number of cells,
-        or ``exactly`` is given with ``at_least`` or ``at_most``.
-
-    See Also
-    --------
-    Region.rows, Region.columns, Region.rectangle, Region.diagonal, Region.anti_diagonal :
-        Regions of a shape a person would name, instead of a list of cells.
-
-    Examples
-    --------
-    Blocked cells, "no queen on the main diagonal", "exactly two queens in the top-left
-    quadrant" are regions:
-
-    >>> Region([(0, 0), (1, 1), (2, 2), (3, 3)], at_most=0).at_most
-    0
-    >>> quadrant = Region([(r, c) for r in range(4) for c in range(4)], at_least=2, at_most=2)
-    >>> len(quadrant.cells), quadrant.at_least
-    (16, 2)
-    >>> Region.rectangle((0, 0), (3, 3), exactly=2) == quadrant
-    True
-    """
-
-    cells: tuple[Cell, ...]
-    at_least: int = 0
-    at_most: int | None = None
-    exactly: InitVar[int | None] = None
-
-    if TYPE_CHECKING:
-
-        def __init__(
-            self, cells: Iterable[Cell], at_least: int = 0, at_most: int | None = None, exactly: int | None = None
-        ) -> None: ...
-
-    def __post_init__(self, exactly: int | None) -> None:
-        if exactly is not None:
-            if self.at_least != 0 or self.at_most is not None:
-                raise InvalidProblem("give a region exactly K, or its at_least / at_most, not both")
-            k = validate.whole_number(exactly, "a region's exactly", minimum=0, error=InvalidProblem)
-            object.__setattr__(self, "at_least", k)
-            object.__setattr__(self, "at_most", k)
-        items = _collection(self.cells, "a region's cells are a collection of (row, column) pairs")
-        cells = tuple(sorted({_pair(x, "a region's cell") for x in items}))
-        if not cells:
-            raise InvalidProblem("a region needs at least one cell")
-        lo = validate.whole_number(self.at_least, "a region's at_least", minimum=0, error=InvalidProblem)
-        hi = None
-        if self.at_most is not None:
-            hi = validate.whole_number(self.at_most, "a region's at_most", minimum=0, error=InvalidProblem)
-            if lo > hi:
-                raise InvalidProblem(f"a region's at_least ({lo}) is larger than its at_most ({hi})")
-            if hi >= len(cells):
-                hi = None
-        if lo > len(cells):
-            raise InvalidProblem(f"a region of {len(cells)} cells cannot hold at_least {lo} queens")
-        object.__setattr__(self, "cells", cells)
-        object.__setattr__(self, "at_least", lo)
-        object.__setattr__(self, "at_most", hi)
-
-    # ------------------------------------------------------------------ shapes
-    # Each takes the bounds of the constructor (at_least, at_most or exactly) as keywords.
-
-    @classmethod
-    def rows(cls, rows: Iterable[int], n: int, **bounds: Any) -> Region:
-        """Every cell of the given rows (0-based) of an ``n x n`` board.
-
-        >>> Region.rows([0], 4, at_most=1).cells
-        ((0, 0), (0, 1), (0, 2), (0, 3))
-        """
-        size = _shape_n(n)
-        return cls([(r, c) for r in _lines(rows, size, "row") for c in range(size)], **bounds)
-
-    @classmethod
-    def columns(cls, columns: Iterable[int], n: int, **bounds: Any) -> Region:
-        """Every cell of the given columns (0-based) of an ``n x n`` board.
-
-        >>> Region.columns([1], 2, exactly=1).cells
-        ((0, 1), (1, 1))
-        """
-        size = _shape_n(n)
-        return cls([(r, c) for c in _lines(columns, size, "column") for r in range(size)], **bounds)
-
-    @classmethod
-    def rectangle(cls, corner: Cell, opposite: Cell, **bounds: Any) -> Region:
-        """Every cell of the rectangle with two opposite corners (0-based, inclusive).
-
-        >>> Region.rectangle((1, 1), (0, 2), at_least=1).cells
-        ((0, 1), (0, 2), (1, 1), (1, 2))
-        """
-        (r0, c0), (r1, c1) = _pair(corner, "a rectangle's corner"), _pair(opposite, "a rectangle's corner")
-        rows, cols = range(min(r0, r1), max(r0, r1) + 1), range(min(c0, c1), max(c0, c1) + 1)
-        if len(rows) * len(cols) > _MAX_SHAPE_CELLS:
-            raise InvalidProblem(
-                f"a rectangle of {len(rows)} x {len(cols)} cells is larger than any board queenslab draws or counts"
-            )
-        return cls([(r, c) for r in rows for c in cols], **bounds)
-
-    @classmethod
-    def diagonal(cls, cell: Cell, n: int, **bounds: Any) -> Region:
-        """The cells of the diagonal (top left to bottom right, ``column - row`` constant)
-        through ``cell`` on an ``n x n`` board.
-
-        >>> Region.diagonal((0, 1), 3, at_most=0).cells
-        ((0, 1), (1, 2))
-        """
-        size = _shape_n(n)
-        r, c = _on_board(cell, size, "a diagonal's cell")
-        d = c - r
-        return cls([(i, i + d) for i in range(size) if 0 <= i + d < size], **bounds)
-
-    @classmethod
-    def anti_diagonal(cls, cell: Cell, n: int, **bounds: Any) -> Region:
-        """The cells of the anti-diagonal (top right to bottom left, ``row + column``
-        constant) through ``cell`` on an ``n x n`` board.
-
-        >>> Region.anti_diagonal((0, 2), 3, exactly=1).cells
-        ((0, 2), (1, 1), (2, 0))
-        """
-        size = _shape_n(n)
-        r, c = _on_board(cell, size, "an anti-diagonal's cell")
-        s = r + c
-        return cls([(i, s - i) for i in range(size) if 0 <= s - i < size], **bounds)
-
-    @property
-    def bounds_nothing(self) -> bool:
-        """True for a region that allows any number of queens (it is dropped by :class:`Problem`)."""
-        return self.at_least == 0 and self.at_most is None
-
-    @property
-    def upper(self) -> int:
-        """``at_most``, or the number of cells when there is no upper bound."""
-        return len(self.cells) if self.at_most is None else self.at_most
-
-    def image(self, g: D4Element, n: int) -> Region:
-        """The region ``g`` maps this one onto, on an ``n x n`` board."""
-        return Region([g.cell(n, r, c) for r, c in self.cells], self.at_least, self.at_most)
-
-    def queens(self, placement: Iterable[int]) -> int:
-        """How many queens of ``placement`` (0-based columns by row) stand on this region."""
-        cells = set(self.cells)
-        return sum((r, int(c)) in cells for r, c in enumerate(placement))
-
-    @property
-    def bound_label(self) -> str:
-        """The bound in a few characters, for a label on a drawing: ``'=2'``, ``'≤1'``,
-        ``'≥1'`` or ``'1–3'``.
-
-        >>> Region([(0, 0), (0, 1)], exactly=1).bound_label, Region([(0, 0), (0, 1)], at_least=1).bound_label
-        ('=1', '≥1')
-        """
-        return self._bound_text("≥{lo}", "={lo}", "≤{hi}", "{lo}–{hi}")
-
-    def describe(self) -> str:
-        """The bound in words, e.g. ``'at most 0 of 8 cells'``."""
-        return self._bound_text(
-            "at least {lo} of {k} cells",
-            "exactly {lo} of {k} cells",
-            "at most {hi} of {k} cells",
-            "{lo} to {hi} of {k} cells",
-        )
-
-    def _bound_text(self, at_least: str, exactly: str, at_most: str, between: str) -> str:
-        """The bound written with the template of its kind.
-
-        :attr:`bound_label` and :meth:`describe` tell the same four kinds of bound apart;
-        only the words differ.
-
-        Parameters
-        ----------
-        at_least, exactly, at_most, between : str
-            The templates for no upper bound, one number of queens, no lower bound, and a
-            range. They may use ``{lo}`` (at_least), ``{hi}`` (at_most) and ``{k}`` (the
-            number of cells).
-        """
-        if self.at_most is None:
-            template = at_least
-        elif self.at_least == self.at_most:
-            template = exactly
-        elif self.at_least == 0:
-            template = at_most
-        else:
-            template = between
-        return template.format(lo=self.at_least, hi=self.at_most, k=len(self.cells))
-
-    def to_dict(self, base: int = 0) -> dict[str, Any]:
-        """``{"cells": [[r, c], ...], "at_least": k, "at_most": k or None}`` (cells ``base``-based)."""
-        return {
-            "cells": [[r + base, c + base] for r, c in self.cells],
-            "at_least": self.at_least,
-            "at_most": self.at_most,
-        }
-
-    def _key(self) -> tuple[Any, ...]:
-        return (self.cells, self.at_least, -1 if self.at_most is None else self.at_most)
-
-
-#: The most cells a region shape may list (a 2000 x 2000 board; larger boards are counted
-#: by no exact method).
-_MAX_SHAPE_CELLS = 4 * 10**6
-
-
-def _shape_n(n: object) -> int:
-    size = validate.whole_number(n, "n", minimum=1, error=InvalidProblem)
-    if size * size > _MAX_SHAPE_CELLS:
-        raise InvalidProblem(f"region shapes are made for boards up to 2000 x 2000, got n = {size}")
-    return size
-
-
-def _lines(values: object, n: int, what: str) -> list[int]:
-    """Row or column numbers, each on an ``n x n`` board."""
-    items = _collection(values, f"{what}s are a collection of {what} numbers")
-    return sorted(
-        {validate.whole_number(v, f"a {what}", minimum=0, maximum=n - 1, error=InvalidProblem) for v in items}
-    )
-
-
-def _on_board(cell: object, n: int, what: str) -> Cell:
-    r, c = _pair(cell, what)
-    if not (0 <= r < n and 0 <= c < n):
-        raise InvalidProblem(f"{what} ({r}, {c}) is off the {n}x{n} board: rows and columns are 0..{n - 1}")
-    return r, c
-
-
-def _regions(value: object, n: int) -> tuple[Region, ...]:
-    """Regions normalised: Region objects (or dicts of their fields), on the board, sorted,
-    without repeats and without regions that bound nothing."""
-    if value is None:
-        return ()
-    if isinstance(value, (str, bytes, Region)):
-        raise InvalidProblem(f"regions must be a collection of Region objects, got {validate.brief(value)}")
-    try:
-        items = list(cast(Iterable[object], value))
-    except TypeError:
-        raise InvalidProblem(f"regions must be a collection of Region objects, got {validate.brief(value)}") from None
-    out = {}
-    for i, item in enumerate(items):
-        if isinstance(item, dict):
-            unknown = sorted(map(str, set(item) - {"cells", "at_least", "at_most"}))
-            if unknown or "cells" not in item:
-                raise InvalidProblem(
-                    f"region {i + 1}: the keys are cells, at_least and at_most"
-                    + (f" (unknown: {', '.join(unknown)})" if unknown else " (cells is required)")
-                )
-            item = Region(item["cells"], item.get("at_least", 0), item.get("at_most"))
-        if not isinstance(item, Region):
-            raise InvalidProblem(
-                f"region {i + 1} must be a Region(cells, at_least, at_most), got {validate.brief(item)}"
-            )
-        for r, c in item.cells:
-            if not (0 <= r < n and 0 <= c < n):
-                raise InvalidProblem(
-                    f"region {i + 1}: cell ({r}, {c}) is outside the {n}x{n} board: rows and columns "
-                    f"are 0..{n - 1} in the Python API (1..{n} on the command line)"
-                )
-        if not item.bounds_nothing:
-            out[item._key()] = item
-    return tuple(out[k] for k in sorted(out))
 
 
 @dataclass(frozen=True)
@@ -636,6 +202,12 @@ class Problem:
         Bounds on the number of queens on sets of cells (Region objects, or dicts of
         their fields); stored sorted, without repeats and without regions that bound
         nothing.
+    constraints : iterable of Constraint, default ()
+        Constraints as objects (:mod:`queenslab.constraints`), of any kind: the
+        built-in kinds are folded into the fields above (``Torus()`` is
+        ``toroidal=True``, ...), a kind defined outside the package is kept as given.
+        After construction :attr:`constraints` holds every constraint of the problem,
+        the built-in ones first, in the order of :data:`queenslab.constraints.KINDS`.
 
     Raises
     ------
@@ -654,6 +226,9 @@ class Problem:
     (8, 2)
     >>> Problem(8, leapers=[(2, 1)]) == Problem(8, knight=True)
     True
+    >>> from queenslab.constraints import Torus, Blocked
+    >>> Problem(5, constraints=[Torus(), Blocked([(0, 0)])]) == Problem(5, toroidal=True, blocked=[(0, 0)])
+    True
     """
 
     n: int
@@ -663,6 +238,7 @@ class Problem:
     fixed: tuple[Cell, ...] = field(default=())
     leapers: tuple[tuple[int, int], ...] = field(default=())
     regions: tuple[Region, ...] = field(default=())
+    constraints: tuple[Constraint, ...] = field(default=(), repr=False)
 
     if TYPE_CHECKING:
         # The constructor takes any iterable of cells; __post_init__ stores them as a
@@ -676,6 +252,7 @@ class Problem:
             fixed: Iterable[Cell] | None = (),
             leapers: Iterable[tuple[int, int]] | None = (),
             regions: Iterable[Region | dict[str, Any]] | None = (),
+            constraints: Iterable[Constraint] = (),
         ) -> None: ...
 
     def __post_init__(self) -> None:
@@ -685,16 +262,42 @@ class Problem:
         for flag in ("toroidal", "knight"):
             object.__setattr__(self, flag, _flag(getattr(self, flag), flag))
         object.__setattr__(self, "n", n)
-        blocked = _cells(self.blocked, n, "blocked")
-        fixed = _cells(self.fixed, n, "fixed")
+        given = _given(self.constraints)
+        own = [c for c in given if type(c) not in KINDS]
+        blocked = _merged_cells(self.blocked, given, Blocked, n)
+        fixed = _merged_cells(self.fixed, given, Fixed, n)
         object.__setattr__(self, "blocked", blocked)
         object.__setattr__(self, "fixed", fixed)
-        leapers = _leapers(() if self.leapers is None else self.leapers)
+        if any(isinstance(c, Torus) for c in given):
+            object.__setattr__(self, "toroidal", True)
+        leapers = offsets_of(
+            [
+                *(() if self.leapers is None else offsets_of(self.leapers)),
+                *(c.offset for c in given if isinstance(c, Leaper)),
+            ]
+        )
         if (1, 2) in leapers:  # the knight has its own, familiar spelling
             object.__setattr__(self, "knight", True)
             leapers = tuple(x for x in leapers if x != (1, 2))
         object.__setattr__(self, "leapers", leapers)
-        object.__setattr__(self, "regions", _regions(self.regions, n))
+        regions = regions_of(self.regions, n)
+        if any(isinstance(c, Region) for c in given):
+            regions = regions_of([*regions, *(c for c in given if isinstance(c, Region))], n)
+        object.__setattr__(self, "regions", regions)
+        built: list[Constraint] = [Torus()] if self.toroidal else []
+        built += [Leaper(a, b, self.toroidal) for a, b in self.leaps]
+        built += [Blocked(blocked)] if blocked else []
+        built += [Fixed(fixed)] if fixed else []
+        built += list(regions)
+        for c in own:
+            checked = c.check(n)
+            if not isinstance(checked, Constraint):
+                raise InvalidProblem(
+                    f"{type(c).__name__}.check(n) must return a Constraint, got {validate.brief(checked)}"
+                )
+            if checked not in built:
+                built.append(checked)
+        object.__setattr__(self, "constraints", tuple(built))
 
     @functools.cached_property
     def contradiction(self) -> str | None:
@@ -735,20 +338,34 @@ class Problem:
     # ------------------------------------------------------------------ views
     @property
     def is_standard(self) -> bool:
-        """True for the plain n-queens problem (no variant constraint)."""
-        return not (self.toroidal or self.knight or self.blocked or self.fixed or self.leapers or self.regions)
+        """True for the plain n-queens problem (no constraint)."""
+        return not self.constraints
 
-    def fixed_columns(self) -> dict[int, int]:
-        """Map each row holding a fixed queen to that queen's column."""
-        return dict(self.fixed)
+    @property
+    def kinds(self) -> tuple[type[Constraint], ...]:
+        """The kinds of the problem's constraints, each once, in the order of :attr:`constraints`."""
+        return tuple(dict.fromkeys(type(c) for c in self.constraints))
+
+    @property
+    def own_constraints(self) -> tuple[Constraint, ...]:
+        """The constraints of kinds defined outside the package (no keyword shorthand)."""
+        return tuple(c for c in self.constraints if type(c) not in KINDS)
+
+    def __repr__(self) -> str:
+        fields = ", ".join(
+            f"{name}={getattr(self, name)!r}"
+            for name in ("n", "toroidal", "knight", "blocked", "fixed", "leapers", "regions")
+        )
+        own = self.own_constraints
+        return f"Problem({fields}{f', constraints={own!r}' if own else ''})"
 
     def symmetries(self) -> tuple[D4Element, ...]:
         """The subgroup of D4 that maps this problem onto itself, identity first.
 
-        Toroidal and leaper moves are invariant under all of D4, so the subgroup is the
-        set of elements mapping the blocked cells onto the blocked cells, the fixed
-        queens onto the fixed queens and the regions onto the regions (each region, as a
-        set of cells with its bounds, onto a region of the problem).
+        The subgroup is derived from the constraints, never declared: it is the set of
+        elements ``g`` for which ``{c.image(g) for c in constraints}`` is the set of
+        constraints (the torus and leapers are invariant under all of D4; blocked cells,
+        fixed queens and each region, as a set of cells with its bounds, are mapped).
 
         Returns
         -------
@@ -764,16 +381,19 @@ class Problem:
 
     @functools.cached_property
     def _symmetries(self) -> tuple[D4Element, ...]:
-        blocked, fixed = set(self.blocked), set(self.fixed)
-        regions = {region._key() for region in self.regions}
-        n = self.n
+        own = set(self.constraints)
         out = []
         for g in D4:
-            if (
-                {g.cell(n, *x) for x in blocked} == blocked
-                and {g.cell(n, *x) for x in fixed} == fixed
-                and {region.image(g, n)._key() for region in self.regions} == regions
-            ):
+            on_board = BoardSymmetry(g, self.n)
+            images = set()
+            for c in self.constraints:
+                image = c.image(on_board)
+                if not isinstance(image, Constraint):
+                    raise InvalidProblem(
+                        f"{type(c).__name__}.image() must return a Constraint, got {validate.brief(image)}"
+                    )
+                images.add(image)
+            if images == own:
                 out.append(g)
         return tuple(out)
 
@@ -799,7 +419,7 @@ class Problem:
         n = self.n
         if not (_is_cell(a, n) and _is_cell(b, n)) or a == b:
             return attacks(n, a, b, toroidal=self.toroidal, leapers=self.leaps)  # checks, or raises
-        return _attacks(n, a, b, self.toroidal, self.leaps)
+        return line_attack(n, a, b, self.toroidal, self.leaps, leaper_name)
 
     def to_dict(self, *, one_based: bool = False) -> dict[str, Any]:
         """The problem as a plain, JSON-ready dict that :meth:`from_dict` reads back.
@@ -827,17 +447,12 @@ class Problem:
         True
         """
         k = 1 if one_based else 0
-        return {
-            "version": FORMAT_VERSION,
-            "base": k,
-            "n": self.n,
-            "toroidal": self.toroidal,
-            "knight": self.knight,
-            "blocked": [[r + k, c + k] for r, c in self.blocked],
-            "fixed": [[r + k, c + k] for r, c in self.fixed],
-            "leapers": [[a, b] for a, b in self.leapers],
-            "regions": [region.to_dict(k) for region in self.regions],
-        }
+        out: dict[str, Any] = {"version": FORMAT_VERSION, "base": k, "n": self.n}
+        for kind in KINDS:  # each kind writes its own keys
+            out.update(kind.to_fields([c for c in self.constraints if type(c) is kind], k))
+        for c in self.own_constraints:
+            type(c).to_fields([c], k)  # raises unless the kind has a JSON form of its own
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Problem:
@@ -876,48 +491,10 @@ class Problem:
         if type(base) is not int or base not in (0, 1):
             raise InvalidProblem(f"'base' is 0 or 1 (0- or 1-based cells), got {validate.brief(base)}")
 
-        def cells(key: str) -> list[tuple[int, int]]:
-            value = data.get(key)
-            if value is None:
-                return []
-            if not isinstance(value, (list, tuple)) or not all(
-                isinstance(x, (list, tuple)) and len(x) == 2 for x in value
-            ):
-                raise InvalidProblem(f"'{key}' is a list of [row, column] pairs, got {validate.brief(value)}")
-            pairs = [_pair(x, f"a cell of '{key}'") for x in value]
-            return [(r - base, c - base) for r, c in pairs]
-
-        def regions() -> list[dict[str, Any]]:
-            value = data.get("regions")
-            if value is None:
-                return []
-            if not isinstance(value, (list, tuple)) or not all(isinstance(x, dict) for x in value):
-                raise InvalidProblem(
-                    f"'regions' is a list of {{cells, at_least, at_most}} tables, got {validate.brief(value)}"
-                )
-            out = []
-            for i, item in enumerate(value):
-                cells = item.get("cells")
-                if not isinstance(cells, (list, tuple)) or not all(
-                    isinstance(x, (list, tuple)) and len(x) == 2 for x in cells
-                ):
-                    raise InvalidProblem(f"region {i + 1}: 'cells' is a list of [row, column] pairs")
-                pairs = [_pair(x, f"a cell of region {i + 1}") for x in cells]
-                out.append({**item, "cells": [(r - base, c - base) for r, c in pairs]})  # keys checked by Problem
-            return out
-
-        leapers = data.get("leapers")
-        if leapers is not None and not isinstance(leapers, (list, tuple)):
-            raise InvalidProblem(f"'leapers' is a list of [a, b] offsets, got {validate.brief(leapers)}")
-        return cls(
-            data["n"],
-            toroidal=data.get("toroidal", False),
-            knight=data.get("knight", False),
-            blocked=cells("blocked"),
-            fixed=cells("fixed"),
-            leapers=leapers or (),
-            regions=regions(),
-        )
+        given: dict[str, Any] = {}
+        for kind in KINDS:  # each kind reads its own keys
+            given.update(kind.from_fields(data, base))
+        return cls(data["n"], **given)
 
     def fingerprint(self) -> str:  # its inputs must never change: indexes are named by it
         """A stable identifier of the problem (hex SHA-256 of its canonical JSON).
@@ -938,7 +515,11 @@ class Problem:
         return hashlib.sha256(text.encode()).hexdigest()
 
     def describe(self) -> str:
-        """A short human description, 1-based, e.g. ``'8-queens, toroidal, 2 blocked'``."""
+        """A short human description, 1-based, e.g. ``'8-queens, toroidal, 2 blocked'``.
+
+        >>> Problem(8, toroidal=True, blocked=[(0, 0), (1, 1)]).describe()
+        '8-queens, toroidal, 2 blocked'
+        """
         parts = [f"{self.n}-queens"]
         if self.toroidal:
             parts.append("toroidal")
@@ -952,7 +533,40 @@ class Problem:
             parts.append("leapers " + " ".join(f"({a},{b})" for a, b in self.leapers))
         if self.regions:
             parts.append(f"{len(self.regions)} region{'s' if len(self.regions) > 1 else ''}")
+        parts += [c.describe() for c in self.own_constraints]
         return ", ".join(parts)
+
+
+def _merged_cells(value: object, given: list[Constraint], kind: type[Blocked | Fixed], n: int) -> tuple[Cell, ...]:
+    """The cells of a keyword (``blocked=``, ``fixed=``) and of the constraints of its kind, on the board."""
+    cells = () if value is None else board_cells(value, n, kind.kind)
+    more = [x for c in given if isinstance(c, kind) for x in c.cells]
+    return board_cells([*cells, *more], n, kind.kind) if more else cells
+
+
+def _given(value: object) -> list[Constraint]:
+    """The ``constraints`` argument: Constraint objects, each hashable."""
+    if value is None:
+        return []
+    if isinstance(value, Constraint):
+        raise InvalidProblem(
+            f"constraints must be a collection of Constraint objects, not one: use [{type(value).__name__}(...)]"
+        )
+    items = items_of(value, "constraints must be a collection of Constraint objects")
+    for item in items:
+        if not isinstance(item, Constraint):
+            raise InvalidProblem(
+                f"a constraint must be a queenslab.constraints.Constraint (Torus(), Blocked(cells), ... or a "
+                f"subclass of your own), got {validate.brief(item)}"
+            )
+        try:
+            hash(item)
+        except TypeError:
+            raise InvalidProblem(
+                f"a {type(item).__name__} constraint must be hashable (a frozen dataclass, or __hash__ with __eq__): "
+                "a problem's symmetry group compares constraints"
+            ) from None
+    return items
 
 
 def as_problem(value: object, what: str = "problem") -> Problem:

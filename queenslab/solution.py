@@ -250,8 +250,9 @@ def _leap_pairs(problem: Problem, p: np.ndarray) -> list[tuple[np.ndarray, np.nd
 
 def _cell_conflicts(problem: Problem, p: np.ndarray) -> list[Conflict]:
     """Queens on blocked cells (row order), then missing fixed queens, then broken region bounds."""
-    out = [Conflict("blocked", ((r, c),)) for r, c in problem.blocked if p[r] == c]
-    out += [Conflict("fixed", ((r, c),)) for r, c in problem.fixed if p[r] != c]
+    columns = tuple(int(c) for c in p)
+    out = [x for c in problem.constraints if c.kind == "blocked" for x in c.conflicts(columns)]
+    out += [x for c in problem.constraints if c.kind == "fixed" for x in c.conflicts(columns)]
     return out + region_conflicts(problem, p)
 
 
@@ -259,7 +260,7 @@ def _pair(problem: Problem, p: np.ndarray, i: int, j: int) -> Conflict:
     a, b = (i, int(p[i])), (j, int(p[j]))
     how = problem.attack(a, b)
     assert how is not None, "a pair found on a line or a leap attacks"
-    return Conflict(how, (a, b))
+    return Conflict.attack(how, a, b)
 
 
 def _first_pair(problem: Problem, p: np.ndarray) -> tuple[int, int] | None:
@@ -318,7 +319,7 @@ def conflicts(problem: Problem, placement: Any) -> list[Conflict]:
 
     Examples
     --------
-    >>> [c.message() for c in conflicts(Problem(4), "1 2 3 4")][:1]
+    >>> [c.message for c in conflicts(Problem(4), "1 2 3 4")][:1]
     ['the queens at (1,1) and (2,2) attack each other (diagonal)']
     """
     problem = as_problem(problem)
@@ -366,7 +367,7 @@ def why_not_solution(problem: Problem, placement: Any) -> str | None:
     """
     problem = as_problem(problem)
     found = _first_conflict(problem, _as_placement(problem, placement))
-    return None if found is None else found.message()
+    return None if found is None else found.message
 
 
 def is_solution(problem: Problem, placement: Any) -> bool:

@@ -62,6 +62,9 @@ def is_solution(problem, p):
         k = sum(cell in set(region.cells) for cell in cells)
         if k < region.at_least or (region.at_most is not None and k > region.at_most):
             return False
+    for own in getattr(problem, "own_constraints", ()):  # a kind defined outside the package: its own rule
+        if not own.holds(tuple(p)):
+            return False
     leapers = getattr(problem, "leapers", ())
     return not any(
         attacked(n, a, b, problem.toroidal, problem.knight, leapers) for a, b in itertools.combinations(cells, 2)
@@ -96,9 +99,17 @@ def _invariant_transforms(problem):
     bl, fx = _board(n, problem.blocked), _board(n, problem.fixed)
 
     def regions_under(t):
+        # the regions, and the cell sets of the kinds defined outside the package (tests give them
+        # a ``cells`` attribute), each as a board of its cells with what else it says
         return sorted(
-            (t(_board(n, region.cells)).tobytes(), region.at_least, region.at_most is None, region.at_most or 0)
-            for region in problem.regions
+            [
+                (t(_board(n, region.cells)).tobytes(), region.at_least, region.at_most is None, region.at_most or 0)
+                for region in problem.regions
+            ]
+            + [
+                (t(_board(n, own.cells)).tobytes(), -1, type(own).__name__, 0)
+                for own in getattr(problem, "own_constraints", ())
+            ]
         )
 
     same = regions_under(lambda a: a)

@@ -9,7 +9,7 @@ import json
 import pytest
 from clirun import run_cli
 
-from queenslab import Problem, cost, limits
+from queenslab import Problem, cost, get_backend, limits
 from queenslab.errors import QueensError, TooLarge
 from queenslab.native import engine, pool
 
@@ -86,13 +86,16 @@ def small_limit(monkeypatch):
 
 def test_a_refusal_quotes_the_prediction(small_limit):
     with pytest.raises(TooLarge) as info:
-        engine.count(Problem(11, toroidal=True))
+        get_backend("native").count(Problem(11, toroidal=True))
     msg = str(info.value)
     assert "beyond its practical limit n <= 10 (predicted " in msg
     assert "nodes" in msg and "by the general search" in msg and "here); pass force=True" in msg
     assert "THE FIXED SENTENCE" not in msg
     with pytest.raises(TooLarge, match=r"\(predicted .* by the symmetric search, about .* here\)"):
-        engine.count(Problem(12), method="symmetric")
+        get_backend("native").count(Problem(12), method="symmetric")
+    # the engine below the cost model refuses the same count with the limit's own sentence
+    with pytest.raises(TooLarge, match="THE FIXED SENTENCE"):
+        engine.count(Problem(11))
 
 
 def test_a_failing_prediction_leaves_the_plain_refusal(small_limit, monkeypatch):
@@ -101,7 +104,7 @@ def test_a_failing_prediction_leaves_the_plain_refusal(small_limit, monkeypatch)
 
     monkeypatch.setattr(cost, "estimate_cost", broken)
     with pytest.raises(TooLarge, match=r"n <= 10 \(THE FIXED SENTENCE\); pass force=True"):
-        engine.count(Problem(11))
+        get_backend("native").count(Problem(11), method="symmetric")
 
 
 def test_within_the_limit_nothing_is_predicted(monkeypatch):
@@ -109,7 +112,7 @@ def test_within_the_limit_nothing_is_predicted(monkeypatch):
         raise AssertionError("a count within its limit must not be predicted")
 
     monkeypatch.setattr(cost, "refusal_cost", broken)
-    assert engine.count(Problem(8)) == 92  # OEIS A000170
+    assert get_backend("native").count(Problem(8)) == 92  # OEIS A000170
 
 
 @pytest.mark.parametrize(

@@ -156,7 +156,7 @@ def test_verifier_rejects_broken_huge_placements_naming_the_pair():
                     pairs.add((min(r, s), max(r, s), kind))
     assert pairs, "the swap should create a conflict"
     i, j, kind = min(pairs)
-    assert (c.cells[0][0], c.cells[1][0], c.kind) == (i, j, kind)
+    assert (c.cells[0][0], c.cells[1][0], c.rule) == (i, j, kind)
     q = p.copy()
     q[999_999] = q[0]  # a repeated column: the pair (row 1, row 1000000)
     with pytest.raises(InvalidPlacement) as e:

@@ -853,7 +853,8 @@ for _name in ("trace_svg", "write_trace_svg", "trace_gif", "write_trace_gif"):
 #: Public callables deliberately not driven, with the reason.
 EXEMPT = {
     # result and description types: built by the library, not from user input
-    "Compiled",
+    "CompiledProblem",
+    "Constraint",
     "Crosscheck",
     "CrosscheckRow",
     "CountResult",

@@ -209,7 +209,9 @@ def test_a_variant_is_never_split_into_join_tasks(tmp_path):
     k = engine.JOIN_VARIANTS_FROM
     p = Problem(k, blocked=[(0, 1), (3, 3)])
     assert engine.chosen_method(p, threads=1) == "join"  # what the distributed count consults
-    method, _depth, tasks = engine.split_tasks(p, method="join")
+    with pytest.raises(UnsupportedProblem, match="the join splits the standard problem only"):
+        engine.split_tasks(p, method="join")  # refused, never re-decided
+    method, _depth, tasks = engine.split_tasks(p, method="auto")
     assert method == "general" and all(len(t) >= 1 for t in tasks)
     with pytest.raises(UnsupportedProblem):
         engine.count_task(p, "join", (0, 1))

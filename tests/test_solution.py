@@ -68,7 +68,7 @@ def test_is_solution_matches_brute_force(p, data):
 
 def test_conflicts_name_the_attacking_queens():
     found = conflicts(Problem(4), (0, 2, 2, 1))
-    kinds = {(c.kind, c.cells) for c in found}
+    kinds = {(c.rule, c.cells) for c in found}
     assert ("column", ((1, 2), (2, 2))) in kinds
     assert ("diagonal", ((0, 0), (3, 1))) not in kinds
     assert ("anti-diagonal", ((2, 2), (3, 1))) in kinds
@@ -78,9 +78,9 @@ def test_conflicts_name_the_attacking_queens():
 
 def test_conflicts_for_variants():
     p = Problem(5, blocked=[(0, 0)], fixed=[(1, 3)])
-    kinds = [c.kind for c in conflicts(p, (0, 2, 4, 1, 3))]
+    kinds = [c.rule for c in conflicts(p, (0, 2, 4, 1, 3))]
     assert "blocked" in kinds and "fixed" in kinds
-    assert next(c.kind for c in conflicts(Problem(5, knight=True), (0, 2, 4, 1, 3))) == "knight"
+    assert next(c.rule for c in conflicts(Problem(5, knight=True), (0, 2, 4, 1, 3))) == "knight"
     assert is_solution(Problem(5), (0, 2, 4, 1, 3)) and not is_solution(Problem(5, knight=True), (0, 2, 4, 1, 3))
     assert not is_solution(Problem(4, toroidal=True), (1, 3, 0, 2))
 
@@ -103,13 +103,13 @@ def test_board_text_marks_blocked_and_missing_fixed():
 @given(problems(max_n=8), st.data())
 def test_conflicts_match_the_compiled_pairwise_check(p, data):
     """The line-grouping check lists exactly the conflicts of the pairwise definition
-    (Compiled.conflicts, which asks Problem.attack about every pair), in the same order."""
+    (CompiledProblem.conflicts, which asks Problem.attack about every pair), in the same order."""
     from queenslab.compiled import compile_problem
 
     cand = tuple(data.draw(st.lists(st.integers(0, p.n - 1), min_size=p.n, max_size=p.n)))
     want = compile_problem(p).conflicts(cand)
     assert conflicts(p, cand) == want
-    assert why_not_solution(p, cand) == (want[0].message() if want else None)
+    assert why_not_solution(p, cand) == (want[0].message if want else None)
     assert is_solution(p, cand) == (not want)
 
 

@@ -42,6 +42,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .. import interrupt
+from ..constraints import KINDS
 from ..errors import MissingDependency, QueensError, UnknownOption
 from ..models.cnf import CnfModel
 from ..problem import Problem
@@ -82,6 +83,8 @@ DELTA = Option(
 
 class ApproxmcBackend(Backend):
     name = "approxmc"
+    kinds = KINDS
+    hooks = ("compile", "encode_cnf")
     summary = (
         "ApproxMC: approximate projected count of the CNF model, an estimate within a factor 1+epsilon with "
         "probability 1-delta (extra queenslab[count])"

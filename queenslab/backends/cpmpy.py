@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from .. import interrupt, limits
+from ..constraints import KINDS
 from ..errors import Incomplete, MissingDependency, QueensError
 from ..models import model_option, size
 from ..models.breaking import LEX_LEADER, check_model_count
@@ -67,6 +68,8 @@ SOLVER = Option(
 
 class CpmpyBackend(Backend):
     name = "cpmpy"
+    kinds = KINDS
+    hooks = ("compile", "encode_cpmpy")
     summary = "CPMpy model on any installed CPMpy solver, lex-leader constraints for orbits (extra queenslab[cpmpy])"
     # every solution passes through CPMpy's Python callback, about two thousand a second:
     # n = 11 (2,680) takes 1.5 s, n = 12 (14,200) 8 s, n = 14 (365,596) minutes

@@ -31,6 +31,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .. import interrupt, limits
+from ..constraints import KINDS
 from ..errors import Incomplete, QueensError
 from ..models import model_option, size
 from ..models.breaking import LEX_LEADER, check_model_count
@@ -46,6 +47,8 @@ _SEARCH_HINT = (
 
 class CpsatBackend(Backend):
     name = "cpsat"
+    kinds = KINDS
+    hooks = ("compile", "encode_cpsat")
     summary = "OR-Tools CP-SAT models (integer or Boolean), lex-leader constraints for orbits"
     # a count enumerates every solution, a few thousand a second: n = 14 (365,596) takes
     # minutes, n = 16 (14.8 million) hours

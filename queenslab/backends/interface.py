@@ -41,6 +41,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from .. import interrupt, limits, validate
+from ..constraints import Constraint, unhandled
 from ..errors import QueensError, UnknownOption, UnsupportedProblem
 from ..problem import Problem
 from ..result import CountResult
@@ -251,6 +252,13 @@ class Backend(ABC):
 
     #: Registry name (``--backend NAME``).
     name: ClassVar[str] = ""
+    #: The constraint kinds this backend handles (an allow-list: a problem holding a
+    #: constraint of another kind is refused, never counted without it) ...
+    kinds: ClassVar[tuple[type[Constraint], ...]] = ()
+    #: ... and the constraint hooks it reads (``"compile"``: the compiled form;
+    #: ``"encode_cpsat"``, ...: a kind's own encoding), by which it handles a kind
+    #: defined outside the package.
+    hooks: ClassVar[tuple[str, ...]] = ()
     #: One line for ``--help`` and the docs.
     summary: ClassVar[str] = ""
     #: The options this backend takes besides the signatures' arguments.
@@ -309,10 +317,29 @@ class Backend(ABC):
         out = {k: takes[k].check(v) for k, v in opts.items()}
         return {k: v for k, v in out.items() if v is not None}
 
-    @staticmethod
-    def _check_problem(problem: Problem) -> None:
+    def _check_problem(self, problem: Problem) -> None:
+        """Refuse anything but a Problem, and a problem with a constraint this backend
+        does not handle (naming the backends that do)."""
         if not isinstance(problem, Problem):
             raise QueensError(f"expected a queenslab Problem, got {type(problem).__name__}")
+        left = self.unhandled(problem)
+        if left:
+            c = left[0]
+            others = [be.name for be in _registered() if be.name != self.name and not be.unhandled(problem)]
+            raise UnsupportedProblem(
+                f"the {self.name} backend does not handle the {c.kind} constraint (the problem: {problem.describe()})"
+                + (
+                    f"; backends that do: {', '.join(others)}"
+                    if others
+                    else f"; no backend of queenslab does: give {type(c).__name__} a compile() (said in the compiled "
+                    "form's words, read by every backend) or its own encode_cpsat / encode_cnf / encode_cpmpy"
+                )
+            )
+
+    @classmethod
+    def unhandled(cls, problem: Problem) -> list[Constraint]:
+        """The constraints of ``problem`` this backend does not handle (empty: it counts it)."""
+        return unhandled(problem.constraints, cls.kinds, cls.hooks)
 
     def counts(self, problem: Problem, *, unique: bool = False, **opts: Any) -> CountResult:
         """The number of solutions (and with ``unique`` of orbits) as a :class:`CountResult`."""
@@ -413,3 +440,14 @@ class Backend(ABC):
     def _solve(self, problem: Problem, **opts: Any) -> tuple[int, ...] | None:
         """One solution: by default the first of :meth:`_solutions`."""
         return next(iter(self._solutions(problem, 1, **opts)), None)
+
+
+def _registered() -> list[type[Backend]]:
+    """Every backend class with a registry name, in the order they were defined."""
+    out, todo = [], list(Backend.__subclasses__())
+    while todo:
+        cls = todo.pop(0)
+        if cls.name and not getattr(cls, "__abstractmethods__", None):
+            out.append(cls)
+        todo.extend(cls.__subclasses__())
+    return out

@@ -6,12 +6,15 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
+from ..constraints import KINDS
 from ..problem import Problem
 from .interface import COUNTS, FORCE, PROGRESS, THREADS, Backend, CountResult, Option
 
 
 class NativeBackend(Backend):
     name = "native"
+    kinds = KINDS
+    hooks = ("compile",)
     summary = "numba bitboard search: every variant, all cores, solutions in lexicographic order"
     options = (
         THREADS,
@@ -20,10 +23,12 @@ class NativeBackend(Backend):
             "choice",
             "search: join (standard problem, or blocked and fixed cells only; half-board placements joined; "
             "orbits by Burnside's lemma), symmetric (standard problem, total and unique in one pass) or general "
-            "(every variant); auto: join from n = 14 (blocked and fixed cells: from 13 rows without a fixed queen), else symmetric where "
-            "it applies",
+            "(every variant); auto: the first that applies, in this order: join from n = 14 (blocked and fixed "
+            "cells: from 13 rows without a fixed queen), symmetric, general",
             default="auto",
-            choices=("auto", "symmetric", "general", "join"),
+            # the names of queenslab.native.methods.REGISTRY, in its order (a test holds them
+            # equal): written out so that --help does not load the kernels
+            choices=("auto", "join", "symmetric", "general"),
             applies_to=frozenset({COUNTS}),
         ),
         FORCE,
@@ -39,22 +44,22 @@ class NativeBackend(Backend):
         search for blocked cells and fixed queens (n = 4 up to the join's limit):
         different algorithms whose orbits come by different routes (Burnside's lemma;
         the search's classification, its canonical-form test)."""
-        from ..native import engine, join
+        from ..native.methods import REGISTRY
 
-        if problem.is_standard and 4 <= problem.n <= min(join.MAX_N, engine.SYM_MAX_N):
-            return [{"method": "join"}, {"method": "symmetric"}]
-        if not problem.is_standard and join.counts(problem) and problem.n >= 4:
-            return [{"method": "join"}, {"method": "general"}]
-        return [{}]
+        able = [m.name for m in REGISTRY.values() if problem.n >= 4 and m.refusal(problem) is None]
+        if len(able) > 2:
+            able.remove("general")  # two specialised methods: the general search is the slowest
+        return [{"method": name} for name in able] if len(able) > 1 else [{}]
 
     def check_reach(self, problem: Problem, **opts: Any) -> None:
         """Refuse a board the bitboards cannot hold, or a count beyond the engine's practical limit."""
+        from .. import cost
         from ..native import engine
 
         self._check_problem(problem)
         opts = self.check_options(opts, COUNTS)
         engine.check_problem(problem)
-        engine.check_size(problem, opts.get("force", False))
+        cost.check_count(problem, opts.get("force", False))
 
     def count_classes(self, problem: Problem, **opts: Any) -> CountResult:
         """:func:`queenslab.native.engine.count_classes`, its orbit sizes in ``classes``."""
@@ -80,9 +85,10 @@ class NativeBackend(Backend):
             if progress is not None:
                 progress(1, 1)
             return result
-        from .. import warm
+        from .. import cost, warm
         from ..native import engine
 
+        cost.check_count(problem, opts.get("force", False))  # beyond the limit: refused with its price
         # a first count compiles its method's kernels: on a small board first, with a
         # notice giving the measured time, so that the count itself does not look hung
         warm.ensure(engine.chosen_method(problem, opts.get("method", "auto"), opts.get("threads")))

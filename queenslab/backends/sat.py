@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from .. import interrupt, limits
+from ..constraints import KINDS
 from ..errors import MissingDependency, QueensError
 from ..models import model_option
 from ..models.breaking import LEX_LEADER, check_model_count
@@ -55,6 +56,8 @@ _SEARCH_HINT = "for one solution of a large board use a heuristic (queenslab sol
 
 class SatBackend(Backend):
     name = "sat"
+    kinds = KINDS
+    hooks = ("compile", "encode_cnf")
     summary = "pysat: SAT enumeration of the CNF model, blocking each solution found"
     options = (
         ENCODING,
@@ -84,6 +87,8 @@ class SatBackend(Backend):
 
 class GanakBackend(Backend):
     name = "ganak"
+    kinds = KINDS
+    hooks = ("compile", "encode_cnf")
     summary = "Ganak: exact projected #SAT of the CNF model (extra queenslab[count])"
     options = (
         ENCODING,

@@ -333,7 +333,7 @@ def _why_not(problem: Problem, placement, heuristic: bool) -> str | None:
         from ..heuristics import find_conflict
 
         conflict = find_conflict(placement)
-        return None if conflict is None else conflict.message()
+        return None if conflict is None else conflict.message
     from ..solution import why_not_solution
 
     return why_not_solution(problem, placement)

@@ -170,7 +170,7 @@ def check_cmd(placement, variant, as_json):
                 problem=problem,
                 placement=tuple(p),
                 valid=not found,
-                conflicts=tuple(BrokenRule(c.kind, tuple(c.cells), c.message()) for c in found),
+                conflicts=tuple(BrokenRule(c.rule, tuple(c.cells), c.message) for c in found),
             )
         )
     elif not found:
@@ -178,7 +178,7 @@ def check_cmd(placement, variant, as_json):
     else:
         click.echo(f"not a solution of {problem.describe()}:")
         for c in found:
-            click.echo(f"  {c.message()}")
+            click.echo(f"  {c.message}")
     return 0 if not found else 1
 
 
@@ -349,12 +349,12 @@ def show_cmd(placement, from_file, png, svg, scale, bits, attacks, variant, as_j
         )
     if problem is not None:
         found = conflicts(problem, p)
-        why = found[0].message() if found else None
+        why = found[0].message if found else None
     else:
         from ..heuristics.construct import find_conflict
 
         first = find_conflict(p)
-        why = first.message() if first is not None else None
+        why = first.message if first is not None else None
     text = board_text(problem, p) if problem is not None and n <= TEXT_BOARD_MAX_N and not picture else None
     pictures = _pictures(
         problem if problem is not None else Problem(n) if n <= MAX_N else None, p, png, svg, scale, bits, attacks

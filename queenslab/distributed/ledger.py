@@ -71,6 +71,7 @@ from typing import Any, SupportsIndex, cast
 
 from .. import store, validate
 from ..errors import QueensError
+from ..native.methods import REGISTRY
 from ..outfile import output_target
 from ..problem import Problem, as_problem
 
@@ -90,11 +91,12 @@ __all__ = [
 FORMAT = store.LEDGER_FORMAT
 #: Version of the file layout this module writes and reads.
 FORMAT_VERSION = 1
-#: The split methods a ledger knows: the symmetric search's tasks, prefixes of the first
-#: rows, and slices of the half-board join's row splits (:func:`queenslab.native.join.split`).
-#: A ledger of one method stays a ledger of that method: a run resumes the split its
-#: ledger records (:func:`recorded_split`), whatever the default for a new count.
-METHODS = ("symmetric", "general", "join")
+#: The split methods a ledger knows: the native engine's counting methods
+#: (:data:`queenslab.native.methods.REGISTRY`: slices of the half-board join's row splits,
+#: the symmetric search's tasks, prefixes of the first rows). A ledger of one method stays
+#: a ledger of that method: a run resumes the split its ledger records
+#: (:func:`recorded_split`), whatever the default for a new count.
+METHODS = tuple(REGISTRY)
 
 _INT64_MIN = -(2**63)
 

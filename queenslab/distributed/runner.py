@@ -26,9 +26,10 @@ from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
 
-from .. import interrupt, validate
+from .. import cost, interrupt, validate, warm
 from ..errors import MissingDependency, QueensError
-from ..native import engine, join
+from ..native import engine
+from ..native.methods import REGISTRY
 from ..problem import Problem, as_problem
 from ..result import CountResult
 from . import noise
@@ -68,7 +69,7 @@ COUNTING_CONFIG: dict[str, object] = {
 VERIFY_METHODS = ("task", "general")
 #: The splits :func:`count` takes (``method=``): ``"auto"`` resumes the split a ledger
 #: records, else splits as a single-process count chooses its method.
-SPLIT_METHODS = ("auto", "symmetric", "general", "join")
+SPLIT_METHODS = ("auto", *engine.SPLIT_METHODS)
 
 _LOCAL = re.compile(r"local:([0-9]{1,4})", re.ASCII)
 _ADDRESS = re.compile(r"(tcp|tls|inproc|ucx)://\S+", re.ASCII)
@@ -161,20 +162,11 @@ def _distributed() -> Any:
     return distributed
 
 
-def _warm_up(method: str, unique: bool) -> None:
-    """Compile (or load from the on-disk cache) the kernels the tasks run, here, before
-    any worker starts: workers then load them from the cache instead of compiling each.
-    For a join split, the kernels of a whole join count (the slices' and the fixed
-    counts' of :func:`join.classes_from_total <queenslab.native.join.classes_from_total>`);
-    the split's cost estimate compiles where the split is made."""
-    small = Problem(6)
-    if method == "join":
-        # by a whole count, not a task: a task would put the small board's tables in the
-        # cache of one board that the split and the tasks of this count then rebuild
-        join.count_classes(small.n, threads=1)
-        return
-    _, _, tasks = engine.split_tasks(small, unique=unique, depth=None if method == "symmetric" else 1)
-    engine.count_task(small, method, tasks[0], unique=unique)
+def _warm_up(method: str) -> None:
+    """Compile (or load from the on-disk cache) the kernels the tasks of ``method`` run,
+    here, before any worker starts: workers then load them from the cache instead of
+    compiling each (:func:`queenslab.warm.ensure`, with its notice)."""
+    warm.ensure(method)
 
 
 #: Seconds a ``--dask`` address has to answer as a Dask scheduler (connecting included).
@@ -576,7 +568,7 @@ def _on_dask(
     in flight; yield each task as its batch ends. A join split's tasks go in their order,
     largest first; the others shuffled (:class:`_Batcher`)."""
     slots = _slots(client)
-    batcher = _Batcher(todo, slots, shuffle=method != "join")
+    batcher = _Batcher(todo, slots, shuffle=not REGISTRY[method].largest_first)
     groups: list[list[int]] = []
 
     def submit(count: int) -> list[Any]:
@@ -692,7 +684,7 @@ def count(
     engine.check_problem(as_problem(problem))
     unique = validate.flag(unique, "unique")
     force = validate.flag(force, "force")
-    engine.check_size(problem, force)
+    cost.check_count(problem, force)
     threads = validate.threads(threads)
     verify = validate.whole_number(verify, "verify", minimum=0)
     verify_method = validate.choice(verify_method, VERIFY_METHODS, "verify_method")
@@ -712,28 +704,30 @@ def count(
         recorded = recorded_split(ledger, problem) if ledger is not None else None
         if recorded is not None:  # the ledger's split, never the default of today
             # (a symmetric ledger's depth too: one made before the deeper split of n >= 22)
-            wanted, depth = recorded[0], recorded[1] if recorded[0] in ("general", "symmetric") else None
+            wanted, depth = recorded[0], recorded[1] if REGISTRY[recorded[0]].subtrees else None
         else:
             # a task runs on one thread (a Dask worker's, or one of ours, each counting
             # one slice at a time): the join's memory rule as for one thread per slice
-            wanted = engine.chosen_method(problem, "auto", threads if spec is None and client is None else 1)
-            if wanted == "join" and not problem.is_standard:
-                wanted = "general"  # the join's split is the standard problem's; a variant splits by prefixes
+            wanted = engine.chosen_method(
+                problem, "auto", threads if spec is None and client is None else 1, split=True
+            )
     elif wanted == "auto":
         wanted = "general"
-    if wanted == "join" and verify and verify_method == "general":
+    chosen = REGISTRY[wanted]
+    if verify and verify_method == "general" and not chosen.subtrees:
         raise QueensError(
-            "--verify-method general cannot recount a join split's task: it is a slice of the half-board join's row "
-            "splits, not a subtree of the search; use --verify-method task (the join kernel counts the slice again), "
-            "or, for an independent check, compare with a count by another method (queenslab crosscheck N, or a "
-            "ledger of the symmetric split: --method symmetric, method='symmetric' in Python)"
+            f"--verify-method general cannot recount a task of the {wanted} split: it is no subtree of the search; "
+            f"use --verify-method task (the {wanted} method counts the task again), or, for an independent check, "
+            "compare with a count by another method (queenslab crosscheck N, or a ledger of the symmetric split: "
+            "--method symmetric, method='symmetric' in Python)"
         )
-    if wanted == "join":
-        # before the split, which computes the row splits and quarter tables that tasks
-        # on threads here then use (the join caches one board's: this count's)
-        _warm_up("join", False)
+    # before the split, which for the join computes the row splits and quarter tables
+    # that tasks on threads here then use
+    _warm_up(wanted)
     method, d, tasks = engine.split_tasks(problem, unique=unique, depth=depth, force=force, method=wanted)
-    split = Split(method, d, method == "symmetric" or (unique and method == "general"), tuple(tasks))
+    split = Split(
+        method, d, chosen.task_orbits == "always" or (unique and chosen.task_orbits == "unique"), tuple(tasks)
+    )
     book = Ledger.open(ledger, problem, split) if ledger is not None else None
     t0 = time.perf_counter()
     try:
@@ -746,8 +740,6 @@ def count(
         if progress is not None:
             progress(len(outcomes), len(tasks))
         if todo:
-            if method != "join":
-                _warm_up(method, split.unique)
             if spec is None and client is None:
                 stream = _on_threads(problem, method, tasks, todo, split.unique, threads)
                 runner = f"{threads} thread{'s' if threads > 1 else ''}"
@@ -783,17 +775,13 @@ def count(
     finally:
         if book is not None:
             book.close()
-    found_nodes: int | None = nodes
-    if method == "join":
-        found_nodes = None  # the join places no queens one by one
-        if unique:
-            # Burnside's lemma: the orbits from the total and the fixed counts of the
-            # quarter and half turn (no solution of n > 1 is fixed by a reflection)
-            orbits = sum(join.classes_from_total(problem.n, total).values())
+    found_nodes: int | None = nodes if chosen.subtrees else None  # a join places no queens one by one
+    if unique and chosen.task_orbits == "never":
+        orbits = chosen.orbits_from_total(problem, total)
     label = f"general@{d}" if method == "general" else method
     return DistributedResult(
         count=total,
-        unique=orbits if unique or method == "symmetric" else None,
+        unique=orbits if unique or chosen.task_orbits == "always" else None,
         nodes=found_nodes,
         backend="native",
         method=f"{label} ({runner})",
@@ -873,6 +861,6 @@ def connect(dask: str, method: str = "general", unique: bool = False) -> Iterato
         For an address that is not a Dask scheduler, or without the extra ``dask``.
     """
     spec = DaskSpec.parse(dask)
-    _warm_up(method, unique)
+    _warm_up(method)
     with _client(spec) as client:
         yield client

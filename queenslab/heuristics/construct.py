@@ -176,7 +176,7 @@ def find_conflict(placement) -> Conflict | None:
     Returns
     -------
     Conflict or None
-        ``kind`` is ``"column"``, ``"diagonal"`` (``r - c`` equal) or
+        ``rule`` is ``"column", ``"diagonal"`` (``r - c`` equal) or
         ``"anti-diagonal"`` (``r + c`` equal); ``cells`` are 0-based.
 
     Raises
@@ -188,7 +188,7 @@ def find_conflict(placement) -> Conflict | None:
     --------
     >>> find_conflict([1, 3, 0, 2]) is None
     True
-    >>> find_conflict([0, 2, 1, 3]).message()
+    >>> find_conflict([0, 2, 1, 3]).message
     'the queens at (1,1) and (4,4) attack each other (diagonal)'
     """
     p = as_placement(placement)
@@ -200,7 +200,7 @@ def find_conflict(placement) -> Conflict | None:
     i, j, kind = K.first_conflict(p, n, col, d1, d2)
     if i < 0:
         return None
-    return Conflict(_KINDS[kind], ((int(i), int(p[i])), (int(j), int(p[j]))))
+    return Conflict.attack(_KINDS[kind], (int(i), int(p[i])), (int(j), int(p[j])))
 
 
 def verify(placement) -> bool:
@@ -223,7 +223,7 @@ def verify(placement) -> bool:
     """
     conflict = find_conflict(placement)
     if conflict is not None:
-        raise InvalidPlacement(f"not a solution: {conflict.message()}")
+        raise InvalidPlacement(f"not a solution: {conflict.message}")
     return True
 
 
@@ -349,7 +349,7 @@ def extension_pattern(n) -> np.ndarray:
     --------
     >>> extension_pattern(7) + 1
     array([7, 5, 3, 1, 6, 4, 2])
-    >>> find_conflict(extension_pattern(8)).message()
+    >>> find_conflict(extension_pattern(8)).message
     'the queens at (2,5) and (5,8) attack each other (diagonal)'
     """
     n = check_n(n, "the extension pattern")

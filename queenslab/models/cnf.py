@@ -199,7 +199,7 @@ def build(
         for c in range(n):
             pool.id(("x", r, c))
     m = CnfModel(problem, enc, symmetry, CNF(), pool)
-    s = compile_problem(problem)
+    s = compile_problem(problem, ("encode_cnf",))
     et = enc.enc_type()
 
     def lits(line):
@@ -213,12 +213,14 @@ def build(
         m.cnf.extend(CardEnc.atmost(lits(diagonal), bound=1, vpool=pool, encoding=et).clauses)
     for a, b in s.leap_pairs:
         m.cnf.append([-m.var(*a), -m.var(*b)])
-    for r, c in problem.blocked:
+    for r, c in s.forbidden:
         m.cnf.append([-m.var(r, c)])
-    for r, c in problem.fixed:
+    for r, c in s.fixed:
         m.cnf.append([m.var(r, c)])
     for region in s.regions:
         _add_bounds(m, lits(region.cells), region.at_least, region.upper, enc)
+    for constraint in s.own:  # a kind said in no table of the compiled form: its own encoding
+        constraint.encode_cnf(m)
     if symmetry == LEX_LEADER:
         _add_lex_leader(m)
     m.built = (m.pool.top, len(m.cnf.clauses))

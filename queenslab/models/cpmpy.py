@@ -193,7 +193,7 @@ def build(
         clock,
         _BUILD_HINT,
     )
-    s = compile_problem(problem)
+    s = compile_problem(problem, ("encode_cpmpy",))
     q = cp.intvar(0, n - 1, shape=(n,), name="q")
     model = cp.Model(cp.AllDifferent(q))
     for line in s.diagonals:
@@ -202,8 +202,8 @@ def build(
     for (r1, c1), (r2, c2) in s.leap_pairs:
         clock.check()
         model += (q[r1] != c1) | (q[r2] != c2)
-    model += [q[r] != c for r, c in problem.blocked]
-    model += [q[r] == c for r, c in problem.fixed]
+    model += [q[r] != c for r, c in s.forbidden]
+    model += [q[r] == c for r, c in s.fixed]
     for region in s.regions:
         on = cp.sum([q[r] == c for r, c in region.cells])
         if region.at_least > 0:
@@ -211,6 +211,8 @@ def build(
         if region.upper < len(region.cells):
             model += on <= region.upper
     m = CpmpyModel(problem, symmetry, model, q)
+    for constraint in s.own:  # a kind said in no table of the compiled form: its own encoding
+        constraint.encode_cpmpy(m)
     if symmetry == LEX_LEADER:
         _add_lex_leader(m, cp)
     m._seal()

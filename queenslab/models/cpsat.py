@@ -300,12 +300,12 @@ def build(
     n = problem.n
     model = cp_model.CpModel()
     m = CpsatModel(problem, form, symmetry, model)
-    s = compile_problem(problem)
+    s = compile_problem(problem, ("encode_cpsat",))
     if form is Formulation.INTEGER:
         q = [model.NewIntVar(0, n - 1, f"q[{r}]") for r in range(n)]
         m.q = q
         model.AddAllDifferent(q)
-        if problem.toroidal:
+        if s.toroidal:
             for name, sign in (("sum", 1), ("dif", -1)):
                 aux = [model.NewIntVar(0, n - 1, f"{name}[{r}]") for r in range(n)]
                 for r in range(n):
@@ -318,9 +318,9 @@ def build(
             # a forbidden pair of cells, as "not both": q[r1] == c1 -> q[r2] != c2
             clock.check()
             model.Add(q[r2] != c2).OnlyEnforceIf(m.cell(r1, c1))
-        for r, c in problem.blocked:
+        for r, c in s.forbidden:
             model.Add(q[r] != c)
-        for r, c in problem.fixed:
+        for r, c in s.fixed:
             model.Add(q[r] == c)
     else:
         x = []
@@ -337,9 +337,9 @@ def build(
         for (r1, c1), (r2, c2) in s.leap_pairs:
             clock.check()
             model.AddBoolOr([x[r1][c1].Not(), x[r2][c2].Not()])
-        for r, c in problem.blocked:
+        for r, c in s.forbidden:
             model.Add(x[r][c] == 0)
-        for r, c in problem.fixed:
+        for r, c in s.fixed:
             model.Add(x[r][c] == 1)
     for region in s.regions:
         # the number of queens on the region's cells, between its bounds
@@ -347,6 +347,8 @@ def build(
         on = sum(m.cell(r, c) for r, c in region.cells)
         model.Add(on >= region.at_least)
         model.Add(on <= region.upper)
+    for constraint in s.own:  # a kind said in no table of the compiled form: its own encoding
+        constraint.encode_cpsat(m)
     # Branch row by row, smallest column first: the lexicographic order, in which the
     # lex-leader constraints prune as early as possible. Enumeration uses this fixed
     # search; a plain solve lets CP-SAT combine it with its own strategies.

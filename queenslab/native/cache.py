@@ -32,7 +32,7 @@ from typing import Any
 
 __all__ = [
     "RECORD_FILE",
-    "Compiled",
+    "CompileReport",
     "is_cached",
     "record_path",
     "record_key",
@@ -46,7 +46,7 @@ RECORD_FILE = "compile-times.json"
 
 
 @dataclass(frozen=True)
-class Compiled:
+class CompileReport:
     """What :func:`compile_once` did: ``compiled`` False when every kernel was cached
     (``seconds`` and ``cpu_seconds`` 0), else True with the wall-clock and CPU seconds of
     the compile."""
@@ -148,7 +148,7 @@ def compile_once(
     compile_: Callable[[], object],
     stream: Any = None,
     path: Path | None = None,
-) -> Compiled:
+) -> CompileReport:
     """Run ``compile_`` (a call that compiles ``kernels``, e.g. a tiny count), announcing
     it on ``stream`` (standard error) when one of ``kernels`` is not compiled yet.
 
@@ -159,12 +159,12 @@ def compile_once(
 
     Returns
     -------
-    Compiled
+    CompileReport
         Whether it compiled, and the wall-clock and CPU seconds ``compile_`` took (0
         when it did not run).
     """
     if all(is_cached(k) for k in kernels):
-        return Compiled(False, 0.0, 0.0)
+        return CompileReport(False, 0.0, 0.0)
     stream = stream or sys.stderr
     key = record_key(what)
     last = recorded(key, path)
@@ -175,4 +175,4 @@ def compile_once(
     seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
     print(f"compiled {what} in {seconds:.1f} s", file=stream, flush=True)
     record(key, seconds, cpu, path)
-    return Compiled(True, seconds, cpu)
+    return CompileReport(True, seconds, cpu)

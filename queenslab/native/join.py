@@ -15,7 +15,7 @@ Public functions (all take the board size ``n`` of the standard problem):
 
 Problems whose only constraints are blocked cells and fixed queens (:func:`counts`) are
 counted by the same join (:func:`problem_total`, :func:`problem_classes`): their queens
-stand on the allowed cells of :attr:`Compiled.allowed <queenslab.compiled.Compiled.allowed>`
+stand on the allowed cells of :attr:`CompiledProblem.allowed <queenslab.compiled.CompiledProblem.allowed>`
 only (a fixed queen's row allows its cell alone, and every cell it attacks is removed),
 so the quarter tables keep only the placements on allowed cells and the row splits only
 those whose middle queen, east rows and west rows can stand there. The reflections
@@ -62,6 +62,7 @@ import numpy as np
 
 from .. import interrupt, validate
 from ..compiled import compile_problem
+from ..constraints import Blocked, Constraint, Fixed, unhandled
 from ..errors import QueensError, TooLarge, UnsupportedProblem
 from ..problem import Problem
 from ..result import CountResult
@@ -394,6 +395,11 @@ def count_classes(
 
 
 # ---------------------------------------------------------------- blocked and fixed cells
+#: The constraint kinds the join counts (an allow-list): it reads only the compiled form's
+#: allowed cells, which these two kinds say all of.
+KINDS: tuple[type[Constraint], ...] = (Blocked, Fixed)
+
+
 def counts(problem: Problem) -> bool:
     """Whether the join counts ``problem``: the standard problem, or one whose only
     constraints are blocked cells and fixed queens (n <= :data:`MAX_N`).
@@ -405,8 +411,7 @@ def counts(problem: Problem) -> bool:
     >>> counts(Problem(8, toroidal=True)), counts(Problem(8, blocked=[(0, 0)], knight=True))
     (False, False)
     """
-    p = problem
-    return p.n <= MAX_N and not (p.toroidal or p.knight or p.leapers or p.regions)
+    return problem.n <= MAX_N and not unhandled(problem.constraints, KINDS)
 
 
 def _all_tasks(n: int) -> int:

@@ -17,43 +17,30 @@ from .. import interrupt, limits
 
 __all__ = ["COUNT", "Progress", "check_count", "run_tasks", "threads_pool"]
 
-#: The practical limit of an exact count (every count that may need the whole tree): n = 18
-#: takes about a minute on 2 cores by the symmetric search; every further unit of n
-#: multiplies the time by about seven.
+#: The practical limit of an exact count (every count that may need the whole tree): the
+#: half-board join counts n = 18 in seconds and n = 19 in under a minute on 2 cores, and
+#: each further unit of n multiplies the time by about eight (the cost model predicts a
+#: given count: ``queenslab count N --estimate-cost``).
 COUNT = limits.declare(
     "counting every solution",
     18,
     "n",
-    "n = 18 takes about a minute on 2 cores and each further n about seven times longer",
+    "n = 19 takes under a minute on 2 cores and each further n about eight times longer",
 )
 
 #: ``progress(done, total)``, called after each finished task.
 Progress = Callable[[int, int], None]
 
 
-def check_count(n: int, force: bool, problem: Any = None) -> None:
+def check_count(n: int, force: bool, cost: str = "") -> None:
     """Refuse an exact count of size ``n`` beyond :data:`COUNT` unless ``force``.
 
-    The refusal quotes the count's predicted cost (:func:`queenslab.cost.refusal_cost`,
-    a calibration of about a second) for ``problem`` (default: the standard problem of
-    n); if the prediction fails, the limit's own sentence stands in for it, so that the
-    refusal is never lost.
+    ``cost`` is the count's predicted cost for the message; the callers above the engine
+    that can predict it (the native backend, the Dask runner) ask
+    :func:`queenslab.cost.refusal_cost` and check first, so that the kernels below never
+    call up to the cost model.
     """
-    cost = ""
-    if n > COUNT.largest and not force:
-        cost = _predicted(n, problem)
     limits.check(COUNT, n, force, cost=cost)
-
-
-def _predicted(n: int, problem: Any) -> str:
-    """:func:`queenslab.cost.refusal_cost` of the count refused, or "" when it fails."""
-    try:
-        from ..cost import refusal_cost
-        from ..problem import Problem
-
-        return refusal_cost(Problem(n) if problem is None else problem)
-    except Exception:  # any failure of the prediction leaves the plain refusal
-        return ""
 
 
 def run_tasks(tasks: list, fn: Callable[[Any], Any], threads: int, progress: Progress | None) -> list:

@@ -152,7 +152,7 @@ def as_solution(problem: Problem, placement: object) -> tuple[int, ...]:
         p = tuple(validate.whole_number(c, "a column", minimum=0, error=InvalidPlacement) for c in cells)
     found = conflicts(problem, p)
     if found:
-        raise InvalidPlacement(f"not a solution of {problem.describe()}, so it has no rank: {found[0].message()}")
+        raise InvalidPlacement(f"not a solution of {problem.describe()}, so it has no rank: {found[0].message}")
     return p
 
 

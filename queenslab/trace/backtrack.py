@@ -71,7 +71,7 @@ def _walk(problem: Problem, max_steps: int, solutions: int, size: int) -> Genera
     meta = np.zeros(3, np.int64)
     # EMIT into ``solutions`` rows stops the walk at the last one wanted; COUNT walks to the end
     mode = NK.EMIT if solutions else NK.COUNT
-    opts = np.array([n, n, int(problem.toroidal), mode, 0], np.int64)
+    opts = np.array([n, n, int(c.toroidal), mode, 0], np.int64)
     ev = np.empty((size, 3), np.int64)
     total = found = 0
     while True:

@@ -1,0 +1,44 @@
+"""Constraint kinds: one object per kind of constraint, one module per kind.
+
+:class:`Constraint` (:mod:`.base`) is the interface; the kinds queenslab knows are
+
+* :class:`Torus` -- every move wraps around the edges;
+* :class:`Leaper` -- a jumping move every queen has (the knight is ``Leaper(1, 2)``);
+* :class:`Blocked` -- cells no queen may take;
+* :class:`Fixed` -- queens placed in advance (completion);
+* :class:`Region` -- a bound on the number of queens on a set of cells.
+
+:data:`KINDS` lists them in the order a problem stores and describes them. A kind defined
+outside the package is a subclass of :class:`Constraint`; see its docstring.
+"""
+
+from __future__ import annotations
+
+from .base import HOOKS, Cell, Conflict, Constraint, Tables, line_attack, unhandled
+from .blocked import Blocked
+from .fixed import Fixed
+from .leaper import Leaper, leap_offsets, leaper_name, leaps
+from .region import Region
+from .torus import Torus
+
+__all__ = [
+    "HOOKS",
+    "KINDS",
+    "Blocked",
+    "Cell",
+    "Conflict",
+    "Constraint",
+    "Fixed",
+    "Leaper",
+    "Region",
+    "Tables",
+    "Torus",
+    "leap_offsets",
+    "leaper_name",
+    "leaps",
+    "line_attack",
+    "unhandled",
+]
+
+#: The built-in kinds, in the order a problem stores, describes and writes them.
+KINDS: tuple[type[Constraint], ...] = (Torus, Leaper, Blocked, Fixed, Region)
