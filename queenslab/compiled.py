@@ -52,9 +52,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from .constraints import HOOKS, Conflict, Constraint, Tables, leap_offsets, leaper_name, line_attack, unhandled
+from .constraints.base import Bound
 from .d4 import D4Element
 from .errors import QueensError, TooLarge, UnsupportedProblem
-from .problem import Cell, Problem, Region, as_problem
+from .problem import Cell, Problem, as_problem
 
 __all__ = ["BITBOARD_MAX_N", "CompiledProblem", "Conflict", "compile_problem", "region_conflicts"]
 
@@ -175,7 +176,7 @@ class CompiledProblem:
         return (self.allowed, self.leap_rows, self.leap_masks, *self._region_tables)
 
     @property
-    def regions(self) -> tuple[Region, ...]:
+    def regions(self) -> tuple[Bound, ...]:
         """Every bounded set of cells (the models post each as a linear bound)."""
         self._check()
         return tuple(self.words.regions)

@@ -55,9 +55,8 @@ import functools
 import math
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -318,7 +317,7 @@ def _join_model(problem: Problem, seconds: float, seed: int) -> _Model:
     r = np.array(per_unit)
     mean = float(r.mean())
     rel = float(r.std(ddof=1) / math.sqrt(len(r)) / mean)
-    spans = join._slices(n, tasks, offs, bases, 256)  # the split of split_tasks(method="join")
+    spans = join.task_slices(n, tasks, offs, bases, 256)  # the split of split_tasks(method="join")
     edges = np.r_[0.0, cum]
     largest = max(float(edges[b] - edges[a]) for a, b in spans)
     return _Model(
@@ -430,29 +429,18 @@ def _symmetric_model(problem: Problem, seconds: float, seed: int) -> _Model:
 
 def _walk_nodes(walk, prefix: Sequence[int], halt: np.ndarray) -> int:
     """Nodes placed by the general walk below ``prefix`` until ``halt``."""
-    from .native import kernels as K
-
-    n = walk.n
-    s = np.zeros((4, n + 1), np.uint64)
-    q = np.zeros(n, np.int64)
-    q[: len(prefix)] = prefix
-    opts = np.array([n, n, int(walk.compiled.toroidal), K.COUNT, len(prefix)], np.int64)
-    meta = np.zeros(2, np.int64)
-    out = np.zeros((1, max(1, n)), np.int64)
-    kernel: Any = K.walk  # a numba dispatcher: its arguments are the kernel's
-    found = kernel(*walk.compiled.kernel_tables, opts, walk.group, s, walk._counters(), q, meta, out, halt)
-    return int(found[2])
+    return walk.nodes_until(prefix, halt)
 
 
 def _largest_share(problem: Problem, prefixes: np.ndarray, seed: int) -> float:
     """The largest subtree's share among the subtrees below ``prefixes``, by stratified
     probes of each (the estimator's kernel: the last rows counted exactly)."""
-    from .estimate import _Runner, _widths
+    from .estimate import ProbeRunner, stratum_widths
 
     h = len(prefixes)
     if h <= 1:
         return 1.0
-    runner = _Runner(problem, _widths(problem.n, "stratified"), prefixes, seed)
+    runner = ProbeRunner(problem, stratum_widths(problem.n, "stratified"), prefixes, seed)
     per = max(4, min(64, 65_536 // h))
     means = np.zeros(h)
     for start in range(0, h, 256):
@@ -550,18 +538,11 @@ def estimate_cost(
     threads = validate.threads(threads)
     seconds = validate.real(seconds, "seconds", minimum=0, maximum=600, open_minimum=True)
     seed = validate.seed(seed)
-    chosen = engine.chosen_method(problem, method, threads)
-    if chosen == "join":
-        from .native import join
-
-        join.check_problem(problem, threads, force=True)  # its memory, as the count checks it
-        model = _join_model(problem, seconds, seed)
-    elif problem.contradiction:
+    chosen = engine.chosen_method(problem, method, threads)  # a named method is checked there
+    if problem.contradiction and chosen != "join":
         model = _zero(1, f"nothing to count: {problem.contradiction}")
-    elif chosen == "symmetric":
-        model = _symmetric_model(problem, seconds, seed)
     else:
-        model = _general_model(problem, seconds, seed)
+        model = MODELS[chosen](problem, seconds, seed)
     core = model.work / model.rate if model.rate else 0.0
     largest = model.largest_work / model.rate if model.rate else 0.0
     here = wall_time(core, largest, model.setup, threads)
@@ -588,6 +569,13 @@ def estimate_cost(
 
 #: How each method is named in a sentence.
 METHOD_NAMES = {"join": "the half-board join", "symmetric": "the symmetric search", "general": "the general search"}
+#: The cost model of each counting method of :data:`queenslab.native.methods.REGISTRY`
+#: (a test holds the names equal): ``model(problem, seconds, seed)``.
+MODELS: dict[str, Callable[[Problem, float, int], _Model]] = {
+    "join": _join_model,
+    "symmetric": _symmetric_model,
+    "general": _general_model,
+}
 
 
 def describe(c: CostEstimate) -> str:

@@ -242,7 +242,7 @@ def _merge(ma: int, sa: float, qa: float, mb: int, sb: float, qb: float) -> tupl
     return sa + sb, qa + qb + delta * delta * ma * mb / (ma + mb)
 
 
-class _Runner:
+class ProbeRunner:
     """The kernel on one problem's tables, with fixed widths, run on seeded tasks."""
 
     def __init__(self, problem: Problem, width: np.ndarray, prefixes: np.ndarray, seed: int, cap: int = 0):
@@ -310,7 +310,7 @@ def _tasks(alloc: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
 
 
 def _pool_run(
-    runner: _Runner,
+    runner: ProbeRunner,
     tasks: list[tuple[np.ndarray, np.ndarray]],
     phase: int,
     acc: _Strata,
@@ -349,7 +349,7 @@ def _exhaustive(problem: Problem, cap: int) -> tuple[int, int] | None:
     from .native import estimate_kernels as EK
 
     n = problem.n
-    runner = _Runner(problem, np.full(n, n + 1, np.int64), np.zeros((1, 0), np.int64), 0, cap)
+    runner = ProbeRunner(problem, np.full(n, n + 1, np.int64), np.zeros((1, 0), np.int64), 0, cap)
     _, _, out = interrupt.run(runner.run, (0,), np.zeros(1, np.int64), np.ones(1, np.int64))
     if out[0, EK.BIG]:
         return None
@@ -367,7 +367,7 @@ def _branching_rows(n: int) -> int:
     return min(4, max(0, (n - 20) // 10))
 
 
-def _widths(n: int, method: str) -> np.ndarray:
+def stratum_widths(n: int, method: str) -> np.ndarray:
     width = np.ones(n, np.int64)
     if method == "partial":
         width[max(0, n - PARTIAL_ROWS) :] = PARTIAL_WIDTH
@@ -552,7 +552,7 @@ class Sweeps(Protocol):
 
     def run(
         self,
-        runner: _Runner,
+        runner: ProbeRunner,
         tasks: list[tuple[np.ndarray, np.ndarray]],
         phase: int,
         acc: _Strata,
@@ -577,7 +577,7 @@ class _Threads:
 
     def run(
         self,
-        runner: _Runner,
+        runner: ProbeRunner,
         tasks: list[tuple[np.ndarray, np.ndarray]],
         phase: int,
         acc: _Strata,
@@ -627,7 +627,7 @@ def run_request(
     h = len(prefixes)
     if h == 0:  # no placement of the first rows: the tree ends above them, counted exactly
         return exact(0, top_nodes, "exhaustive", 0)
-    runner = _Runner(problem, _widths(n, method), prefixes, seed)
+    runner = ProbeRunner(problem, stratum_widths(n, method), prefixes, seed)
 
     spent = [0]
     total_ms = None if samples is not None else int(time_limit * 1000)  # type: ignore[operator]

@@ -28,6 +28,7 @@ import importlib
 import pkgutil
 from contextlib import suppress
 from dataclasses import dataclass
+from pathlib import Path
 
 from .errors import TooLarge
 
@@ -123,9 +124,7 @@ def every_limit() -> list[Limit]:
     >>> "counting every solution" in names and "counting with the cpsat backend" in names
     True
     """
-    import queenslab
-
-    for info in pkgutil.walk_packages(queenslab.__path__, "queenslab."):
+    for info in pkgutil.walk_packages([str(Path(__file__).parent)], "queenslab."):
         if info.name.startswith(("queenslab.cli", "queenslab.__main__")) or info.name.endswith(".TEMPLATE"):
             continue
         with suppress(ImportError):

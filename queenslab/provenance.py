@@ -16,7 +16,7 @@ from importlib.resources import files
 
 from . import validate
 
-__all__ = ["LIBRARIES", "environment", "commit"]
+__all__ = ["LIBRARIES", "environment", "commit", "package_version"]
 
 #: The libraries whose versions are recorded: key -> distribution name. Read from the
 #: installed metadata, so that recording them imports none of them.
@@ -41,6 +41,11 @@ def _version(dist: str) -> str | None:
         return _dist_version(dist)
     except PackageNotFoundError:
         return None
+
+
+def package_version() -> str:
+    """queenslab's installed version (``"0.0.0+unknown"`` when run from a source tree)."""
+    return _version("queenslab") or "0.0.0+unknown"
 
 
 def _cpu_model() -> str:
@@ -109,7 +114,7 @@ def environment(threads: int | None = None) -> dict:
     (1, ['dask', 'distributed', 'numba'])
     """
     return {
-        "package": _version("queenslab") or "0.0.0+unknown",
+        "package": package_version(),
         "commit": commit(),
         "python": platform.python_version(),
         **{key: _version(dist) for key, dist in LIBRARIES.items()},

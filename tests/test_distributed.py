@@ -31,7 +31,7 @@ distributed_pkg = pytest.importorskip("distributed")
 from queenslab import distributed  # noqa: E402
 from queenslab.distributed import noise, runner  # noqa: E402
 from queenslab.distributed.ledger import InvalidLedger  # noqa: E402
-from queenslab.distributed.runner import DaskSpec, _client  # noqa: E402
+from queenslab.distributed.runner import DaskSpec, cluster_client  # noqa: E402
 
 VARIANT = Problem(10, regions=[Region([(r, c) for r in range(5) for c in range(5)], at_least=2, at_most=3)])
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -49,7 +49,7 @@ def cluster(logs):
     """One LocalCluster of two worker processes for the module, started as ``--dask
     local:2`` starts one (loopback only, its log output in a file of ``logs``)."""
     engine.count_task(Problem(6), "symmetric", engine.split_tasks(Problem(6))[2][0])  # kernels cached first
-    with _client(DaskSpec.parse("local:2")) as client:
+    with cluster_client(DaskSpec.parse("local:2")) as client:
         yield logs, client
 
 
@@ -211,7 +211,7 @@ def test_the_command_line_counts_with_a_ledger_and_says_what_it_did(tmp_path, ca
 
 
 def test_local_clusters_listen_on_loopback_only():
-    with _client(DaskSpec.parse("local:1")) as client:
+    with cluster_client(DaskSpec.parse("local:1")) as client:
         info = client.scheduler_info()
         assert info["address"].startswith("tcp://127.0.0.1:")
         assert all(w.startswith("tcp://127.0.0.1:") for w in info["workers"])
@@ -553,10 +553,10 @@ def test_tasks_go_to_the_cluster_in_batches_and_each_is_recorded(cluster, tmp_pa
 
 
 def test_batches_hold_every_task_once_and_end_with_single_tasks():
-    from queenslab.distributed.runner import _Batcher
+    from queenslab.distributed.runner import Batcher
 
     for slots in (1, 2, 5):
-        b = _Batcher(list(range(300)), slots)
+        b = Batcher(list(range(300)), slots)
         out = [b.next()]
         b.learn([0.0001])  # fast tasks: batches as large as the tasks left allow
         while out[-1]:
@@ -566,7 +566,7 @@ def test_batches_hold_every_task_once_and_end_with_single_tasks():
         out.pop()
         assert sorted(t for batch in out for t in batch) == list(range(300))
         assert len(out[-1]) == len(out[-2]) == 1 and max(map(len, out)) > 1
-    slow = _Batcher(list(range(50)), 2)
+    slow = Batcher(list(range(50)), 2)
     slow.learn([1.0])  # tasks of a second: one task per batch
     assert {len(slow.next()) for _ in range(10)} == {1}
 

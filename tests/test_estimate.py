@@ -265,12 +265,12 @@ def test_ctrl_c_stops_the_library_call_from_the_main_thread():
 def test_probes_that_mix_knuth_purdom_and_exact_rows_are_unbiased(problem):
     """The probe shape of stratified boards from n = 30 on (one path, then two children per
     node on some rows, then the last rows counted), on a board small enough to count."""
-    from queenslab.estimate import _Runner, _Strata
+    from queenslab.estimate import ProbeRunner, _Strata
 
     n = problem.n
     width = np.array([1] * 4 + [2] * 3 + [n + 1] * (n - 7), np.int64)
     count, nodes = exact(problem)
-    runner = _Runner(problem, width, np.zeros((1, 0), np.int64), seed=11)
+    runner = ProbeRunner(problem, width, np.zeros((1, 0), np.int64), seed=11)
     means, node_means = [], []
     for task in range(200):
         acc = _Strata(1)

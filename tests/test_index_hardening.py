@@ -21,12 +21,12 @@ import naive
 import pytest
 from clirun import run_cli
 
-from queenslab import interrupt
+from queenslab import interrupt, store
 from queenslab.cli import main
 from queenslab.errors import InvalidIndex, InvalidPlacement, QueensError, TooLarge
 from queenslab.native import engine
 from queenslab.problem import Problem
-from queenslab.ranking import index as ix
+from queenslab.ranking import index as ix, index_lock
 from queenslab.ranking.lex import rank, solution_batches, unrank
 from queenslab.ranking.permutations import from_lehmer_code, permutation_rank, permutation_unrank
 from queenslab.ranking.sampling import iter_samples, sample, sample_ranks
@@ -126,7 +126,7 @@ def test_a_deleted_row_with_the_meta_patched_is_still_caught(tmp_path):
     with pytest.raises(InvalidIndex, match="meta table was modified"):
         ix.PrefixIndex.open(path, p)
     meta["rows"] = str(len(rows) - 1)
-    _edit(path, "UPDATE meta SET value = ? WHERE key = 'meta_digest'", (ix._meta_digest(meta),))
+    _edit(path, "UPDATE meta SET value = ? WHERE key = 'meta_digest'", (store.meta_digest(meta),))
     with ix.PrefixIndex.open(path, p) as idx:
         with pytest.raises(InvalidIndex, match="a row is missing"):
             idx.unrank(cum + cnt // 2)
@@ -375,7 +375,7 @@ def test_two_builders_and_a_polling_reader(tmp_path):
     t.start()
     try:
         # this process holds the build lock first, so both builders must wait for it
-        with ix._BuildLock(final, print):
+        with index_lock.BuildLock(final, print):
             procs = [_build_process(tmp_path, "14", "--depth", "5", "--threads", "1", "--json") for _ in range(2)]
             for proc in procs:
                 assert f"being built by PID {os.getpid()}, waiting" in proc.stderr.readline()

@@ -19,7 +19,7 @@ pytest.importorskip("distributed")
 
 from queenslab import distributed
 from queenslab.distributed.ledger import InvalidLedger, Split, recorded_split
-from queenslab.distributed.runner import DaskSpec, _client
+from queenslab.distributed.runner import DaskSpec, cluster_client
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -31,7 +31,7 @@ def logs(cluster_logs):
 @pytest.fixture(scope="module")
 def client(logs):
     """A LocalCluster of two worker processes, as ``--dask local:2`` starts one."""
-    with _client(DaskSpec.parse("local:2")) as c:
+    with cluster_client(DaskSpec.parse("local:2")) as c:
         yield c
 
 

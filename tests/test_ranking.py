@@ -16,7 +16,7 @@ from queenslab.data import known_total
 from queenslab.errors import InvalidIndex, InvalidPlacement, QueensError, TooLarge
 from queenslab.native import engine
 from queenslab.problem import Problem, Region
-from queenslab.ranking import index as ix
+from queenslab.ranking import index as ix, index_format
 from queenslab.ranking.lex import batches_from, rank, unrank
 from queenslab.ranking.permutations import (
     MAX_RANK_N,
@@ -149,7 +149,7 @@ def test_index_stores_the_prefix_counts(tmp_path):
     rows = idx._con.execute("SELECT code, cum, cnt FROM lex ORDER BY code").fetchall()
     acc = 0
     for code, cum, cnt in rows:
-        prefix = ix._decode(code, 10, 3)
+        prefix = index_format.decode_prefix(code, 10, 3)
         assert cnt == engine.count_prefix(p, prefix) > 0 and cum == acc
         acc += cnt
     assert acc == known_total(10)

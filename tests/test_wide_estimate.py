@@ -160,7 +160,7 @@ def test_counting_in_a_power_of_two_changes_no_digit():
     # sums times 2**shift (exact in floating point while neither overflows)
     n, shift = 70, W.shift(70, False)
     assert shift > 50
-    width = E._widths(n, "stratified")
+    width = E.stratum_widths(n, "stratified")
     prefixes = W.Prefixes(Problem(n)).prefixes(1)
     counts = np.full(len(prefixes), 4, np.int64)
     outs = []
@@ -193,5 +193,5 @@ def test_beyond_the_wide_kernels_is_too_large(problem, match):
 def test_the_switch_leaves_variants_on_the_64_bit_kernels(wide):
     # a variant cannot take the wide path; with the switch on it is estimated as before
     p = Problem(12, knight=True)
-    runner = E._Runner(p, E._widths(12, "knuth"), np.zeros((1, 0), np.int64), 0)
+    runner = E.ProbeRunner(p, E.stratum_widths(12, "knuth"), np.zeros((1, 0), np.int64), 0)
     assert runner.kernels is not W and not E._wide(p) and E._wide(Problem(12))

@@ -48,7 +48,8 @@ from ..models.cnf import CnfModel
 from ..problem import Problem
 from .approximate import ApproximateCount, approximate
 from .interface import ASSUME_SYMMETRIC, COUNTS, FORCE, SEED, Backend, Option
-from .sat import ENCODING, MODEL, _model_counts, _quiet_stdout, _solutions
+from .processes import context
+from .sat import ENCODING, MODEL, cnf_solutions, model_counts, quiet_stdout
 
 __all__ = ["ApproxmcBackend", "EPSILON", "DELTA"]
 
@@ -115,11 +116,11 @@ class ApproxmcBackend(Backend):
         def estimate(m: CnfModel) -> tuple[int, bool]:
             return _approxmc_count(pyapproxmc, m, epsilon, delta, seed), True
 
-        return approximate(_model_counts(self.name, problem, unique, opts, estimate), epsilon, delta)
+        return approximate(model_counts(self.name, problem, unique, opts, estimate), epsilon, delta)
 
     def _solutions(self, problem: Problem, limit: int | None, **opts: Any) -> Iterator[tuple[int, ...]]:
         # ApproxMC counts; the solutions of the same CNF model come from the SAT solver.
-        return _solutions(problem, limit, opts)
+        return cnf_solutions(problem, limit, opts)
 
 
 def _pyapproxmc() -> Any:  # the module pyapproxmc (untyped)
@@ -149,7 +150,7 @@ def _counts_free_variables(pyapproxmc: Any) -> bool:
     """
     counter = pyapproxmc.Counter(seed=1)
     counter.add_clauses([[1, 2], [-1, -2]])
-    with _quiet_stdout():
+    with quiet_stdout():
         cells, hashes = counter.count([1, 2])
     return int(cells) * 2 ** int(hashes) == 2
 
@@ -196,22 +197,13 @@ def _count(clauses: list[list[int]], projection: list[int], epsilon: float, delt
 
     counter = pyapproxmc.Counter(seed=seed, epsilon=epsilon, delta=delta)
     counter.add_clauses(clauses)
-    with _quiet_stdout():
+    with quiet_stdout():
         cells, hashes = counter.count(projection)
     return int(cells), int(hashes)
 
 
 #: Seconds between two looks at the count's process (and at the stop flag).
 _POLL_SECONDS = 0.05
-
-
-def _context() -> Any:
-    """The multiprocessing context of the count's process: ``forkserver`` (forked from a
-    server that has imported queenslab once; no thread of this process is copied) where
-    the platform has it, else ``spawn``. The same server as the crosscheck's backends."""
-    from .crosscheck import _context as shared
-
-    return shared()
 
 
 def _count_elsewhere(job: tuple) -> tuple[int, int]:
@@ -231,7 +223,7 @@ def _elsewhere(fn: Any, *args: Any) -> Any:
         When the process ends without an answer (killed, crashed); what ``fn`` raised
         there is raised here as it was (as a QueensError naming it, if it cannot be sent).
     """
-    ctx = _context()
+    ctx = context()
     receive, send = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_call_in_process, args=(fn, args, send), daemon=True, name="queenslab-approxmc")
     started = False

@@ -35,7 +35,7 @@ from ..constraints import KINDS
 from ..errors import Incomplete, MissingDependency, QueensError
 from ..models import model_option, size
 from ..models.breaking import LEX_LEADER, check_model_count
-from ..models.cpmpy import SEARCH, CpmpyModel, _cpmpy, build
+from ..models.cpmpy import SEARCH, CpmpyModel, build, cpmpy_module
 from ..problem import Problem
 from .interface import ASSUME_SYMMETRIC, FORCE, LIMIT, TIME_LIMIT, Backend, CountResult, Option
 
@@ -158,7 +158,7 @@ def _check_search(problem: Problem, force: bool, time_limit: float | None) -> No
 
 def _solver_name(solver: str | None) -> str:
     """``solver`` (default :data:`DEFAULT_SOLVER`) if CPMpy has it installed."""
-    lookup = _cpmpy().SolverLookup
+    lookup = cpmpy_module().SolverLookup
     name = DEFAULT_SOLVER if solver is None else solver
     # supported() since CPMpy 1.0, which deprecates the older solvernames()
     installed = lookup.supported() if hasattr(lookup, "supported") else lookup.solvernames()
@@ -170,7 +170,7 @@ def _solver_name(solver: str | None) -> str:
 def _post(solver: str, m: CpmpyModel, clock: size.Clock) -> Any:
     """The CPMpy solver object with the model's constraints posted one by one, so that
     the time limit (``clock``) also covers their translation."""
-    cp = _cpmpy()
+    cp = cpmpy_module()
     from cpmpy.exceptions import NotSupportedError
 
     try:

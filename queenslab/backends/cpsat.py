@@ -35,7 +35,7 @@ from ..constraints import KINDS
 from ..errors import Incomplete, QueensError
 from ..models import model_option, size
 from ..models.breaking import LEX_LEADER, check_model_count
-from ..models.cpsat import SEARCH, CpsatModel, Formulation, _cp_model, build
+from ..models.cpsat import SEARCH, CpsatModel, Formulation, build, cp_model_module
 from ..problem import Problem
 from .interface import ASSUME_SYMMETRIC, FORCE, LIMIT, SEED, SOLVE, TIME_LIMIT, Backend, CountResult, Option
 
@@ -110,7 +110,7 @@ class CpsatBackend(Backend):
         return _stream(m, limit, clock.left(), opts.get("seed", 0))
 
     def _solve(self, problem: Problem, **opts: Any) -> tuple[int, ...] | None:
-        cp_model = _cp_model()
+        cp_model = cp_model_module()
         time_limit = opts.get("time_limit")
         force = opts.get("force", False)
         _check_search(problem, force, time_limit)
@@ -155,7 +155,7 @@ def _check_search(problem: Problem, force: bool, time_limit: float | None) -> No
 
 
 def _solver(*, time_limit: float | None = None, seed: int = 0, workers: int | None = None, enumerate_all=False):
-    cp_model = _cp_model()
+    cp_model = cp_model_module()
     solver = cp_model.CpSolver()
     p = solver.parameters
     # CP-SAT's own SIGINT handler would end the search as if a limit had stopped it (a
@@ -198,7 +198,7 @@ def _build_and_count(problem, form, symmetry, force, search) -> tuple[int, bool]
 
 
 def _enumerate_count(m: CpsatModel, *, time_limit=None, seed=0, limit=None) -> tuple[int, bool]:
-    cp_model = _cp_model()
+    cp_model = cp_model_module()
     solver = _solver(time_limit=time_limit, seed=seed, enumerate_all=True)
 
     callback_base: Any = cp_model.CpSolverSolutionCallback  # from the lazily imported module
@@ -234,7 +234,7 @@ def _stream(m: CpsatModel, limit, time_limit, seed):
     The solver runs on a background thread and hands over each solution; it pauses
     while the consumer does not ask for more, and stops when the iterator is closed.
     """
-    cp_model = _cp_model()
+    cp_model = cp_model_module()
     solver = _solver(time_limit=time_limit, seed=seed, enumerate_all=True)
     handoff: queue.Queue = queue.Queue(maxsize=64)
     stop = threading.Event()

@@ -11,7 +11,6 @@ allows (with probability at most ``delta``), not a disagreement of exact counts.
 
 from __future__ import annotations
 
-import multiprocessing
 import pickle
 import time
 from dataclasses import dataclass, replace
@@ -22,6 +21,7 @@ from ..errors import MissingDependency, QueensError, TooLarge
 from ..problem import Problem, as_problem
 from ..result import CountResult
 from .approximate import ApproximateCount, within_all
+from .processes import context
 from .registry import BACKENDS, get_backend
 
 __all__ = ["crosscheck", "Crosscheck", "CrosscheckRow", "DEFAULT_TIME_LIMIT"]
@@ -299,17 +299,6 @@ def _sendable(obj: Any) -> bool:
     return True
 
 
-def _context() -> Any:
-    """The multiprocessing context of the backends' processes: ``forkserver`` (each
-    process forks from a server that has imported the backends once; no threads of
-    this process are copied) where available, else ``spawn``."""
-    if "forkserver" in multiprocessing.get_all_start_methods():
-        ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["queenslab.backends", "queenslab.native.engine", "queenslab.models.cnf"])
-        return ctx
-    return multiprocessing.get_context("spawn")
-
-
 def _count_in_process(name: str, problem: Problem, unique: bool, opts: dict, conn: Any) -> None:
     """The backend's process: say it is ready, count, send the result or the error."""
     try:
@@ -330,7 +319,7 @@ def _count_within(
 ) -> tuple[CountResult | None, float]:
     """Count on backend ``name`` in a process of its own, killed after ``seconds`` of
     counting; returns (the result, or None if it ran out of time; the seconds it took)."""
-    ctx = _context()
+    ctx = context()
     receive, send = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_count_in_process, args=(name, problem, unique, opts, send), daemon=True)
     try:

@@ -79,10 +79,10 @@ class SatBackend(Backend):
             k = sum(1 for _ in _enumerate(m, limit, solver))
             return k, limit is None or k < limit
 
-        return _model_counts(self.name, problem, unique, opts, enumerate_count, solver)
+        return model_counts(self.name, problem, unique, opts, enumerate_count, solver)
 
     def _solutions(self, problem: Problem, limit: int | None, **opts: Any) -> Iterator[tuple[int, ...]]:
-        return _solutions(problem, limit, opts)
+        return cnf_solutions(problem, limit, opts)
 
 
 class GanakBackend(Backend):
@@ -103,11 +103,11 @@ class GanakBackend(Backend):
 
     def _counts(self, problem: Problem, unique: bool, **opts: Any) -> CountResult:
         pyganak = _pyganak()
-        return _model_counts(self.name, problem, unique, opts, lambda m: (_ganak_count(pyganak, m), True))
+        return model_counts(self.name, problem, unique, opts, lambda m: (_ganak_count(pyganak, m), True))
 
     def _solutions(self, problem: Problem, limit: int | None, **opts: Any) -> Iterator[tuple[int, ...]]:
         # Ganak counts; the solutions of the same CNF model come from the SAT solver.
-        return _solutions(problem, limit, opts)
+        return cnf_solutions(problem, limit, opts)
 
 
 def _given(problem: Problem, opts: dict[str, Any]) -> CnfModel | None:
@@ -115,7 +115,7 @@ def _given(problem: Problem, opts: dict[str, Any]) -> CnfModel | None:
     return model_option(problem, opts, CnfModel, "encoding")
 
 
-def _model_counts(
+def model_counts(
     backend: str,
     problem: Problem,
     unique: bool,
@@ -164,7 +164,7 @@ def _model_counts(
     return CountResult(total, orbits, None, backend, method(encoding), complete)
 
 
-def _solutions(problem: Problem, limit: int | None, opts: dict[str, Any]) -> Iterator[tuple[int, ...]]:
+def cnf_solutions(problem: Problem, limit: int | None, opts: dict[str, Any]) -> Iterator[tuple[int, ...]]:
     """The solutions of the given or the plain model, the model built now (not when the
     first solution is asked for), beyond :data:`~queenslab.models.cnf.SEARCH` only with
     ``force``."""
@@ -237,14 +237,14 @@ def _ganak_count(pyganak: Any, m: CnfModel) -> int:
     counter.new_vars(m.pool.top)
     counter.add_clauses(m.cnf.clauses)
     counter.set_sampling_set(m.cell_variables())
-    with _quiet_stdout():
+    with quiet_stdout():
         found = int(interrupt.run(counter.count))  # Ganak has no stop API: run() bounds the wait
     interrupt.check()
     return found
 
 
 @contextlib.contextmanager
-def _quiet_stdout():
+def quiet_stdout():
     """Silence what the counter's C++ code prints on file descriptor 1 (it would end up
     inside the command line's output, even its JSON)."""
     try:

@@ -33,16 +33,14 @@ import abc
 import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, SupportsIndex, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, SupportsIndex, cast
 
 from .. import validate
 from ..d4 import BoardSymmetry
 from ..errors import InvalidProblem, QueensError, UnsupportedProblem
 
-if TYPE_CHECKING:
-    from .region import Region
-
 __all__ = [
+    "Bound",
     "Cell",
     "Conflict",
     "Constraint",
@@ -180,6 +178,23 @@ def _one(cell: Cell) -> str:
     return f"({cell[0] + 1},{cell[1] + 1})"
 
 
+class Bound(Protocol):
+    """A bound on the number of queens on a set of cells, as :class:`Tables` takes it
+    (:class:`~queenslab.constraints.Region` is one)."""
+
+    @property
+    def cells(self) -> tuple[Cell, ...]: ...
+
+    @property
+    def at_least(self) -> int: ...
+
+    @property
+    def at_most(self) -> int | None: ...
+
+    @property
+    def upper(self) -> int: ...
+
+
 class Tables:
     """The words a kind's :meth:`Constraint.compile` speaks: what the compiled form holds.
 
@@ -199,7 +214,7 @@ class Tables:
         self.forbidden: set[Cell] = set()
         self.fixed: set[Cell] = set()
         self.leaps: set[tuple[int, int]] = set()
-        self.regions: list[Region] = []
+        self.regions: list[Bound] = []
 
     def wrap(self) -> None:
         """Every line and every leap wraps around the edges of the board (a torus)."""
@@ -218,7 +233,7 @@ class Tables:
         a, b = sorted(map(abs, offset))
         self.leaps.add((a, b))
 
-    def bound(self, region: Region) -> None:
+    def bound(self, region: Bound) -> None:
         """The number of queens on ``region``'s cells lies within its bounds."""
         self.regions.append(region)
 

@@ -5,7 +5,7 @@ cluster (``local:K``, a scheduler's address, or a ``distributed.Client`` of the
 caller's) instead of this machine's threads. The plan is the same: the strata, the
 allocation, the sweeps and their tasks of :data:`~queenslab.estimate.CHUNK` probes,
 each seeded from the user's seed by ``(sweep, task)``; only where the tasks run
-differs. They go to the workers in batches (:class:`~queenslab.distributed.runner._Batcher`,
+differs. They go to the workers in batches (:class:`~queenslab.distributed.runner.Batcher`,
 in task order), each worker runs the same kernel on the same tables, and the results
 are added here in task order, so the same seed gives the same estimate, bit for bit,
 on threads and on a cluster.
@@ -43,7 +43,7 @@ from .. import estimate as _estimate
 from ..errors import QueensError
 from ..estimate import Estimate, Request, run_request
 from ..problem import Problem
-from .runner import DaskSpec, _Batcher, _client, _slots, finished
+from .runner import Batcher, DaskSpec, cluster_client, finished, worker_slots
 from .tasks import worker_name
 
 __all__ = ["estimate", "probe_batch", "TIMED_TASKS"]
@@ -72,7 +72,7 @@ def probe_batch(
     seconds: list[float] = []
     for key, prefixes, probes in items:
         t0 = time.perf_counter()
-        runner = _estimate._Runner(problem, width, prefixes, seed)
+        runner = _estimate.ProbeRunner(problem, width, prefixes, seed)
         _, _, out = runner.run(key, np.arange(len(prefixes), dtype=np.int64), probes)
         outs.append(out)
         seconds.append(time.perf_counter() - t0)
@@ -83,7 +83,7 @@ def _warm_up() -> None:
     """Compile (or load from the on-disk cache) the probe kernel here, before any worker
     starts, so that workers on this machine load it instead of each compiling it."""
     small = Problem(6)
-    runner = _estimate._Runner(small, _estimate._widths(6, "knuth"), np.zeros((1, 0), np.int64), 0)
+    runner = _estimate.ProbeRunner(small, _estimate.stratum_widths(6, "knuth"), np.zeros((1, 0), np.int64), 0)
     runner.run((0,), np.zeros(1, np.int64), np.full(1, 2, np.int64))
 
 
@@ -96,7 +96,7 @@ class _Cluster:
 
     def __init__(self, client: Any):
         self.client = client
-        self.slots = _slots(client)
+        self.slots = worker_slots(client)
         self.seen: set[str] = set()
 
     @property
@@ -115,7 +115,7 @@ class _Cluster:
         deadline: float | None,
         tick: Callable[[int], None],
     ) -> bool:
-        batcher = _Batcher(list(range(len(tasks))), self.slots, shuffle=False)
+        batcher = Batcher(list(range(len(tasks))), self.slots, shuffle=False)
         groups: list[list[int]] = []
         outs: dict[int, np.ndarray] = {}
         nxt = 0
@@ -238,7 +238,7 @@ def estimate(
             yield _Cluster(client)
             return
         assert spec is not None
-        with _client(spec) as own:
+        with cluster_client(spec) as own:
             yield _Cluster(own)
 
     return run_request(request, None, (), where)

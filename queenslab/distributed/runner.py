@@ -41,7 +41,7 @@ __all__ = ["count", "connect", "finished", "DistributedResult", "DaskSpec", "Dis
 Outcome = tuple[int, "int | None", int, str, float, str]
 Progress = Callable[[int, int], None]
 
-#: Seconds of work per batch of tasks sent to a Dask worker (see :class:`_Batcher`).
+#: Seconds of work per batch of tasks sent to a Dask worker (see :class:`Batcher`).
 BATCH_SECONDS = 0.2
 #: Seconds between two looks for finished futures: the delay a result can wait before it
 #: is recorded and the next batch sent (a join split's tasks at n = 18 take 10-30 ms).
@@ -291,7 +291,7 @@ def _local_cluster(workers: int, log: noise.ClusterLog) -> Any:
 
 
 @contextmanager
-def _client(spec: DaskSpec) -> Iterator[Any]:
+def cluster_client(spec: DaskSpec) -> Iterator[Any]:
     """A Client for ``spec``; a LocalCluster started for it is stopped afterwards.
 
     The cluster's own log output and tracebacks go to a log file, whose path is said
@@ -502,7 +502,7 @@ def finished(
                 client.cancel([f for f, _ in pending.values()])
 
 
-def _slots(client: Any) -> int:
+def worker_slots(client: Any) -> int:
     """The worker threads of ``client``'s cluster now (1 when none has joined yet)."""
     try:
         return max(1, sum(int(t) for t in client.nthreads().values()))
@@ -510,7 +510,7 @@ def _slots(client: Any) -> int:
         return 1
 
 
-class _Batcher:
+class Batcher:
     """Sizes the batches of tasks a cluster runs as one Dask task each.
 
     Dask's scheduler costs a round trip of about 2 ms per task, whatever its length: the
@@ -526,7 +526,7 @@ class _Batcher:
 
     Examples
     --------
-    >>> b = _Batcher(list(range(10)), slots=1)
+    >>> b = Batcher(list(range(10)), slots=1)
     >>> b.next(), b.next()
     ([7], [8])
     >>> b.learn([0.001] * 2)
@@ -566,9 +566,9 @@ def _on_dask(
 ) -> Iterator[tuple[int, Outcome]]:
     """Submit the tasks ``todo`` to ``client`` in batches, keeping three per worker thread
     in flight; yield each task as its batch ends. A join split's tasks go in their order,
-    largest first; the others shuffled (:class:`_Batcher`)."""
-    slots = _slots(client)
-    batcher = _Batcher(todo, slots, shuffle=not REGISTRY[method].largest_first)
+    largest first; the others shuffled (:class:`Batcher`)."""
+    slots = worker_slots(client)
+    batcher = Batcher(todo, slots, shuffle=not REGISTRY[method].largest_first)
     groups: list[list[int]] = []
 
     def submit(count: int) -> list[Any]:
@@ -753,7 +753,7 @@ def count(
                 _collect(stream, outcomes, book, workers, len(tasks), progress, TaskResult)
             else:
                 assert spec is not None
-                with _client(spec) as own:
+                with cluster_client(spec) as own:
                     _collect(
                         _on_dask(own, problem, method, tasks, todo, split.unique),
                         outcomes,
@@ -862,5 +862,5 @@ def connect(dask: str, method: str = "general", unique: bool = False) -> Iterato
     """
     spec = DaskSpec.parse(dask)
     _warm_up(method)
-    with _client(spec) as client:
+    with cluster_client(spec) as client:
         yield client

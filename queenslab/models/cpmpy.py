@@ -67,7 +67,7 @@ SEARCH = limits.declare(
 _BUILD_HINT = "give the search a time limit (time_limit=S, --time-limit S), which then covers building the model"
 
 
-def _cpmpy() -> Any:  # the cpmpy module (untyped)
+def cpmpy_module() -> Any:  # the cpmpy module (untyped)
     try:
         import cpmpy
     except ImportError:
@@ -182,7 +182,7 @@ def build(
     if not isinstance(problem, Problem):
         raise QueensError(f"expected a queenslab Problem, got {type(problem).__name__}")
     check_symmetry(symmetry)
-    cp = _cpmpy()
+    cp = cpmpy_module()
     n = problem.n
     size.check_build(
         BUILD,

@@ -58,7 +58,7 @@ class Formulation(enum.Enum):
     BOOLEAN = "boolean"
 
 
-def _cp_model() -> Any:  # the module ortools.sat.python.cp_model
+def cp_model_module() -> Any:  # the module ortools.sat.python.cp_model
     try:
         from ortools.sat.python import cp_model
     except ImportError as e:  # pragma: no cover - ortools is a core dependency
@@ -296,7 +296,7 @@ def build(
         clock,
         _BUILD_HINT,
     )
-    cp_model = _cp_model()
+    cp_model = cp_model_module()
     n = problem.n
     model = cp_model.CpModel()
     m = CpsatModel(problem, form, symmetry, model)

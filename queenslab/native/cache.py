@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..provenance import package_version
+
 __all__ = [
     "RECORD_FILE",
     "CompileReport",
@@ -89,11 +91,9 @@ def record_key(what: str) -> str:
     import numba
     from numba.core import config
 
-    from .. import __version__
-
     cpu = getattr(config, "CPU_NAME", None) or _host_cpu()
     features = getattr(config, "CPU_FEATURES", None) or ""
-    return f"{what} | queenslab {__version__} | numba {numba.__version__} | {cpu}{' ' + features if features else ''}"
+    return f"{what} | queenslab {package_version()} | numba {numba.__version__} | {cpu}{' ' + features if features else ''}"
 
 
 def _host_cpu() -> str:

@@ -33,7 +33,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from .kernels import _candidates, _leap_block, _place, _region_block, _region_step, full_mask, popcount
+from .kernels import full_mask, leap_block, place, popcount, region_block, region_step, row_candidates
 
 _U0 = np.uint64(0)
 _U1 = np.uint64(1)
@@ -52,7 +52,7 @@ COLUMNS = 6
 
 
 @njit(cache=True, nogil=True)
-def _next(state):
+def next_random(state):
     """SplitMix64: (new state, 64 random bits)."""
     state = state + _GOLDEN
     z = state
@@ -67,7 +67,7 @@ def _choose(cand, c, w, state):
     if w >= c:
         return state, cand
     if w == 1:
-        state, r = _next(state)
+        state, r = next_random(state)
         j = r % np.uint64(c)
         m = cand
         while j:
@@ -83,7 +83,7 @@ def _choose(cand, c, w, state):
     while need:
         bit = m & (_U0 - m)
         m ^= bit
-        state, r = _next(state)
+        state, r = next_random(state)
         if r % left < need:
             sel |= bit
             need -= _U1
@@ -92,7 +92,7 @@ def _choose(cand, c, w, state):
 
 
 @njit(cache=True, nogil=True)
-def _welford(out, h, k, x, col):
+def welford(out, h, k, x, col):
     # running mean and squared deviations of the k-th value x of stratum h
     mean_old = out[h, col] / (k - 1) if k > 1 else 0.0
     out[h, col] += x
@@ -157,13 +157,13 @@ def probe_strata(
         for r in range(d):
             q[r] = prefixes[h, r]
             bit = _U1 << np.uint64(q[r])
-            free = _candidates(r, allowed, s)
+            free = row_candidates(r, allowed, s)
             if leaps and free:
-                free &= ~_leap_block(r, q, leap_rows, leap_masks)
-            if not (free & bit) or (counted and not _region_step(r, bit, rc, regions, region_bounds, region_rest)):
+                free &= ~leap_block(r, q, leap_rows, leap_masks)
+            if not (free & bit) or (counted and not region_step(r, bit, rc, regions, region_bounds, region_rest)):
                 ok = False
                 break
-            _place(r, bit, s, n, full, torus)
+            place(r, bit, s, n, full, torus)
         for j in range(counts[h]):
             sols = 0.0
             nodes = 0.0
@@ -172,11 +172,11 @@ def probe_strata(
             if ok and d == n:
                 sols = 1.0
             elif ok:
-                cand = _candidates(d, allowed, s)
+                cand = row_candidates(d, allowed, s)
                 if leaps and cand:
-                    cand &= ~_leap_block(d, q, leap_rows, leap_masks)
+                    cand &= ~leap_block(d, q, leap_rows, leap_masks)
                 if counted and cand:
-                    cand &= ~_region_block(d, rc, regions, region_bounds)
+                    cand &= ~region_block(d, rc, regions, region_bounds)
                 c = popcount(cand)
                 if c:
                     state, pick = _choose(cand, c, width[d], state)
@@ -200,18 +200,18 @@ def probe_strata(
                     visited += 1
                     if cap and visited > cap:
                         break
-                    if counted and not _region_step(y, bit, rc, regions, region_bounds, region_rest):
+                    if counted and not region_step(y, bit, rc, regions, region_bounds, region_rest):
                         continue
                     ny = y + 1
                     if ny == n:
                         sols += w
                         continue
-                    _place(y, bit, s, n, full, torus)
-                    cand = _candidates(ny, allowed, s)
+                    place(y, bit, s, n, full, torus)
+                    cand = row_candidates(ny, allowed, s)
                     if leaps and cand:
-                        cand &= ~_leap_block(ny, q, leap_rows, leap_masks)
+                        cand &= ~leap_block(ny, q, leap_rows, leap_masks)
                     if counted and cand:
-                        cand &= ~_region_block(ny, rc, regions, region_bounds)
+                        cand &= ~region_block(ny, rc, regions, region_bounds)
                     c = popcount(cand)
                     if c == 0:
                         continue
@@ -232,8 +232,8 @@ def probe_strata(
                     for yy in range(d, n + 1):
                         sel[yy] = _U0
             kk = j + 1
-            _welford(out, h, kk, sols, SUM)
-            _welford(out, h, kk, nodes, NSUM)
+            welford(out, h, kk, sols, SUM)
+            welford(out, h, kk, nodes, NSUM)
             if chose:
                 out[h, RANDOM] += 1
             done += 1

@@ -214,7 +214,7 @@ def _prepared(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     return _prepare(n)
 
 
-def _slices(n: int, tasks: np.ndarray, offs: np.ndarray, bases: np.ndarray, parts: int) -> list[tuple[int, int]]:
+def task_slices(n: int, tasks: np.ndarray, offs: np.ndarray, bases: np.ndarray, parts: int) -> list[tuple[int, int]]:
     """``parts`` contiguous ``(start, stop)`` slices of the task rows, largest estimated
     work first (:func:`join_kernels.task_costs`), so that the last to finish are short."""
     count = len(tasks)
@@ -236,7 +236,7 @@ def _total(n: int, threads: int, progress: Progress | None) -> int:
         interrupt.check()
         return int(found)
 
-    spans = _slices(n, tasks, offs, bases, threads * _CHUNKS_PER_THREAD if threads > 1 else 1)
+    spans = task_slices(n, tasks, offs, bases, threads * _CHUNKS_PER_THREAD if threads > 1 else 1)
     return sum(run_tasks(spans, task, threads, progress))
 
 
@@ -256,7 +256,7 @@ def split(n: int, parts: int = 256, *, force: bool = False) -> list[tuple[int, i
     if n <= 3:
         return [(0, 0)]
     tasks, _, offs, bases = _prepared(n)
-    return _slices(n, tasks, offs, bases, parts)
+    return task_slices(n, tasks, offs, bases, parts)
 
 
 #: The ``(n, force)`` of the last :func:`count_slice` whose :func:`check_join` passed.
@@ -503,7 +503,7 @@ def _masked_total(problem: Problem, threads: int, progress: Progress | None) -> 
         interrupt.check()
         return int(found)
 
-    spans = _slices(n, tasks, offs, bases, threads * _CHUNKS_PER_THREAD if threads > 1 else 1)
+    spans = task_slices(n, tasks, offs, bases, threads * _CHUNKS_PER_THREAD if threads > 1 else 1)
     return sum(run_tasks(spans, task, threads, progress))
 
 

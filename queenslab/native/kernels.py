@@ -101,7 +101,7 @@ def _shift_down(x, n, full, torus):
 
 
 @njit(cache=True, nogil=True)
-def _leap_block(y, q, leap_rows, leap_masks):
+def leap_block(y, q, leap_rows, leap_masks):
     """Cells of row y attacked by leaper moves (knight, ...) of the queens in rows < y."""
     a = _U0
     for i in range(leap_rows.shape[0]):
@@ -112,7 +112,7 @@ def _leap_block(y, q, leap_rows, leap_masks):
 
 
 @njit(cache=True, nogil=True)
-def _region_block(y, rc, region_masks, region_bounds):
+def region_block(y, rc, region_masks, region_bounds):
     """Cells of row y in regions that already hold their most queens."""
     a = _U0
     for k in range(region_masks.shape[0]):
@@ -122,7 +122,7 @@ def _region_block(y, rc, region_masks, region_bounds):
 
 
 @njit(cache=True, nogil=True)
-def _region_step(y, bit, rc, region_masks, region_bounds, region_rest):
+def region_step(y, bit, rc, region_masks, region_bounds, region_rest):
     """Count the queen ``bit`` of row y into ``rc[y + 1]``; False when a region can no
     longer reach its least number of queens (or exceeds its most, for a prefix)."""
     ok = True
@@ -135,14 +135,14 @@ def _region_step(y, bit, rc, region_masks, region_bounds, region_rest):
 
 
 @njit(cache=True, nogil=True)
-def _candidates(y, allowed, s):
+def row_candidates(y, allowed, s):
     # lines only; the caller removes the leaper attacks (passing the leaper arrays in here
     # keeps LLVM from inlining this hot function: twice the time per node)
     return allowed[y] & ~(s[1, y] | s[2, y] | s[3, y])
 
 
 @njit(cache=True, nogil=True)
-def _place(y, bit, s, n, full, torus):
+def place(y, bit, s, n, full, torus):
     s[1, y + 1] = s[1, y] | bit
     s[2, y + 1] = _shift_up(s[2, y] | bit, n, full, torus)
     s[3, y + 1] = _shift_down(s[3, y] | bit, n, full, torus)
@@ -293,22 +293,22 @@ def walk(
             rc[0, k] = 0
         for r in range(y0):
             bit = _U1 << np.uint64(q[r])
-            free = _candidates(r, allowed, s)
+            free = row_candidates(r, allowed, s)
             if leaps and free:
-                free &= ~_leap_block(r, q, leap_rows, leap_masks)
-            if not (free & bit) or (counted and not _region_step(r, bit, rc, regions, region_bounds, region_rest)):
+                free &= ~leap_block(r, q, leap_rows, leap_masks)
+            if not (free & bit) or (counted and not region_step(r, bit, rc, regions, region_bounds, region_rest)):
                 meta[1] = DONE  # the prefix itself breaks a constraint
                 return count, canon, nodes, emitted
-            _place(r, bit, s, n, full, torus)
+            place(r, bit, s, n, full, torus)
         if y0 == stop:
             meta[1] = DONE
             canon, emitted = _leaf(q, n, stop, mode, group, inv, out, 0)
             return 1, canon, nodes, emitted
-        cand = _candidates(y0, allowed, s)
+        cand = row_candidates(y0, allowed, s)
         if leaps and cand:
-            cand &= ~_leap_block(y0, q, leap_rows, leap_masks)
+            cand &= ~leap_block(y0, q, leap_rows, leap_masks)
         if counted and cand:
-            cand &= ~_region_block(y0, rc, regions, region_bounds)
+            cand &= ~region_block(y0, rc, regions, region_bounds)
         s[0, y0] = cand
         meta[0] = y0
         meta[1] = RUNNING
@@ -341,7 +341,7 @@ def walk(
             m = emit(ev, m, MOVE if q[y] >= 0 else PLACE, y, c)
         q[y] = c
         nodes += 1
-        if counted and not _region_step(y, bit, rc, regions, region_bounds, region_rest):
+        if counted and not region_step(y, bit, rc, regions, region_bounds, region_rest):
             continue
         ny = y + 1
         if ny == stop:
@@ -362,12 +362,12 @@ def walk(
                         meta[2] = m
                     return count, canon, nodes, emitted
             continue
-        _place(y, bit, s, n, full, torus)
-        cand = _candidates(ny, allowed, s)
+        place(y, bit, s, n, full, torus)
+        cand = row_candidates(ny, allowed, s)
         if leaps and cand:
-            cand &= ~_leap_block(ny, q, leap_rows, leap_masks)
+            cand &= ~leap_block(ny, q, leap_rows, leap_masks)
         if counted and cand:
-            cand &= ~_region_block(ny, rc, regions, region_bounds)
+            cand &= ~region_block(ny, rc, regions, region_bounds)
         if mode == COUNT and ny == stop - 1 and not counted and ev is None:
             # last row: every candidate is a solution, no need to visit them one by one
             k = popcount(cand)

@@ -57,7 +57,7 @@ _COLS = (1 << 60) - 1  # the column stack's bits
 
 
 @njit(cache=True, nogil=True)
-def _rules(n, corner, bound1):
+def symmetry_rules(n, corner, bound1):
     """The class's masks: ``(mask, b1, xm, b2, side, lm, lastok, look)``.
 
     Rows ``y < b1`` exclude ``xm``; row ``b2`` applies the BOUND2 rule on ``side``; the
@@ -104,7 +104,7 @@ def _step(a, r, k, c, dd, lo, ac, nd, c8, wt, d0, n, mask, b1, xm, b2, side, lm,
     ``c`` the candidates left in the current row ``dd``, ``lo`` the column stack, ``ac``
     whether the walk is active, ``nd`` its queens placed, ``c8`` its corner-class
     solutions, ``wt`` whether it waits with a full board; then the task's constants
-    (:func:`_rules`, the root depth ``d0``, ``cfl`` = -1 for the corner class)."""
+    (:func:`symmetry_rules`, the root depth ``d0``, ``cfl`` = -1 for the corner class)."""
     ac &= ~wt
     # backtrack: remove the last queen (the low 5 bits of the column stack)
     e = -(np.int64(c == 0) & np.int64(dd > d0) & ac)
@@ -145,7 +145,7 @@ def _step(a, r, k, c, dd, lo, ac, nd, c8, wt, d0, n, mask, b1, xm, b2, side, lm,
 
 
 @njit(cache=True, nogil=True)
-def _classify(board, n, bound1, bound2, topbit, endbit):
+def classify_orbit(board, n, bound1, bound2, topbit, endbit):
     """Images of a canonical-candidate board under D4: 2, 4, 8, or 0 (not canonical).
 
     ``board`` holds one bit per row. Compares the board with its 90, 180 and 270
@@ -209,9 +209,9 @@ def _classify(board, n, bound1, bound2, topbit, endbit):
 
 
 @njit(inline="always")
-def _tally(images, c2, c4, c8):
+def tally(images, c2, c4, c8):
     """``(c2, c4, c8)`` with one more board of ``images`` images (none for 0, the
-    :func:`_classify` result of a board that is not canonical)."""
+    :func:`classify_orbit` result of a board that is not canonical)."""
     if images == 2:
         c2 += 1
     elif images == 4:
@@ -270,7 +270,7 @@ def _sym_lanes(n, corner, bound1, split, split2, halt, root_rows, max_below):
     rules when they backtrack, which would lose a mask)."""
     root_rows = max(root_rows, 2 if split >= 0 and split2 >= 0 else 1)
     max_below = min(max(max_below, 1), MAX_BELOW)
-    mask, b1, xm, b2, side, lm, lastok, look = _rules(n, corner, bound1)
+    mask, b1, xm, b2, side, lm, lastok, look = symmetry_rules(n, corner, bound1)
     cfl = -np.int64(corner != 0)
     bound2 = n - 1 - bound1
     topbit = 1 << (n - 1)
@@ -333,7 +333,7 @@ def _sym_lanes(n, corner, bound1, split, split2, halt, root_rows, max_below):
                 # and their error messages, a third of this kernel's cold compile
                 for row in range(d0):
                     full[row] = prefix[lane, row]
-                c2, c4, c8 = _tally(_classify(full, n, bound1, bound2, topbit, endbit), c2, c4, c8)
+                c2, c4, c8 = tally(classify_orbit(full, n, bound1, bound2, topbit, endbit), c2, c4, c8)
                 wait[lane] = 0
             while act[lane] == 0 and y >= y0:
                 m = rbm[y]

@@ -2,7 +2,7 @@
 
 :func:`sym_count_scalar` searches the same tree as the lanes of
 :mod:`queenslab.native.symmetric` (Takaken's method under the same rules,
-:func:`~queenslab.native.symmetric._rules`, with the last-row look-ahead of the
+:func:`~queenslab.native.symmetric.symmetry_rules`, with the last-row look-ahead of the
 non-corner class and the last two rows checked branch-free) one node at a time, and
 returns the same counts and node count. The lanes are 1.6x faster where LLVM can
 vectorise them over 256-bit or wider registers (AVX2, AVX-512); with 128-bit vectors
@@ -14,14 +14,14 @@ task.
 import numpy as np
 from numba import njit
 
-from .symmetric import _classify, _rules, _tally
+from .symmetric import classify_orbit, symmetry_rules, tally
 
 
 @njit(inline="always")
 def _search(n, corner, bound1, split, split2, halt):
     """:func:`sym_count_scalar` for one class; ``corner`` is a constant where this is
     inlined, so that each class compiles to its own loop, without the other's branches."""
-    mask, b1, xm, b2, side, lm, lastok, _ = _rules(n, corner, bound1)
+    mask, b1, xm, b2, side, lm, lastok, _ = symmetry_rules(n, corner, bound1)
     sizee = n - 1
     bound2 = sizee - bound1
     topbit = 1 << sizee
@@ -94,7 +94,7 @@ def _search(n, corner, bound1, split, split2, halt):
                     c8 += 1
                 else:
                     board[sizee] = cand
-                    c2, c4, c8 = _tally(_classify(board, n, bound1, bound2, topbit, endbit), c2, c4, c8)
+                    c2, c4, c8 = tally(classify_orbit(board, n, bound1, bound2, topbit, endbit), c2, c4, c8)
             continue
         if not corner:
             # look ahead to the last row: when the queens so far leave it no column outside
@@ -128,7 +128,7 @@ def _search(n, corner, bound1, split, split2, halt):
                     if la if t == 0 else lb:
                         board[ny] = a1 if t == 0 else a2
                         board[sizee] = a2 if t == 0 else a1
-                        c2, c4, c8 = _tally(_classify(board, n, bound1, bound2, topbit, endbit), c2, c4, c8)
+                        c2, c4, c8 = tally(classify_orbit(board, n, bound1, bound2, topbit, endbit), c2, c4, c8)
             continue
         lft[ny] = lf
         dwn[ny] = dw

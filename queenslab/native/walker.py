@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -107,6 +108,20 @@ class Walker:
         q[: len(prefix)] = prefix
         meta = np.zeros(2, np.int64)
         return self._kernel(opts, s, self._counters(), q, meta, self._dummy if out is None else out)
+
+    def nodes_until(self, prefix: Sequence[int], halt: np.ndarray) -> int:
+        """The queens the walk below ``prefix`` places until ``halt[0]`` is raised (by the
+        caller, from another thread: the cost model times a slice of a subtree) or the
+        subtree ends; a halted walk is no count, so its counts are not returned."""
+        n = self.n
+        s = np.zeros((4, n + 1), np.uint64)
+        q = np.zeros(n, np.int64)
+        q[: len(prefix)] = prefix
+        meta = np.zeros(2, np.int64)
+        opts = self._opts(n, K.COUNT, len(prefix))
+        walk: Any = K.walk  # a numba dispatcher: its arguments are the kernel's
+        found = walk(*self.compiled.kernel_tables, opts, self.group, s, self._counters(), q, meta, self._dummy, halt)
+        return int(found[2])
 
     def stream(
         self, stop: int, batch: int, limit: int | None, prefix: Sequence[int] = (), mode: int = K.EMIT

@@ -31,7 +31,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from .estimate_kernels import BIG, COLUMNS, M2, NM2, NSUM, RANDOM, SUM, _next, _welford
+from .estimate_kernels import BIG, COLUMNS, M2, NM2, NSUM, RANDOM, SUM, next_random, welford
 from .kernels import popcount
 
 __all__ = [
@@ -111,7 +111,7 @@ def _candidates(y, sc, su, sd, full, cand, words):
 def _place(y, col, sc, su, sd, n, full, torus, words):
     """Row y + 1's lines after a queen on ``col`` of row y: the columns, the diagonal
     moving one column up per row and the one moving one column down (wrapping on a torus),
-    as :func:`queenslab.native.kernels._place` on 64-bit rows."""
+    as :func:`queenslab.native.kernels.place` on 64-bit rows."""
     nw = len(words)
     cw = col >> 6
     cb = _U1 << np.uint64(col & 63)
@@ -149,7 +149,7 @@ def _choose(cand, c, k, state, sel, y, words):
         sel[y, w] = _U0
     if k == 1:
         # the j-th set bit: the words' popcounts, then the bit within its word
-        state, r = _next(state)
+        state, r = next_random(state)
         j = np.int64(r % np.uint64(c))
         for w in range(nw):
             m = cand[w]
@@ -170,7 +170,7 @@ def _choose(cand, c, k, state, sel, y, words):
         while need and m:
             bit = m & (_U0 - m)
             m ^= bit
-            state, r = _next(state)
+            state, r = next_random(state)
             if r % left < need:
                 sel[y, w] |= bit
                 need -= _U1
@@ -301,8 +301,8 @@ def _probe(opts, width, prefixes, counts, seed, out, halt, words):
                         for ww in range(nw):
                             sel[yy, ww] = _U0
             kk = j + 1
-            _welford(out, h, kk, sols, SUM)
-            _welford(out, h, kk, nodes, NSUM)
+            welford(out, h, kk, sols, SUM)
+            welford(out, h, kk, nodes, NSUM)
             if chose:
                 out[h, RANDOM] += 1
             done += 1

@@ -69,16 +69,12 @@ verification), :mod:`~queenslab.ranking.index_lock` (the build lock),
 
 from __future__ import annotations
 
-from ..store import meta_digest as _meta_digest  # noqa: F401 (see below)
 from .index_build import build_index
 from .index_file import PrefixIndex
 from .index_find import find_index, list_indexes, resolve
-from .index_format import SCHEMA_VERSION, _decode as _decode, default_depth
-from .index_lock import _BuildLock as _BuildLock, holder_pid
+from .index_format import SCHEMA_VERSION, default_depth
+from .index_lock import holder_pid
 from .index_paths import ENV_VAR, index_dir, index_path, partial_path
-
-# _meta_digest, _decode and _BuildLock are not public, but the tests reach them here by
-# these names (to seal a meta table edited by hand, read prefix keys, hold the build lock).
 
 __all__ = [
     "ENV_VAR",

@@ -29,21 +29,21 @@ from ..errors import InvalidIndex, QueensError
 from ..problem import Problem
 from .index_file import PrefixIndex
 from .index_format import (
-    _CHUNK,
-    _FINAL_SCHEMA,
-    _PARTIAL_SCHEMA,
+    CHUNK,
+    FINAL_SCHEMA,
+    PARTIAL_SCHEMA,
     SCHEMA_VERSION,
+    IndexChecks,
     Note,
-    _check_depth,
-    _Checks,
-    _problem_json,
-    _rebuild_hint,
-    _sql,
-    _update_row,
+    check_depth,
+    problem_json,
+    rebuild_hint,
+    sql_errors,
+    update_row,
 )
-from .index_lock import _BuildLock
-from .index_paths import _REPLACEABLE, _check_partial, _target, _tmp_path, partial_path
-from .index_tasks import _Plan, _run_tasks
+from .index_lock import BuildLock
+from .index_paths import REPLACEABLE, check_partial, index_target, partial_path, tmp_path
+from .index_tasks import Plan, run_build_tasks
 from .walk import check_problem, check_size, total
 
 
@@ -77,7 +77,7 @@ def _open_partial(part: Path, meta0: dict, note: Note, rebuild_hint: str) -> sql
         try:
             con = store.connect(part)
             try:
-                if store.schema(con) == set(_PARTIAL_SCHEMA):
+                if store.schema(con) == set(PARTIAL_SCHEMA):
                     meta = store.read_meta(con)
             finally:
                 con.close()
@@ -88,18 +88,18 @@ def _open_partial(part: Path, meta0: dict, note: Note, rebuild_hint: str) -> sql
                 raise InvalidIndex(
                     f"the partial build {part} is for another problem or depth; {rebuild_hint} (this discards it)"
                 )
-            with _sql(part, "reopening the partial build"):
+            with sql_errors(part, "reopening the partial build"):
                 return _connect_wal(part)
         note(f"the partial build {part} is damaged or from another version; starting it afresh")
         store.unlink(*store.db_files(part))
     new = part.with_name(part.name + ".new")
     store.unlink(*store.db_files(new))
-    with _sql(new, "creating the partial build"):
+    with sql_errors(new, "creating the partial build"):
         con = store.connect(new)
         try:
             con.execute("PRAGMA journal_mode=WAL")
             with store.transaction(con):
-                store.create(con, _PARTIAL_SCHEMA, meta0)
+                store.create(con, PARTIAL_SCHEMA, meta0)
         finally:
             con.close()
         store.publish(new, part)
@@ -116,7 +116,7 @@ def _connect_wal(part: Path) -> sqlite3.Connection:
     return con
 
 
-def _verified_tasks(con: sqlite3.Connection, plan: _Plan, checks: _Checks, part: Path, note: Note) -> set[int]:
+def _verified_tasks(con: sqlite3.Connection, plan: Plan, checks: IndexChecks, part: Path, note: Note) -> set[int]:
     """The finished tasks of a resumed build whose rows pass every check; the rows and
     records of every other task are deleted, so they are computed again."""
     # a damaged cell may read as NULL, text or a float: such a value fails like a bad check
@@ -129,7 +129,7 @@ def _verified_tasks(con: sqlite3.Connection, plan: _Plan, checks: _Checks, part:
     bad: set[int] = set()
     orphans: list[int] = []
     for i, (code, cnt, chk) in enumerate(con.execute("SELECT code, cnt, chk FROM prefixes")):
-        if i % _CHUNK == 0:
+        if i % CHUNK == 0:
             interrupt.check()
         if type(code) is not int:  # pragma: no cover - the schema check makes code the rowid
             raise InvalidIndex(f"the partial build {part} is damaged; start it afresh with rebuild=True (--rebuild)")
@@ -162,8 +162,8 @@ def _verified_tasks(con: sqlite3.Connection, plan: _Plan, checks: _Checks, part:
             if tc in plan.codes:
                 for lo, hi in plan.ranges(tc):
                     con.execute("DELETE FROM prefixes WHERE code BETWEEN ? AND ?", (lo, hi))
-        for k in range(0, len(orphans), _CHUNK):
-            con.executemany("DELETE FROM prefixes WHERE code = ?", [(c,) for c in orphans[k : k + _CHUNK]])
+        for k in range(0, len(orphans), CHUNK):
+            con.executemany("DELETE FROM prefixes WHERE code = ?", [(c,) for c in orphans[k : k + CHUNK]])
     if redo:
         note(
             f"{len(redo)} finished task(s) of the interrupted build {part.name} failed their checks "
@@ -176,9 +176,9 @@ def _verified_tasks(con: sqlite3.Connection, plan: _Plan, checks: _Checks, part:
 
 def _finish(
     problem: Problem,
-    plan: _Plan,
+    plan: Plan,
     con: sqlite3.Connection,
-    checks: _Checks,
+    checks: IndexChecks,
     part: Path,
     target: Path,
     threads: int,
@@ -194,7 +194,7 @@ def _finish(
     ).fetchone()
     if ntasks != len(plan.tasks):
         raise InvalidIndex(f"the partial build {part} lacks {len(plan.tasks) - ntasks} task(s); run the build again")
-    tmp = _tmp_path(target)
+    tmp = tmp_path(target)
     store.unlink(*store.db_files(tmp))
     t0 = time.perf_counter()
     out = store.connect(tmp)
@@ -202,7 +202,7 @@ def _finish(
         out.execute("PRAGMA journal_mode=OFF")  # a fresh file, renamed into place only when complete
         out.execute("PRAGMA synchronous=OFF")
         with store.transaction(out):
-            store.create(out, _FINAL_SCHEMA[:2])
+            store.create(out, FINAL_SCHEMA[:2])
             acc, rows, digest = _write_rows(out, con, checks, part, task_rows, task_sum)
             if acc != want:
                 raise InvalidIndex(
@@ -213,7 +213,7 @@ def _finish(
             meta = {
                 "version": str(SCHEMA_VERSION),
                 "fingerprint": problem.fingerprint(),
-                "problem": _problem_json(problem),
+                "problem": problem_json(problem),
                 "n": str(problem.n),
                 "depth": str(plan.d),
                 "total": str(want),
@@ -223,7 +223,7 @@ def _finish(
                 "seconds": f"{seconds + time.perf_counter() - t0:.3f}",
                 "complete": "1",
             }
-            store.create(out, _FINAL_SCHEMA[2:], meta)
+            store.create(out, FINAL_SCHEMA[2:], meta)
         out.execute("PRAGMA journal_mode=DELETE")
         out.close()
         store.publish(tmp, target)  # the complete index appears at once, or not at all
@@ -233,7 +233,7 @@ def _finish(
 
 
 def _write_rows(
-    out: sqlite3.Connection, con: sqlite3.Connection, checks: _Checks, part: Path, task_rows: int, task_sum: int
+    out: sqlite3.Connection, con: sqlite3.Connection, checks: IndexChecks, part: Path, task_rows: int, task_sum: int
 ) -> tuple[int, int, str]:
     """Write the ``lex`` rows of the stored counts of the partial build (``con``) to
     ``out``, each count's check verified again and the sums held to the task records;
@@ -251,10 +251,10 @@ def _write_rows(
         if cnt <= 0:
             continue
         buf.append((code, acc, cnt, checks.row(code, acc, cnt)))
-        _update_row(digest, code, acc, cnt)
+        update_row(digest, code, acc, cnt)
         acc += cnt
         rows += 1
-        if len(buf) >= _CHUNK:
+        if len(buf) >= CHUNK:
             out.executemany("INSERT INTO lex VALUES (?, ?, ?, ?)", buf)
             buf.clear()
             interrupt.check()
@@ -332,40 +332,40 @@ def build_index(
         raise QueensError(f"client must be a distributed.Client, got {type(client).__name__}")
     threads = validate.threads(threads)
     rebuild = validate.flag(rebuild, "rebuild")
-    d = _check_depth(problem, depth)
+    d = check_depth(problem, depth)
     n = problem.n
     if n > 63:
         raise QueensError(f"an index is for exact ranking, n <= 63; got n = {n}")
     check_size(problem, force, "building an index")
     say: Note = note if note is not None else _warn
-    target = _target(problem, d, directory, path, rebuild)
+    target = index_target(problem, d, directory, path, rebuild)
     part = partial_path(target)
-    hint = _rebuild_hint(problem, d, target)
+    hint = rebuild_hint(problem, d, target)
     if not rebuild and target.exists():
         idx = _reuse(target, problem, d)
         # a partial build left over from a build killed after its rename (never a file of another kind)
-        if os.path.isfile(part) and store.identify(part).kind in _REPLACEABLE:
-            with _BuildLock(target, say, wait=False) as lock:
+        if os.path.isfile(part) and store.identify(part).kind in REPLACEABLE:
+            with BuildLock(target, say, wait=False) as lock:
                 if lock.locked:
                     store.unlink(*store.db_files(part))
         return idx
     before = _file_id(target)
     t_start = time.perf_counter()
-    with _BuildLock(target, say) as lock:
-        _check_partial(part)
+    with BuildLock(target, say) as lock:
+        check_partial(part)
         if target.exists() and (not rebuild or (lock.waited and _file_id(target) != before)):
             # another builder finished it while we waited
             idx = _reuse(target, problem, d)
             store.unlink(*store.db_files(part))
             return idx
         if rebuild:
-            store.unlink(*store.db_files(target), *store.db_files(part), *store.db_files(_tmp_path(target)))
-        checks = _Checks(problem.fingerprint(), d)
-        plan = _Plan(problem, d)
+            store.unlink(*store.db_files(target), *store.db_files(part), *store.db_files(tmp_path(target)))
+        checks = IndexChecks(problem.fingerprint(), d)
+        plan = Plan(problem, d)
         meta0 = {
             "version": str(SCHEMA_VERSION),
             "fingerprint": problem.fingerprint(),
-            "problem": _problem_json(problem),
+            "problem": problem_json(problem),
             "n": str(n),
             "depth": str(d),
             "tdepth": str(plan.tdepth),
@@ -374,9 +374,9 @@ def build_index(
         }
         con = _open_partial(part, meta0, say, hint)
         try:
-            with _sql(part, "the partial build", hint):
+            with sql_errors(part, "the partial build", hint):
                 done = _verified_tasks(con, plan, checks, part, say)
-                _run_tasks(problem, plan, con, checks, done, threads, progress, client)
+                run_build_tasks(problem, plan, con, checks, done, threads, progress, client)
                 _finish(problem, plan, con, checks, part, target, threads, time.perf_counter() - t_start, hint)
         finally:
             con.close()

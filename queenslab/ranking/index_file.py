@@ -26,18 +26,18 @@ from ..errors import InvalidIndex, QueensError
 from ..native import engine
 from ..problem import Problem
 from .index_format import (
-    _CHUNK,
-    _FINAL_SCHEMA,
+    CHUNK,
+    FINAL_SCHEMA,
     SCHEMA_VERSION,
-    _Checks,
-    _decode,
-    _encode,
-    _read_meta,
-    _rebuild_hint,
-    _sql,
-    _update_row,
+    IndexChecks,
+    decode_prefix,
+    encode_prefix,
+    read_index_meta,
+    rebuild_hint,
+    sql_errors,
+    update_row,
 )
-from .index_paths import _too_long, partial_path
+from .index_paths import name_too_long, partial_path
 from .walk import WalkMismatch, as_solution, check_problem, check_rank, rank_walk, unrank_walk
 
 
@@ -66,8 +66,8 @@ class PrefixIndex:
         self.depth = int(meta["depth"])
         self.total = int(meta["total"])
         self.rows = int(meta["rows"])
-        self._checks = _Checks(problem.fingerprint(), self.depth)
-        self._hint = _rebuild_hint(problem, self.depth, path)
+        self._checks = IndexChecks(problem.fingerprint(), self.depth)
+        self._hint = rebuild_hint(problem, self.depth, path)
 
     @classmethod
     def open(cls, path, problem: Problem | None = None) -> PrefixIndex:
@@ -88,7 +88,7 @@ class PrefixIndex:
         if problem is not None:
             check_problem(problem)
         path = validate.path(path, "the index file")
-        long = _too_long(path)
+        long = name_too_long(path)
         if long:
             raise InvalidIndex(f"the index file {store.short(path)}: {long[0]}, so no index has that name")
         if not os.path.isfile(path):
@@ -98,7 +98,7 @@ class PrefixIndex:
                     "run `queenslab index build` again with the same arguments to resume it"
                 )
             raise InvalidIndex(f"no index file at {path}; build one with `queenslab index build`")
-        with _sql(path, "opening it"):
+        with sql_errors(path, "opening it"):
             bad = store.header_problem(path)
             wal = not bad and store.in_wal_mode(path)  # an index is never in WAL mode: not one
         if bad or wal:
@@ -109,16 +109,16 @@ class PrefixIndex:
                 "made by `queenslab index build`"
             )
         if bad:
-            raise InvalidIndex(f"{path} {bad}; {_rebuild_hint(None, None, path)}")
-        with _sql(path, "opening it", _rebuild_hint(None, None, path)):
+            raise InvalidIndex(f"{path} {bad}; {rebuild_hint(None, None, path)}")
+        with sql_errors(path, "opening it", rebuild_hint(None, None, path)):
             con = store.connect(path, readonly=True)
         try:
-            with _sql(path, "reading its schema", _rebuild_hint(None, None, path)):
+            with sql_errors(path, "reading its schema", rebuild_hint(None, None, path)):
                 schema = store.schema(con)
-            if schema != set(_FINAL_SCHEMA):
+            if schema != set(FINAL_SCHEMA):
                 cls._refuse_other(path)
                 try:
-                    version = _read_meta(con, path).get("version")
+                    version = read_index_meta(con, path).get("version")
                 except InvalidIndex:
                     version = None
                 if version is not None and version != str(SCHEMA_VERSION):
@@ -127,7 +127,7 @@ class PrefixIndex:
                     f"index {path}: its tables were changed (by hand or by damage); "
                     "rebuild it with `queenslab index build ... --rebuild` (the same problem and depth)"
                 )
-            meta = _read_meta(con, path)
+            meta = read_index_meta(con, path)
             stored = cls._check_meta(path, meta)
             if problem is not None and stored.fingerprint() != problem.fingerprint():
                 raise InvalidIndex(f"index {path} was built for {stored.describe()}, not for {problem.describe()}")
@@ -155,7 +155,7 @@ class PrefixIndex:
 
     @staticmethod
     def _check_meta(path: Path, meta: dict) -> Problem:
-        generic = _rebuild_hint(None, None, path)
+        generic = rebuild_hint(None, None, path)
         version = meta.get("version")
         if version != str(SCHEMA_VERSION):
             raise InvalidIndex(
@@ -177,7 +177,7 @@ class PrefixIndex:
         return stored
 
     def _query(self, sql: str, args: tuple = ()) -> list[tuple]:
-        with _sql(self.path, "a query", self._hint):
+        with sql_errors(self.path, "a query", self._hint):
             return self._con.execute(sql, args).fetchall()
 
     def _bad(self, what: str) -> InvalidIndex:
@@ -188,7 +188,7 @@ class PrefixIndex:
             raise self._bad(f"a row holds a value that is not an integer: {row!r}")
         code, cum, cnt, chk = row
         if chk != self._checks.row(code, cum, cnt):
-            raise self._bad(f"the row of prefix {_decode(code, self.problem.n, self.depth)} fails its check")
+            raise self._bad(f"the row of prefix {decode_prefix(code, self.problem.n, self.depth)} fails its check")
         return code, cum, cnt
 
     def _cheap_checks(self) -> None:
@@ -239,7 +239,7 @@ class PrefixIndex:
         cols = [validate.whole_number(c, "a column", minimum=0) for c in prefix]
         if len(cols) != d or any(c >= n for c in cols):
             raise QueensError(f"a prefix of this index is {d} columns in 0..{n - 1}, got {list(prefix)!r}")
-        row = self._row(_encode(cols, n))
+        row = self._row(encode_prefix(cols, n))
         return (None, 0) if row is None else (row[1], row[2])
 
     def rank(self, placement: Sequence[int] | str, *, threads: int | None = None) -> int:
@@ -253,7 +253,7 @@ class PrefixIndex:
             If the row of its prefix is missing or fails its check.
         """
         p = as_solution(self.problem, placement)
-        row = self._row(_encode(p[: self.depth], self.problem.n))
+        row = self._row(encode_prefix(p[: self.depth], self.problem.n))
         if row is None:
             raise self._bad(f"no row for the prefix {list(p[: self.depth])} of a solution")
         local = interrupt.run(rank_walk, self.problem, p, self.depth, 0, 1)
@@ -278,7 +278,7 @@ class PrefixIndex:
         code, cum, cnt = self._checked(found[0])
         if not 0 <= r - cum < cnt:
             raise self._bad(f"no row holds rank {r} (a row is missing: the nearest ends at {cum + cnt - 1})")
-        prefix = _decode(code, self.problem.n, self.depth)
+        prefix = decode_prefix(code, self.problem.n, self.depth)
         try:
             return interrupt.run(unrank_walk, self.problem, r - cum, self.total, prefix, 1)
         except WalkMismatch:
@@ -334,17 +334,17 @@ class PrefixIndex:
         digest = self._checks.table()
         acc = count = 0
         top = n**d
-        with _sql(self.path, "reading the rows", self._hint):
+        with sql_errors(self.path, "reading the rows", self._hint):
             cur = self._con.execute("SELECT code, cum, cnt, chk FROM lex ORDER BY code")
             for row in cur:
                 code, cum, cnt = self._checked(row)
                 if cum != acc:
                     raise self._bad(
-                        f"the row of prefix {_decode(code, n, d)} has cum {cum}, the rows before sum to {acc}"
+                        f"the row of prefix {decode_prefix(code, n, d)} has cum {cum}, the rows before sum to {acc}"
                     )
                 if cnt <= 0 or not 0 <= code < top:
                     raise self._bad(f"the row with key {code} has count {cnt} (keys are 0..{top - 1}, counts > 0)")
-                _update_row(digest, code, cum, cnt)
+                update_row(digest, code, cum, cnt)
                 acc += cnt
                 count += 1
                 if recount:  # reservoir sample of the rows to recount
@@ -354,7 +354,7 @@ class PrefixIndex:
                         j = rng.randrange(count)
                         if j < recount:
                             picked[j] = (code, cnt)
-                if count % _CHUNK == 0:
+                if count % CHUNK == 0:
                     interrupt.check()
                     if progress:
                         progress(count, self.rows)
@@ -372,7 +372,7 @@ class PrefixIndex:
             raise self._bad("the table digest does not match (rows were changed, added or removed)")
         checks.append("table digest")
         if picked:
-            prefixes = [_decode(code, n, d) for code, _ in picked]
+            prefixes = [decode_prefix(code, n, d) for code, _ in picked]
             got = engine.count_prefixes(self.problem, prefixes, threads=threads, force=True)
             interrupt.check()
             for (_, cnt), c, pre in zip(picked, got, prefixes):

@@ -19,7 +19,7 @@ from ..errors import InvalidIndex, QueensError
 from ..problem import Problem
 from .index_file import PrefixIndex
 from .index_lock import holder_pid
-from .index_paths import _lookup_name, index_dir
+from .index_paths import index_dir, lookup_name
 from .walk import check_problem
 
 
@@ -33,7 +33,7 @@ def find_index(problem: Problem, directory=None) -> PrefixIndex | None:
     or None. A partial build is skipped; a damaged or outdated index raises
     :class:`InvalidIndex`."""
     check_problem(problem)
-    base = _lookup_name(index_dir(directory))
+    base = lookup_name(index_dir(directory))
     if not os.path.isdir(base):
         return None
     prefix = f"{problem.fingerprint()[:20]}-n{problem.n}-d"
@@ -70,7 +70,7 @@ def resolve(problem: Problem, path=None, *, no_index: bool = False):
         return None
     if path is None:
         return "auto"
-    p = _lookup_name(validate.path(path, "the index"))
+    p = lookup_name(validate.path(path, "the index"))
     if os.path.isfile(p):
         return PrefixIndex.open(p, problem)
     if os.path.isdir(p) or not p.suffix:
@@ -99,7 +99,7 @@ def list_indexes(directory=None) -> list[dict]:
     ``status`` is ``"complete"``, ``"incomplete: ..."`` for a partial build (with the
     builder's PID while one runs), or ``"invalid: ..."`` with the reason.
     """
-    base = _lookup_name(index_dir(directory))
+    base = lookup_name(index_dir(directory))
     if os.path.isfile(base):
         files = [base]
     elif os.path.isdir(base):

@@ -26,19 +26,19 @@ from ..problem import Problem
 
 #: Version 2: row checks, meta and table digests inside the file, atomic completion.
 SCHEMA_VERSION = 2
-_CHUNK = 8192  # rows per executemany / between interrupt checks
+CHUNK = 8192  # rows per executemany / between interrupt checks
 
 #: What a build says on the way (waiting for another builder, tasks recomputed).
 Note = Callable[[str], None]
 
 # The schemas, one statement each, as SQLite stores them: a file whose schema differs
 # (a table or key changed by hand or by damage) is refused.
-_FINAL_SCHEMA = (
+FINAL_SCHEMA = (
     store.META_TABLE,
     "CREATE TABLE lex (code INTEGER PRIMARY KEY, cum INTEGER NOT NULL, cnt INTEGER NOT NULL, chk INTEGER NOT NULL)",
     "CREATE UNIQUE INDEX lex_cum ON lex (cum)",
 )
-_PARTIAL_SCHEMA = (
+PARTIAL_SCHEMA = (
     store.META_TABLE,
     "CREATE TABLE prefixes (code INTEGER PRIMARY KEY, cnt INTEGER NOT NULL, chk INTEGER NOT NULL)",
     "CREATE TABLE tasks (code INTEGER PRIMARY KEY, rows INTEGER NOT NULL, total INTEGER NOT NULL, chk INTEGER NOT NULL)",
@@ -48,14 +48,14 @@ _PARTIAL_SCHEMA = (
 # ----------------------------------------------------------------- keys, depths
 
 
-def _encode(prefix: Sequence[int], n: int) -> int:
+def encode_prefix(prefix: Sequence[int], n: int) -> int:
     code = 0
     for c in prefix:
         code = code * n + int(c)
     return code
 
 
-def _decode(code: int, n: int, d: int) -> list[int]:
+def decode_prefix(code: int, n: int, d: int) -> list[int]:
     out = [0] * d
     for i in range(d - 1, -1, -1):
         code, out[i] = divmod(code, n)
@@ -87,7 +87,7 @@ def default_depth(n: int) -> int:
     return min(d, _max_key_depth(n))
 
 
-def _check_depth(problem: Problem, depth) -> int:
+def check_depth(problem: Problem, depth) -> int:
     if depth is None:
         return default_depth(problem.n)
     top = min(max(1, problem.n - 1), _max_key_depth(problem.n))
@@ -103,7 +103,7 @@ def _check_depth(problem: Problem, depth) -> int:
 # ------------------------------------------------------------------------ checks
 
 
-class _Checks(store.Checks):
+class IndexChecks(store.Checks):
     """The checks stored in an index, keyed by the problem's fingerprint and the depth,
     so a row copied from another index fails too."""
 
@@ -123,22 +123,22 @@ class _Checks(store.Checks):
         return self.of(f"T{code},{rows},{total}")
 
     def table(self) -> Any:
-        """A running digest of the ``lex`` rows in code order (:func:`_update_row`)."""
+        """A running digest of the ``lex`` rows in code order (:func:`update_row`)."""
         return self.running()
 
 
-def _update_row(h: Any, code: int, cum: int, cnt: int) -> None:
+def update_row(h: Any, code: int, cum: int, cnt: int) -> None:
     h.update(f"{code},{cum},{cnt};".encode())
 
 
-def _problem_json(problem: Problem) -> str:
+def problem_json(problem: Problem) -> str:
     return json.dumps(problem.to_dict(), sort_keys=True)
 
 
 # ---------------------------------------------------------------------- messages
 
 
-def _rebuild_hint(problem: Problem | None, depth: int | None, path: Path) -> str:
+def rebuild_hint(problem: Problem | None, depth: int | None, path: Path) -> str:
     if problem is None:
         return f"rebuild it with `queenslab index build ... --rebuild` (the same problem and depth) or delete {path}"
     flags = "" if problem.is_standard else f" with the variant flags of {problem.describe()}"
@@ -149,12 +149,12 @@ def _rebuild_hint(problem: Problem | None, depth: int | None, path: Path) -> str
 
 
 @contextmanager
-def _sql(path: Path, what: str, hint: str = "") -> Iterator[None]:
+def sql_errors(path: Path, what: str, hint: str = "") -> Iterator[None]:
     """Turn sqlite3 errors into InvalidIndex naming the file (and OSError into QueensError)."""
     with store.sql_errors(f"index {path}", what, InvalidIndex, hint):
         yield
 
 
-def _read_meta(con: sqlite3.Connection, path: Path) -> dict:
-    with _sql(path, "reading its meta table", _rebuild_hint(None, None, path)):
+def read_index_meta(con: sqlite3.Connection, path: Path) -> dict:
+    with sql_errors(path, "reading its meta table", rebuild_hint(None, None, path)):
         return store.read_meta(con)

@@ -17,7 +17,7 @@ from .. import interrupt
 from ..errors import QueensError
 from ..outfile import output_target
 from .index_format import Note
-from .index_paths import ENV_VAR, _lock_path
+from .index_paths import ENV_VAR, lock_path
 
 try:  # POSIX
     import fcntl as _fcntl
@@ -25,7 +25,7 @@ except ImportError:  # pragma: no cover - Windows
     _fcntl = None  # type: ignore[assignment]
 
 
-class _BuildLock:
+class BuildLock:
     """The exclusive build lock on ``X.sqlite.lock``, holding the builder's PID.
 
     ``fcntl.flock`` where it exists (the kernel releases it when the process dies, so a
@@ -35,7 +35,7 @@ class _BuildLock:
 
     def __init__(self, target: Path, note: Note, *, wait: bool = True):
         self.target = target
-        self.path = _lock_path(target)
+        self.path = lock_path(target)
         self.note = note
         self.wait = wait
         self.fd: int | None = None
@@ -65,7 +65,7 @@ class _BuildLock:
         self.note(f"no file locking on this platform; building {self.target} without a lock")  # pragma: no cover
         return True  # pragma: no cover
 
-    def __enter__(self) -> _BuildLock:
+    def __enter__(self) -> BuildLock:
         output_target(self.path, "the index's lock file")  # never through a dangling link
         try:
             self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
@@ -124,7 +124,7 @@ def holder_pid(target: str | os.PathLike) -> int | None:
     >>> holder_pid("/nonexistent/x.sqlite") is None
     True
     """
-    lock = _lock_path(Path(target))
+    lock = lock_path(Path(target))
     try:
         fd = os.open(lock, os.O_RDONLY)
     except OSError:

@@ -19,7 +19,7 @@ from .. import store, validate
 from ..errors import InvalidIndex, QueensError
 from ..outfile import output_target
 from ..problem import Problem
-from .index_format import _check_depth
+from .index_format import check_depth
 from .walk import check_problem
 
 ENV_VAR = "QUEENSLAB_INDEX_DIR"
@@ -28,7 +28,7 @@ ENV_VAR = "QUEENSLAB_INDEX_DIR"
 _SIDE_SUFFIX = ".partial.new-journal"
 #: The kinds of file (:func:`queenslab.store.identify`) an index build may replace (with
 #: --rebuild) or start over.
-_REPLACEABLE = ("index", "partial", "empty")
+REPLACEABLE = ("index", "partial", "empty")
 #: Why a file that is not an index is refused as the target of a build, and what to do.
 _KEPT = (
     "queenslab never replaces it, with or without --rebuild (which replaces only an index): "
@@ -51,7 +51,7 @@ def index_dir(directory: str | os.PathLike | None = None) -> Path:
 def index_path(problem: Problem, depth: int, directory=None) -> Path:
     """Where the index of ``problem`` at ``depth`` lives."""
     check_problem(problem)
-    depth = _check_depth(problem, depth)
+    depth = check_depth(problem, depth)
     return index_dir(directory) / f"{problem.fingerprint()[:20]}-n{problem.n}-d{depth}.sqlite"
 
 
@@ -61,28 +61,28 @@ def partial_path(path: str | os.PathLike) -> Path:
     return p.with_name(p.name + ".partial")
 
 
-def _tmp_path(path: Path) -> Path:
+def tmp_path(path: Path) -> Path:
     return path.with_name(path.name + ".tmp")
 
 
-def _lock_path(path: Path) -> Path:
+def lock_path(path: Path) -> Path:
     return path.with_name(path.name + ".lock")
 
 
-def _too_long(path: Path, extra: str = "") -> tuple[str, str] | None:
+def name_too_long(path: Path, extra: str = "") -> tuple[str, str] | None:
     """Why ``path`` cannot be an index's name here (:func:`queenslab.store.too_long`)."""
     return store.too_long(path, extra, "building an index also writes")
 
 
-def _lookup_name(path: Path) -> Path:
+def lookup_name(path: Path) -> Path:
     """``path`` if a file or directory can have that name (InvalidIndex if not)."""
-    long = _too_long(path)
+    long = name_too_long(path)
     if long:
         raise InvalidIndex(f"the index {store.short(path)}: {long[0]}, so no index has that name")
     return path
 
 
-def _target(problem: Problem, d: int, directory, path, rebuild: bool) -> Path:
+def index_target(problem: Problem, d: int, directory, path, rebuild: bool) -> Path:
     """The index file a build writes (or reuses), after the path policy of
     :func:`~queenslab.outfile.output_target`: a symbolic link is followed only to an
     existing file; the name, and the names of the files a build writes next to it, must
@@ -91,7 +91,7 @@ def _target(problem: Problem, d: int, directory, path, rebuild: bool) -> Path:
     if path is not None and directory is not None:
         raise QueensError("give the index directory or the index file, not both")
     named = validate.path(path, "the index file") if path is not None else index_path(problem, d, directory)
-    long = _too_long(named, _SIDE_SUFFIX)
+    long = name_too_long(named, _SIDE_SUFFIX)
     if long:
         raise QueensError(f"the index file {store.short(named)}: {long[0]}; {long[1]}")
     if os.path.isdir(named):
@@ -100,7 +100,7 @@ def _target(problem: Problem, d: int, directory, path, rebuild: bool) -> Path:
     if os.path.lexists(parent) and not os.path.isdir(parent):
         raise QueensError(f"cannot put the index in {parent}: it is a file, not a directory")
     for missing in (d for d in (parent, *parent.parents) if not os.path.lexists(d)):  # directories to create
-        long = _too_long(missing)
+        long = name_too_long(missing)
         if long:
             raise QueensError(
                 f"cannot create the index directory {store.short(missing)}: {long[0]}; give a shorter name"
@@ -118,7 +118,7 @@ def _target(problem: Problem, d: int, directory, path, rebuild: bool) -> Path:
     else:
         target = output_target(named, "the index file")
     if target.name != named.name:  # a link to a file of another name: check the names next to that
-        long = _too_long(target, _SIDE_SUFFIX)
+        long = name_too_long(target, _SIDE_SUFFIX)
         if long:
             raise QueensError(
                 f"the index file {store.short(named)} links to {store.short(target)}: {long[0]}; link to a file "
@@ -128,7 +128,7 @@ def _target(problem: Problem, d: int, directory, path, rebuild: bool) -> Path:
     return target
 
 
-def _check_partial(part: Path) -> None:
+def check_partial(part: Path) -> None:
     """Refuse a file at the name of the partial build that is not one (it would be discarded)."""
     output_target(part, "the partial build")
     _keep_others(part, "the partial build of a queenslab index")
@@ -139,5 +139,5 @@ def _keep_others(path: Path, thing: str) -> None:
     is rather than ``thing``."""
     if os.path.isfile(path):
         found = store.identify(path)
-        if found.kind not in _REPLACEABLE:
+        if found.kind not in REPLACEABLE:
             raise InvalidIndex(f"{found.is_not(path, thing)}; {_KEPT}")

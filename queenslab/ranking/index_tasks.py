@@ -1,6 +1,6 @@
 """The tasks of an index build, counted on threads or on a Dask cluster.
 
-A build is cut into *tasks*, one per prefix of the first rows (:class:`_Plan`); a task
+A build is cut into *tasks*, one per prefix of the first rows (:class:`Plan`); a task
 counts every prefix of the index's depth below it. When the problem is symmetric under
 ``c -> n-1-c`` only the left half is counted: the mirror of a prefix has the key
 ``n**d - 1 - key`` and the same count, and the task that counts a prefix stores its
@@ -22,12 +22,12 @@ from ..d4 import D4Element
 from ..distributed.runner import finished
 from ..native import engine
 from ..problem import Problem
-from .index_format import _Checks, _encode
+from .index_format import IndexChecks, encode_prefix
 
 _CMPL = D4Element(cmpl=True)
 
 
-class _Plan:
+class Plan:
     """The tasks of a build and which task owns each stored prefix."""
 
     def __init__(self, problem: Problem, d: int):
@@ -40,7 +40,7 @@ class _Plan:
         if self.mirror:
             tasks = [t for t in tasks if t[0] <= self.half]
         self.tasks = tasks
-        self.codes = {_encode(t, n): t for t in tasks}
+        self.codes = {encode_prefix(t, n): t for t in tasks}
         self.span = n ** (d - self.tdepth)
         self.top = n**d - 1
         self.lead = n ** (d - 1)
@@ -81,7 +81,7 @@ def _rows(
             if stop is not None and stop.is_set():
                 return None
             interrupt.check()
-            rows.append((_encode(pre, n), counter.count(pre)[0]))
+            rows.append((encode_prefix(pre, n), counter.count(pre)[0]))
     if mirror_top is not None:
         rows += [(mirror_top - code, cnt) for code, cnt in rows]
     return rows
@@ -98,7 +98,7 @@ def task_rows(
     return tuple(task), rows
 
 
-def _on_dask(client: Any, problem: Problem, plan: _Plan, todo: list) -> Iterator[Any]:
+def _on_dask(client: Any, problem: Problem, plan: Plan, todo: list) -> Iterator[Any]:
     """The build tasks ``todo`` on a Dask cluster, each result as it ends."""
     futures = [
         client.submit(task_rows, problem, plan.d, tuple(t), plan.top if plan.adds_mirror(t) else None, pure=False)
@@ -108,11 +108,11 @@ def _on_dask(client: Any, problem: Problem, plan: _Plan, todo: list) -> Iterator
         yield result
 
 
-def _run_tasks(
+def run_build_tasks(
     problem: Problem,
-    plan: _Plan,
+    plan: Plan,
     con: sqlite3.Connection,
-    checks: _Checks,
+    checks: IndexChecks,
     done: set[int],
     threads: int,
     progress: Callable[[int, int], None] | None,
@@ -120,7 +120,7 @@ def _run_tasks(
 ) -> None:
     """Count the tasks not ``done`` (on ``threads`` threads, or on the Dask ``client``)
     and commit each as it ends."""
-    todo = [t for t in plan.tasks if _encode(t, plan.n) not in done]
+    todo = [t for t in plan.tasks if encode_prefix(t, plan.n) not in done]
     before = len(plan.tasks) - len(todo)
     if client is not None:
         _commit(_on_dask(client, problem, plan, todo), plan, con, checks, before, progress)
@@ -146,16 +146,16 @@ def _run_tasks(
 
 def _commit(
     results: Iterator[Any],
-    plan: _Plan,
+    plan: Plan,
     con: sqlite3.Connection,
-    checks: _Checks,
+    checks: IndexChecks,
     done: int,
     progress: Callable[[int, int], None] | None,
 ) -> None:
     """Commit each finished task: its rows and its record in one transaction."""
     n = plan.n
     for t, rows in results:
-        tc = _encode(t, n)
+        tc = encode_prefix(t, n)
         s = sum(cnt for _, cnt in rows)
         with con:  # one transaction per finished task: rows and the task record together
             con.executemany(

@@ -88,7 +88,7 @@ def rank(problem: Problem, placement, *, index="auto", threads: int | None = Non
     """
     check_problem(problem)
     p = as_solution(problem, placement)
-    idx = _open_index(problem, index)
+    idx = open_index(problem, index)
     if idx is not None:
         return idx.rank(p, threads=threads)
     check_size(problem, force)
@@ -133,7 +133,7 @@ def unrank(
     """
     check_problem(problem)
     validate.whole_number(r, "a rank", minimum=-(2**63))
-    idx = _open_index(problem, index)
+    idx = open_index(problem, index)
     if idx is not None:
         return idx.unrank(check_rank(problem, r, idx.total), threads=threads)
     check_size(problem, force)
@@ -172,7 +172,7 @@ def total(problem: Problem, *, threads: int | None = None, force: bool = False) 
     return walk.total(problem, threads=threads)
 
 
-def _open_index(problem: Problem, index) -> PrefixIndex | None:
+def open_index(problem: Problem, index) -> PrefixIndex | None:
     if index is None or index is False:
         return None
     if isinstance(index, PrefixIndex):
@@ -253,7 +253,7 @@ def solution_batches(
     if left == 0:
         return
     if offset:
-        idx = _open_index(problem, index)
+        idx = open_index(problem, index)
         if idx is None:
             check_size(problem, force)
         if offset >= (idx.total if idx is not None else walk.total(problem, threads=threads)):

@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from .. import interrupt, limits, validate
 from ..errors import QueensError
 from ..problem import Problem
-from .lex import _open_index
+from .lex import open_index
 from .walk import check_problem, check_size, total, unrank_walk
 
 __all__ = ["SAMPLES", "iter_samples", "sample", "sample_ranks"]
@@ -111,7 +111,7 @@ def _prepare(problem, k, seed, index, threads, distinct, force, *, unranked: boo
             hint="draw fewer (the same seed draws the same first samples), or only their ranks (sample_ranks)",
             request=f"drawing {k:,} random solutions",
         )
-    idx = _open_index(problem, index)
+    idx = open_index(problem, index)
     if idx is None:
         check_size(problem, force, "sampling (unranking) without an index")
     size = idx.total if idx is not None else total(problem, threads=threads)

@@ -38,12 +38,13 @@ Examples
 True
 """
 
+from . import steps as _steps, widget as _widget
 from .animate import trace_svg, write_trace_svg
 from .fileformat import FORMAT, VERSION, InvalidTrace, read_trace, write_trace
 from .gif import trace_gif, write_trace_gif
 from .record import DEFAULT_MAX_STEPS, RANDOMISED, VARIANT_METHODS, memory_estimate, record, recording
-from .rules import check_steps
-from .steps import METHODS, Step, Trace, attacking_pairs, checked
+from .rules import check_steps, checked
+from .steps import METHODS, Step, Trace, attacking_pairs
 from .stream import Chunk, Recording
 
 __all__ = [
@@ -71,3 +72,6 @@ __all__ = [
     "trace_gif",
     "write_trace_gif",
 ]
+
+# Trace.widget() returns the notebook player, which draws with modules above the steps
+_steps.PLAYER = _widget.trace_widget

@@ -34,7 +34,8 @@ from ..errors import QueensError, TooLarge
 from ..outfile import atomic_output, check_output_path
 from ..viz.scene import MAX_N, scene
 from ..viz.svg import ATTACKER, QUEEN, cell_size, render
-from .steps import Trace, checked
+from .rules import checked
+from .steps import Trace
 
 __all__ = [
     "MAX_FRAMES",
@@ -52,7 +53,7 @@ __all__ = [
 
 #: Frames of an animation when ``every`` is not given.
 MAX_FRAMES = 400
-_SOLVED = "#2ca02c"
+SOLVED = "#2ca02c"
 
 #: The practical limits of the pictures of a trace's frames (animated SVG, GIF, MP4): each
 #: frame is a board replayed, checked for attacks and drawn in Python, so the time grows
@@ -105,7 +106,7 @@ def sampling(trace: Trace, every: int | None = None) -> tuple[int, int]:
 
 
 def check_board(trace: Trace, what: str) -> None:
-    """Refuse what is not a trace (:func:`~queenslab.trace.steps.checked`: its fields and
+    """Refuse what is not a trace (:func:`~queenslab.trace.rules.checked`: its fields and
     its steps, once), and a board that is not drawn cell by cell (n >
     :data:`~queenslab.viz.scene.MAX_N`), before any board of it is made.
 
@@ -394,7 +395,7 @@ def trace_svg(
     out.append("</g>")
     frame = _changes(["1" if s else "0" for s in solved])
     out.append(
-        f'<rect class="solved" width="{n}" height="{n}" fill="none" stroke="{_SOLVED}" stroke-width="0.12" '
+        f'<rect class="solved" width="{n}" height="{n}" fill="none" stroke="{SOLVED}" stroke-width="0.12" '
         f'stroke-opacity="0">{animate("stroke-opacity", frame)}</rect>'
     )
     played = count * frame_seconds

@@ -50,35 +50,13 @@ from ..errors import InvalidTrace, QueensError
 from ..infile import open_regular
 from ..outfile import atomic_output
 from ..problem import Problem
-from .rules import check_steps
-from .steps import METHODS, Step, Trace, checked, mark_checked
+from .rules import check_steps, checked
+from .steps import METHODS, Step, Trace, mark_checked, step_json
 
 __all__ = ["FORMAT", "VERSION", "InvalidTrace", "write_trace", "read_trace", "step_json"]
 
 FORMAT = "queenslab-trace"
 VERSION = 1
-
-
-def step_json(step: Step) -> list[Any]:
-    """A step as its JSON line's value (see the module docstring).
-
-    Examples
-    --------
-    >>> step_json(Step("orbit", col=1, board=(1, 3, 0, 2), operator="Inc(0.5, 3.5)"))
-    ['orbit', 1, [1, 3, 0, 2], 'Inc(0.5, 3.5)']
-    """
-    op = step.op
-    if op in ("place", "move", "swap"):
-        return [op, step.row, step.col]
-    if op == "remove":
-        return [op, step.row]
-    if op == "start":
-        return [op, list(step.board or ())]
-    if op == "best":
-        return [op, step.col, list(step.board or ())]
-    if op == "orbit":
-        return [op, step.col, list(step.board or ()), step.operator]
-    return [op]
 
 
 def header(trace: Trace) -> dict[str, Any]:
@@ -106,7 +84,7 @@ def write_trace(trace: Trace, path: object) -> str:
         For a path that cannot be written (see :func:`queenslab.outfile.output_target`),
         or a ``trace`` that is not a Trace.
     InvalidTrace
-        A trace made in Python whose steps its method cannot take (:func:`~queenslab.trace.steps.checked`).
+        A trace made in Python whose steps its method cannot take (:func:`~queenslab.trace.rules.checked`).
     """
     trace = checked(trace)
     with atomic_output(path, "w", what="trace file") as fh:

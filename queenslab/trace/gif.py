@@ -88,7 +88,7 @@ def trace_gif(
     """
     frame_seconds = validate.real(frame_seconds, "frame_seconds", minimum=0.01, maximum=60.0)
     hold = validate.real(hold, "hold", minimum=0.0, maximum=600.0)
-    side = _sized(trace, "an animated GIF")
+    side = sized_frames(trace, "an animated GIF")
     area = side * side
     # Pillow's writer keeps every frame as palette pixels (a byte each) and the changes
     # between two frames, while the RGB frame being drawn and the board it starts from
@@ -98,7 +98,7 @@ def trace_gif(
         pixels=PIXELS,
     )  # fmt: skip
     # the frames are drawn as the writer takes them (the stop flag looked at between two)
-    images = (image.convert("P", palette=1, colors=32) for image in _frames(trace, every, force))  # 1: ADAPTIVE
+    images = (image.convert("P", palette=1, colors=32) for image in gif_frames(trace, every, force))  # 1: ADAPTIVE
     durations = [round(frame_seconds * 1000)] * count
     durations[-1] += round(hold * 1000)
     buffer = io.BytesIO()
@@ -108,7 +108,7 @@ def trace_gif(
     return buffer.getvalue()
 
 
-def _sized(trace: Trace, what: str) -> int:
+def sized_frames(trace: Trace, what: str) -> int:
     """The side of a frame in pixels, once the board is known to be drawn (n <= 2000)."""
     check_board(trace, what)
     return frame_side(trace)
@@ -131,16 +131,16 @@ def frame_images(trace: Trace, every: int | None = None, *, force: bool = False)
     KeyboardInterrupt
         :class:`~queenslab.interrupt.Interrupted` when a stop is requested (Ctrl-C).
     """
-    side = _sized(trace, "the frames of a trace")
+    side = sized_frames(trace, "the frames of a trace")
     area = side * side
     check_frames(
         trace, every, "the frames of a trace", force=force, frame_pixels=area, frame_bytes=3 * area,
         fixed_bytes=6 * area, pixels=PIXELS,
     )  # fmt: skip
-    return list(_frames(trace, every, force))
+    return list(gif_frames(trace, every, force))
 
 
-def _frames(trace: Trace, every: int | None, force: bool) -> Iterator[Any]:
+def gif_frames(trace: Trace, every: int | None, force: bool) -> Iterator[Any]:
     """The frames of :func:`frame_images`, one at a time (the caller has sized them)."""
     picked, boards = frames(trace, every, force=force)
     try:

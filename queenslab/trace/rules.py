@@ -52,15 +52,19 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from itertools import chain
 from typing import Any
 
 from .. import validate
-from ..compiled import BITBOARD_MAX_N
+from ..compiled import BITBOARD_MAX_N, compile_problem
 from ..errors import InvalidTrace, QueensError
 from ..problem import Problem, as_problem, leap_offsets
-from .steps import METHODS, Step
+from ..solution import why_not_solution
+from ..symmetry.orbits import canonical
+from .backtrack import backtrack_chunks
+from .steps import METHODS, Step, Trace, mark_checked, step_fits, step_json
 
-__all__ = ["InvalidTrace", "METHOD_OPS", "MAX_TRIES", "check_steps"]
+__all__ = ["checked", "InvalidTrace", "METHOD_OPS", "MAX_TRIES", "check_steps"]
 
 
 #: The ops each traced method writes.
@@ -82,8 +86,6 @@ _OPERATOR_CHARS = 80
 
 def _quoted(step: Step) -> str:
     """The step as its line in the file (0-based), for messages."""
-    from .fileformat import step_json
-
     text = ", ".join(_short(v) for v in step_json(step))
     return f"[{text}]"
 
@@ -129,8 +131,6 @@ def check_steps(
         An unknown method, a ``problem`` that is not a Problem, ``steps`` that are not a
         sequence, ``options`` that are not a mapping.
     """
-    from .steps import _step_fits
-
     if not (isinstance(method, str) and method in METHODS):
         raise QueensError(f"unknown method {validate.brief(method)}; traces are of {', '.join(METHODS)}")
     problem = as_problem(problem)
@@ -139,7 +139,7 @@ def check_steps(
     if isinstance(steps, (str, bytes)) or not isinstance(steps, Sequence):
         raise QueensError(f"steps must be a sequence of Step, got {validate.brief(steps)}")
     for k, step in enumerate(steps, 1):
-        if not _step_fits(step, problem.n):
+        if not step_fits(step, problem.n):
             raise InvalidTrace(f"step {k} ({validate.brief(step)}) is not a step that fits the {problem.n}-board")
     if method == "backtrack" and problem.n > BITBOARD_MAX_N:
         raise InvalidTrace(f"backtracking is traced on the native engine's 64-bit rows: n <= 64, got {problem.n}")
@@ -189,10 +189,6 @@ def _backtrack(problem: Problem, options: Mapping[str, Any], count: int) -> _Rul
     placement must respect (to say why a step is wrong), then compared with the step the
     walk itself takes there (the native engine's walk on the problem's compiled tables,
     run as far as the trace goes and one step further)."""
-    from itertools import chain
-
-    from .backtrack import backtrack_chunks
-
     legal = _backtrack_placements(problem, options)
     wanted = options.get("solutions", 0)
     walk = chain.from_iterable(chunk.steps for chunk in backtrack_chunks(problem, count + 1, wanted))
@@ -225,9 +221,6 @@ def _backtrack(problem: Problem, options: Mapping[str, Any], count: int) -> _Rul
 def _backtrack_placements(problem: Problem, options: Mapping[str, Any]) -> Callable[[Step], None]:
     """What every step of the walk respects: the board is always rows 0..depth-1 filled,
     the rest empty, and no queen is on a cell the problem forbids or under attack."""
-    from ..compiled import compile_problem
-    from ..solution import why_not_solution
-
     n = problem.n
     allowed = [int(x) for x in compile_problem(problem).allowed]
     wrap = problem.toroidal
@@ -427,8 +420,6 @@ def _start_permutation(board: Sequence[int]) -> None:
 
 
 def _genetic(problem: Problem, options: Mapping[str, Any], count: int) -> _Rules:
-    from ..solution import why_not_solution
-
     expected = [0]
     solved = [False]
 
@@ -460,9 +451,6 @@ def _genetic(problem: Problem, options: Mapping[str, Any], count: int) -> _Rules
 
 
 def _orbit_search(problem: Problem, options: Mapping[str, Any], count: int) -> _Rules:
-    from ..solution import why_not_solution
-    from ..symmetry.orbits import canonical
-
     seen: set[tuple[int, ...]] = set()
     deepest = [0]
 
@@ -500,3 +488,50 @@ _RULES: dict[str, Callable[[Problem, Mapping[str, Any], int], _Rules]] = {
     "ga": _genetic,
     "orbit-search": _orbit_search,
 }
+
+
+def checked(trace: object, what: str = "trace") -> Trace:
+    """``trace`` once it is known to be a :class:`Trace` whose steps its method can take.
+
+    A trace recorded by :func:`~queenslab.trace.record` or read by
+    :func:`~queenslab.trace.read_trace` is checked already; one made in Python is checked
+    here once -- its fields' types, every step against the board, then the rules of its
+    method (:func:`queenslab.trace.rules.check_steps`) -- before anything draws it.
+
+    Raises
+    ------
+    QueensError
+        Not a Trace, or a field of the wrong type.
+    InvalidTrace
+        A step that does not fit the board or that the method cannot take.
+
+    Examples
+    --------
+    >>> from queenslab import Problem
+    >>> checked(Trace("backtrack", Problem(4), None, (Step("place", 0, 0),), False)).steps[0].col
+    0
+    >>> checked(Trace("backtrack", Problem(4), None, (Step("place", 0, 0), Step("place", 1, 1)), True))
+    Traceback (most recent call last):
+    ...
+    queenslab.errors.InvalidTrace: step 2 ["place", 1, 1]: the queen on row 1, column 1 is attacked by the queen on row 0, column 0 (diagonal); backtracking puts a queen only where no queen above it attacks (rows and columns 0-based, as in the file)
+    """
+    if not isinstance(trace, Trace):
+        raise QueensError(f"{what} must be a queenslab Trace (record() or read_trace()), got {validate.brief(trace)}")
+    if getattr(trace, "_checked", False):
+        return trace
+    if trace.method not in METHODS or not isinstance(trace.problem, Problem):
+        raise QueensError(f"{what}: its method is one of {', '.join(METHODS)} and its problem a queenslab Problem")
+    if not (isinstance(trace.steps, tuple) and isinstance(trace.complete, bool) and isinstance(trace.options, dict)):
+        raise QueensError(f"{what}: its steps are a tuple of Step, complete a bool and options a dict")
+    if not (
+        trace.seed is None
+        or (isinstance(trace.seed, int) and not isinstance(trace.seed, bool) and 0 <= trace.seed <= validate.INT64_MAX)
+    ):
+        raise QueensError(f"{what}: its seed is None or an integer 0..{validate.INT64_MAX}")
+    n = trace.problem.n
+    for k, step in enumerate(trace.steps, 1):
+        if not step_fits(step, n):
+            raise InvalidTrace(f"{what}: step {k} ({validate.brief(step)}) is not a step that fits the {n}-board")
+    check_steps(trace.method, trace.problem, trace.steps, trace.options, trace.complete)
+    mark_checked(trace)
+    return trace

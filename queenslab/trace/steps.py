@@ -22,7 +22,7 @@ op                      meaning
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -32,7 +32,19 @@ from .. import validate
 from ..errors import QueensError
 from ..problem import Problem
 
-__all__ = ["OPS", "BOARD_OPS", "METHODS", "Step", "Trace", "apply", "attacking_pairs", "checked"]
+__all__ = [
+    "OPS",
+    "BOARD_OPS",
+    "METHODS",
+    "Step",
+    "Trace",
+    "apply",
+    "attacking_pairs",
+    "mark_checked",
+    "step_fits",
+    "step_json",
+    "PLAYER",
+]
 
 #: Every step's op, and the ops that set the whole board.
 OPS = ("place", "move", "remove", "swap", "start", "best", "orbit", "solution")
@@ -175,9 +187,9 @@ class Trace:
     def widget(self, *, interval: int = 200) -> Any:
         """A player for a notebook: Play, a step slider and the board at that step
         (:func:`queenslab.trace.widget.trace_widget`; the animated SVG without ipywidgets)."""
-        from .widget import trace_widget
-
-        return trace_widget(self, interval=interval)
+        if PLAYER is None:  # pragma: no cover - the trace package sets it when it loads
+            raise QueensError("the notebook player is not loaded: import queenslab.trace")
+        return PLAYER(self, interval=interval)
 
     @property
     def solved(self) -> bool:
@@ -190,11 +202,17 @@ class Trace:
         return bool((final >= 0).all()) and attacking_pairs(self.problem, final) == 0
 
 
+#: The notebook player :meth:`Trace.widget` returns (:func:`queenslab.trace.widget.trace_widget`,
+#: set when :mod:`queenslab.trace` loads): a hook, as the player draws with the modules
+#: above this one.
+PLAYER: Callable[..., Any] | None = None
+
+
 def _is_int(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _step_fits(step: object, n: int) -> bool:
+def step_fits(step: object, n: int) -> bool:
     """Is ``step`` a Step of a known op whose rows, columns and board fit an ``n``-board?"""
     if not isinstance(step, Step) or step.op not in OPS:
         return False
@@ -211,50 +229,26 @@ def _step_fits(step: object, n: int) -> bool:
     return True
 
 
-def checked(trace: object, what: str = "trace") -> Trace:
-    """``trace`` once it is known to be a :class:`Trace` whose steps its method can take.
-
-    A trace recorded by :func:`~queenslab.trace.record` or read by
-    :func:`~queenslab.trace.read_trace` is checked already; one made in Python is checked
-    here once -- its fields' types, every step against the board, then the rules of its
-    method (:func:`queenslab.trace.rules.check_steps`) -- before anything draws it.
-
-    Raises
-    ------
-    QueensError
-        Not a Trace, or a field of the wrong type.
-    InvalidTrace
-        A step that does not fit the board or that the method cannot take.
+def step_json(step: Step) -> list[Any]:
+    """A step as its JSON line's value (see the module docstring).
 
     Examples
     --------
-    >>> checked(Trace("backtrack", Problem(4), None, (Step("place", 0, 0),), False)).steps[0].col
-    0
-    >>> checked(Trace("backtrack", Problem(4), None, (Step("place", 0, 0), Step("place", 1, 1)), True))
-    Traceback (most recent call last):
-    ...
-    queenslab.errors.InvalidTrace: step 2 ["place", 1, 1]: the queen on row 1, column 1 is attacked by the queen on row 0, column 0 (diagonal); backtracking puts a queen only where no queen above it attacks (rows and columns 0-based, as in the file)
+    >>> step_json(Step("orbit", col=1, board=(1, 3, 0, 2), operator="Inc(0.5, 3.5)"))
+    ['orbit', 1, [1, 3, 0, 2], 'Inc(0.5, 3.5)']
     """
-    from ..errors import InvalidTrace
-    from .rules import check_steps
-
-    if not isinstance(trace, Trace):
-        raise QueensError(f"{what} must be a queenslab Trace (record() or read_trace()), got {validate.brief(trace)}")
-    if getattr(trace, "_checked", False):
-        return trace
-    if trace.method not in METHODS or not isinstance(trace.problem, Problem):
-        raise QueensError(f"{what}: its method is one of {', '.join(METHODS)} and its problem a queenslab Problem")
-    if not (isinstance(trace.steps, tuple) and isinstance(trace.complete, bool) and isinstance(trace.options, dict)):
-        raise QueensError(f"{what}: its steps are a tuple of Step, complete a bool and options a dict")
-    if not (trace.seed is None or (_is_int(trace.seed) and 0 <= trace.seed <= validate.INT64_MAX)):
-        raise QueensError(f"{what}: its seed is None or an integer 0..{validate.INT64_MAX}")
-    n = trace.problem.n
-    for k, step in enumerate(trace.steps, 1):
-        if not _step_fits(step, n):
-            raise InvalidTrace(f"{what}: step {k} ({validate.brief(step)}) is not a step that fits the {n}-board")
-    check_steps(trace.method, trace.problem, trace.steps, trace.options, trace.complete)
-    mark_checked(trace)
-    return trace
+    op = step.op
+    if op in ("place", "move", "swap"):
+        return [op, step.row, step.col]
+    if op == "remove":
+        return [op, step.row]
+    if op == "start":
+        return [op, list(step.board or ())]
+    if op == "best":
+        return [op, step.col, list(step.board or ())]
+    if op == "orbit":
+        return [op, step.col, list(step.board or ()), step.operator]
+    return [op]
 
 
 def mark_checked(trace: Trace) -> Trace:

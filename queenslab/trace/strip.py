@@ -24,7 +24,8 @@ from .. import interrupt, limits, validate
 from ..errors import MissingDependency, QueensError
 from ..viz.svg import ATTACKER, DARK, LIGHT, QUEEN
 from .animate import attacked_rows, check_frames, frames, solved_frames
-from .steps import Trace, checked
+from .rules import checked
+from .steps import Trace
 
 __all__ = ["MAX_STRIP_FRAMES", "MAX_STRIP_N", "STRIP_BOARDS", "frame_strip", "write_frame_strip"]
 

@@ -21,7 +21,8 @@ from typing import Any
 
 from .. import interrupt, limits, validate
 from ..errors import MissingDependency, QueensError
-from .steps import Trace, checked
+from .rules import checked
+from .steps import Trace
 
 __all__ = [
     "MAX_TREE_NODES",
@@ -86,7 +87,7 @@ def search_tree(trace: Trace) -> list[Node]:
     QueensError
         For a trace of another method (those move queens on a full board: no tree), or
         what is not a trace whose steps its method can take
-        (:func:`~queenslab.trace.steps.checked`).
+        (:func:`~queenslab.trace.rules.checked`).
     KeyboardInterrupt
         :class:`~queenslab.interrupt.Interrupted` when a stop is requested (Ctrl-C).
 

@@ -29,7 +29,7 @@ from .. import interrupt, validate
 from ..errors import MissingDependency, QueensError
 from ..outfile import atomic_output, check_output_path, output_target
 from .animate import check_frames
-from .gif import PIXELS, _frames, _sized
+from .gif import PIXELS, gif_frames, sized_frames
 from .steps import Trace
 
 __all__ = ["MACRO_BLOCK", "video_size", "write_trace_mp4"]
@@ -122,14 +122,14 @@ def write_trace_mp4(
     check_output_path(path, "MP4 video")
     iio = _imageio()
     force = validate.flag(force, "force")
-    side = _sized(trace, "an MP4 video")
+    side = sized_frames(trace, "an MP4 video")
     padded = video_size(side, side)
     # one frame at a time: the board it starts from, the frame, its array and its padded copy
     check_frames(
         trace, every, "an MP4 video", force=force, frame_pixels=side * side,
         fixed_bytes=9 * side * side + 6 * padded[0] * padded[1], pixels=PIXELS,
     )  # fmt: skip
-    images = _frames(trace, every, force)
+    images = gif_frames(trace, every, force)
     target = output_target(path, "MP4 video")
     with tempfile.TemporaryDirectory(dir=target.parent, prefix=".queenslab-video-") as scratch:
         encoded = os.path.join(scratch, "trace.mp4")

@@ -31,8 +31,9 @@ from .. import interrupt, validate
 from ..errors import MissingDependency
 from ..viz.scene import scene
 from ..viz.svg import ATTACKER, QUEEN, cell_size, render
-from .animate import _SOLVED, attacked_rows, check_board, trace_svg
-from .steps import Trace, apply, attacking_pairs, checked
+from .animate import SOLVED, attacked_rows, check_board, trace_svg
+from .rules import checked
+from .steps import Trace, apply, attacking_pairs
 
 __all__ = ["BoardIndex", "FramePainter", "trace_widget"]
 
@@ -126,7 +127,7 @@ class FramePainter:
         out.append("</g>")
         if solved:
             out.append(
-                f'<rect class="solved" width="{n}" height="{n}" fill="none" stroke="{_SOLVED}" stroke-width="0.12"/>'
+                f'<rect class="solved" width="{n}" height="{n}" fill="none" stroke="{SOLVED}" stroke-width="0.12"/>'
             )
         out.append("</svg>")
         return "\n".join(out)
