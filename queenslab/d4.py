@@ -386,7 +386,8 @@ class D4Element:
         raise AssertionError("every element of D4 has an inverse")  # pragma: no cover
 
     def __repr__(self) -> str:
-        return f"D4Element({self.name})"
+        # both names: the geometric one, and Zhang and Zhang's, which the JSON output gives
+        return f"D4Element({self.po}: {self.name})"
 
 
 @dataclass(frozen=True)

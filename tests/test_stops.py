@@ -428,9 +428,9 @@ PINNED = 10**6
 BOARD_INDEX = widget.BoardIndex
 
 RENDERERS = {
-    "svg": lambda path, t: animate.write_trace_svg(path, t),
-    "gif": lambda path, t: gif.write_trace_gif(path, t),
-    "mp4": lambda path, t: video.write_trace_mp4(path, t),
+    "svg": lambda path, t: animate.write_trace_svg(t, path),
+    "gif": lambda path, t: gif.write_trace_gif(t, path),
+    "mp4": lambda path, t: video.write_trace_mp4(t, path),
     "frames": lambda path, t: strip.write_frame_strip(path, t),
 }
 
@@ -615,7 +615,7 @@ def test_the_video_keeps_a_refusal_of_its_frames(tmp_path, monkeypatch):
     pytest.importorskip("imageio_ffmpeg")
     t = record(Problem(10), "backtrack", solutions=0, max_steps=600)
     with pytest.raises(TooLarge, match="an MP4 video of 600 frames of 10 queens"):
-        video.write_trace_mp4(tmp_path / "t.mp4", t, every=1)
+        video.write_trace_mp4(t, tmp_path / "t.mp4", every=1)
     assert list(tmp_path.iterdir()) == []
 
 
@@ -635,7 +635,7 @@ def test_a_forced_picture_stops_on_a_stop_request(kind, tmp_path):
         # or a video: half a minute or more each
         "svg": lambda: trace_svg(t, every=1, force=True),
         "gif": lambda: trace_gif(t, every=1, force=True),
-        "mp4": lambda: video.write_trace_mp4(tmp_path / "t.mp4", t, every=1, force=True),
+        "mp4": lambda: video.write_trace_mp4(t, tmp_path / "t.mp4", every=1, force=True),
         # a player's board copies of 20,000 steps take a few hundredths of a second: made
         # again and again, the stop comes while the steps of one of them are replayed
         "player": lambda: [widget.BoardIndex(t) for _ in range(10**6)],

@@ -220,7 +220,7 @@ def test_an_unwritable_path_is_refused_and_nothing_is_left(tmp_path):
     with pytest.raises(QueensError):
         write_trace(t, tmp_path / "missing" / "t.jsonl")
     with pytest.raises(QueensError):
-        write_trace_svg(tmp_path, t)
+        write_trace_svg(t, tmp_path)
     assert list(tmp_path.iterdir()) == []
 
 
@@ -236,7 +236,7 @@ def test_the_animated_svg_is_plain_smil_and_shows_the_last_board_when_still(tmp_
     queens = root.findall(".//s:g[@class='trace-queens']/s:use", ns)
     final = {int(float(q.get("y"))): int(q.get("x")) for q in queens if q.get("visibility") == "visible"}
     assert [final[r] for r in range(8)] == t.final().tolist()
-    path = write_trace_svg(tmp_path / "a.svg", t, every=5)
+    path = write_trace_svg(t, tmp_path / "a.svg", every=5)
     assert Path(path).read_text().startswith("<svg")
 
 
@@ -314,7 +314,7 @@ def test_the_animated_gif_plays_the_frames_of_the_svg(tmp_path):
     image = Image.open(io.BytesIO(trace_gif(t, every=2)))
     assert image.format == "GIF" and image.n_frames == len(frames(t, 2)[0])
     with pytest.raises(QueensError):
-        write_trace_gif(tmp_path / "no" / "a.gif", t)
+        write_trace_gif(t, tmp_path / "no" / "a.gif")
     assert not (tmp_path / "no").exists()
 
 
@@ -356,7 +356,7 @@ def test_a_browser_plays_the_animation_from_the_start_to_the_last_board(tmp_path
 
     t = record(8, "selfcorrect", seed=1)
     path = tmp_path / "a.svg"
-    write_trace_svg(path, t, frame_seconds=0.5, hold=20.0)
+    write_trace_svg(t, path, frame_seconds=0.5, hold=20.0)
     root = ET.parse(path).getroot()
     size = (int(root.get("width")), int(root.get("height")))
     px = size[0] / 8.6  # the board and its 0.6-cell margin of labels

@@ -29,7 +29,7 @@ def _read(path):
 def test_the_video_has_a_frame_per_drawn_step_then_the_held_last_one(tmp_path):
     t = record(9, "selfcorrect", seed=2)
     path = tmp_path / "t.mp4"
-    write_trace_mp4(path, t, every=3, fps=10, hold=0.5)
+    write_trace_mp4(t, path, every=3, fps=10, hold=0.5)
     decoded, meta = _read(path)
     drawn = frame_images(t, 3)
     assert len(drawn) == len(frames(t, 3)[0])
@@ -90,7 +90,7 @@ def test_an_encoder_failing_part_way_leaves_no_file_and_the_old_one_as_it_was(tm
     old = tmp_path / "t.mp4"
     old.write_bytes(b"old")
     with pytest.raises(QueensError, match="No space left"):
-        write_trace_mp4(old, record(6, "backtrack"))
+        write_trace_mp4(record(6, "backtrack"), old)
     assert old.read_bytes() == b"old" and [p.name for p in tmp_path.iterdir()] == ["t.mp4"]
 
 
@@ -98,7 +98,7 @@ def test_without_the_video_extra_the_error_names_it(capsys, monkeypatch, tmp_pat
     for name in ("imageio", "imageio.v2", "imageio_ffmpeg"):
         monkeypatch.setitem(sys.modules, name, None)  # import fails as if not installed
     with pytest.raises(MissingDependency, match=r'pip install "queenslab\[video\]"'):
-        write_trace_mp4(tmp_path / "t.mp4", record(6, "backtrack"))
+        write_trace_mp4(record(6, "backtrack"), tmp_path / "t.mp4")
     trace_path = tmp_path / "t.jsonl"
     write_trace(record(6, "backtrack"), trace_path)
     code, _, err = run_cli(capsys, monkeypatch, "replay", trace_path, "--mp4", tmp_path / "t.mp4")

@@ -273,16 +273,7 @@ def count_cmd(
       queenslab count 17 --unique --method symmetric --ledger q17.sqlite --verify 20 --verify-method general
     """
     split = ledger is not None or dask is not None
-    source = click.get_current_context().get_parameter_source("verify_method")
-    if source is not None and source is not click.core.ParameterSource.DEFAULT and not verify:
-        raise QueensError(
-            "--verify-method says how --verify K recomputes recorded tasks: add --verify K (with --ledger or --dask)"
-        )
-    if (estimate_cost or cores) and verify:
-        raise QueensError(
-            "--estimate-cost predicts a count without running it, and --verify K recomputes tasks of a count that "
-            "ran: drop one of them"
-        )
+    _check_combination(verify, estimate_cost or bool(cores))
     if estimate_cost or cores:
         return estimate_cost_cmd(
             problem,
@@ -295,30 +286,9 @@ def count_cmd(
             as_json=as_json,
         )
     if sizes is not None:
-        if split:
-            raise QueensError(
-                "a range of N counts each size in this process; --ledger and --dask split one count: give a single N"
-            )
         assert variant is not None
-        # the whole range is checked up front; each size is built when it is counted
-        bar = Progress(not as_json, f"count {sizes.first}..{sizes.last}")
-        try:
-            rows = count_range(
-                variant,
-                sizes.first,
-                sizes.last,
-                unique=unique,
-                classes=classes,
-                backend=backend,
-                progress=bar,
-                **backend_opts,
-            )
-            return _count_range(rows, unique, as_json, bar)
-        finally:
-            bar.close()
+        return _count_sizes(variant, sizes, split, unique, classes, backend, backend_opts, as_json)
     progress = Progress(not as_json, f"count {problem.n}")
-    res: CountResult
-    orbit_sizes: dict[int, int] | None = None
     try:
         res = count_problem(
             problem,
@@ -332,56 +302,119 @@ def count_cmd(
             progress=progress,
             **backend_opts,
         )
-        orbit_sizes = res.classes
     finally:
         progress.close()
-    extra: dict[str, Any] = {}
-    if split:
-        extra = {
-            "tasks": getattr(res, "tasks", None),
-            "from_ledger": getattr(res, "from_ledger", None),
-            "workers": tuple(getattr(res, "workers", ())),
-            "recounted": getattr(res, "verified", None),
-            "verify_method": verify_method,
-            "disagreements": tuple(getattr(res, "disagreements", ())),
-        }
+    extra = _split_report(res, verify_method) if split else {}
     known = approx.known_for(problem, res, unique)  # an estimate is held against its bounds
     if as_json:
         emit_json(_count_report(problem, res, unique, known, extra))
     elif isinstance(res, ApproximateCount):
         click.echo("\n".join(approx.count_lines(problem, res, unique, known)))
     else:
-        pre = "" if res.complete else "at least "
-        line = f"{pre}{res.count} solution{'' if res.count == 1 else 's'} of {problem.describe()}"
-        if unique:
-            line += f" ({pre}{res.unique} unique)"
-        click.echo(line)
-        if orbit_sizes is not None:
-            click.echo(f"{sum(orbit_sizes.values())} orbits: {_classes_text(orbit_sizes)}")
-        detail = f"backend {res.backend}" + (f" ({res.method})" if res.method else "") + f", {res.seconds:.3f} s"
-        if not res.complete:
-            detail += "; stopped by a limit: not a final count"
-        elif known.agrees is not None:
-            detail += f"; known value {known.count}" + (f" / {known.unique} unique" if unique else "")
-            detail += ": agrees" if known.agrees else ": DISAGREES"
-        click.echo(detail)
-        if res.note:
-            click.echo(f"note: no solutions, as {res.note}")
-        if split:
-            click.echo(
-                f"{extra['tasks']} tasks, {extra['from_ledger']} found done in the ledger, "
-                f"{len(extra['workers'] or [])} worker(s) this run"
-                + (
-                    f"; {extra['recounted']} recomputed ({verify_method} method), "
-                    f"{len(extra['disagreements'] or [])} disagreeing"
-                    if verify
-                    else ""
-                )
+        click.echo("\n".join(_count_lines(problem, res, unique, known, extra, verify_method if verify else None)))
+    return _exit_code(res, known, extra)
+
+
+def _check_combination(verify: int, predict: bool) -> None:
+    """Refuse the options that mean nothing together."""
+    source = click.get_current_context().get_parameter_source("verify_method")
+    if source is not None and source is not click.core.ParameterSource.DEFAULT and not verify:
+        raise QueensError(
+            "--verify-method says how --verify K recomputes recorded tasks: add --verify K (with --ledger or --dask)"
+        )
+    if predict and verify:
+        raise QueensError(
+            "--estimate-cost predicts a count without running it, and --verify K recomputes tasks of a count that "
+            "ran: drop one of them"
+        )
+
+
+def _count_sizes(
+    variant: Variant,
+    sizes: _Sizes,
+    split: bool,
+    unique: bool,
+    classes: bool,
+    backend: str,
+    backend_opts: dict,
+    as_json: bool,
+) -> int:
+    """Count every size of a range A..B in this process, a row each."""
+    if split:
+        raise QueensError(
+            "a range of N counts each size in this process; --ledger and --dask split one count: give a single N"
+        )
+    # the whole range is checked up front; each size is built when it is counted
+    bar = Progress(not as_json, f"count {sizes.first}..{sizes.last}")
+    try:
+        rows = count_range(
+            variant,
+            sizes.first,
+            sizes.last,
+            unique=unique,
+            classes=classes,
+            backend=backend,
+            progress=bar,
+            **backend_opts,
+        )
+        return _count_range(rows, unique, as_json, bar)
+    finally:
+        bar.close()
+
+
+def _split_report(res: CountResult, verify_method: str) -> dict[str, Any]:
+    """The keys of a split count (--ledger, --dask): its tasks, the ledger, the workers, the recount."""
+    return {
+        "tasks": getattr(res, "tasks", None),
+        "from_ledger": getattr(res, "from_ledger", None),
+        "workers": tuple(getattr(res, "workers", ())),
+        "recounted": getattr(res, "verified", None),
+        "verify_method": verify_method,
+        "disagreements": tuple(getattr(res, "disagreements", ())),
+    }
+
+
+def _count_lines(
+    problem: Problem, res: CountResult, unique: bool, known: Any, extra: dict[str, Any], verified_by: str | None
+) -> list[str]:
+    """The count in words: solutions (and orbits), the backend and time, the known value,
+    a contradiction's note, and a split count's tasks."""
+    pre = "" if res.complete else "at least "
+    line = f"{pre}{res.count} solution{'' if res.count == 1 else 's'} of {problem.describe()}"
+    if unique:
+        line += f" ({pre}{res.unique} unique)"
+    out = [line]
+    if res.classes is not None:
+        out.append(f"{sum(res.classes.values())} orbits: {_classes_text(res.classes)}")
+    detail = f"backend {res.backend}" + (f" ({res.method})" if res.method else "") + f", {res.seconds:.3f} s"
+    if not res.complete:
+        detail += "; stopped by a limit: not a final count"
+    elif known.agrees is not None:
+        detail += f"; known value {known.count}" + (f" / {known.unique} unique" if unique else "")
+        detail += ": agrees" if known.agrees else ": DISAGREES"
+    out.append(detail)
+    if res.note:
+        out.append(f"note: no solutions, as {res.note}")
+    if extra:
+        out.append(
+            f"{extra['tasks']} tasks, {extra['from_ledger']} found done in the ledger, "
+            f"{len(extra['workers'] or [])} worker(s) this run"
+            + (
+                f"; {extra['recounted']} recomputed ({verified_by} method), "
+                f"{len(extra['disagreements'] or [])} disagreeing"
+                if verified_by
+                else ""
             )
+        )
+    return out
+
+
+def _exit_code(res: CountResult, known: Any, extra: dict[str, Any]) -> int:
+    """1 when the count disagrees with the known value or a recount, or a limit stopped it; else 0."""
     if known.agrees is False:
         click.echo("error: the count disagrees with the known value", err=True)
         return 1
-    if split and extra["disagreements"]:
+    if extra and extra["disagreements"]:
         disagreeing = [to_json(d) for d in extra["disagreements"]]
         click.echo("error: recomputed tasks disagree with the ledger: " + json.dumps(disagreeing), err=True)
         return 1

@@ -514,15 +514,15 @@ def replay_cmd(
         if svg is not None:
             from ..trace import write_trace_svg
 
-            write_trace_svg(temp["--svg"], trace, every=every, force=force, **timing)
+            write_trace_svg(trace, temp["--svg"], every=every, force=force, **timing)
         if gif is not None:
             from ..trace import write_trace_gif
 
-            write_trace_gif(temp["--gif"], trace, every=every, force=force, **timing)
+            write_trace_gif(trace, temp["--gif"], every=every, force=force, **timing)
         if mp4 is not None:
             from ..trace.video import write_trace_mp4
 
-            write_trace_mp4(temp["--mp4"], trace, every=every, force=force, **({} if fps is None else {"fps": fps}))
+            write_trace_mp4(trace, temp["--mp4"], every=every, force=force, **({} if fps is None else {"fps": fps}))
         if frames is not None:
             from ..trace.strip import write_frame_strip
 

@@ -29,10 +29,11 @@ from typing import Any
 from .. import cost, interrupt, validate, warm
 from ..errors import MissingDependency, QueensError
 from ..native import engine
-from ..native.methods import REGISTRY
+from ..native.methods import REGISTRY, CountMethod
 from ..problem import Problem, as_problem
 from ..result import CountResult
 from . import noise
+from .ledger import Ledger, Split, TaskResult, check_ledger, recorded_split
 from .tasks import run_batch, run_task
 
 __all__ = ["count", "connect", "finished", "DistributedResult", "DaskSpec", "Disagreement", "VERIFY_METHODS"]
@@ -679,8 +680,6 @@ def count(
     UnsupportedProblem
         For ``method="symmetric"`` or ``"join"`` on a problem they do not split.
     """
-    from .ledger import Ledger, Split, TaskResult, check_ledger, recorded_split
-
     engine.check_problem(as_problem(problem))
     unique = validate.flag(unique, "unique")
     force = validate.flag(force, "force")
@@ -695,101 +694,42 @@ def count(
     if client is not None and not callable(getattr(client, "submit", None)):
         raise QueensError(f"client must be a distributed.Client, got {type(client).__name__}")
     spec = DaskSpec.parse(dask) if dask is not None else None
-    wanted = validate.choice(method, SPLIT_METHODS, "method")
-    if depth is not None and wanted not in ("auto", "general"):
-        raise QueensError(f"a depth splits the count into prefixes (method 'general'), not by method {wanted!r}")
+    here = spec is None and client is None
     if ledger is not None:  # a ledger that would be refused is refused before the kernels compile
         check_ledger(ledger, problem)
-    if wanted == "auto" and depth is None:
-        recorded = recorded_split(ledger, problem) if ledger is not None else None
-        if recorded is not None:  # the ledger's split, never the default of today
-            # (a symmetric ledger's depth too: one made before the deeper split of n >= 22)
-            wanted, depth = recorded[0], recorded[1] if REGISTRY[recorded[0]].subtrees else None
-        else:
-            # a task runs on one thread (a Dask worker's, or one of ours, each counting
-            # one slice at a time): the join's memory rule as for one thread per slice
-            wanted = engine.chosen_method(
-                problem, "auto", threads if spec is None and client is None else 1, split=True
-            )
-    elif wanted == "auto":
-        wanted = "general"
-    chosen = REGISTRY[wanted]
-    if verify and verify_method == "general" and not chosen.subtrees:
-        raise QueensError(
-            f"--verify-method general cannot recount a task of the {wanted} split: it is no subtree of the search; "
-            f"use --verify-method task (the {wanted} method counts the task again), or, for an independent check, "
-            "compare with a count by another method (queenslab crosscheck N, or a ledger of the symmetric split: "
-            "--method symmetric, method='symmetric' in Python)"
-        )
-    # before the split, which for the join computes the row splits and quarter tables
-    # that tasks on threads here then use
-    _warm_up(wanted)
-    method, d, tasks = engine.split_tasks(problem, unique=unique, depth=depth, force=force, method=wanted)
-    split = Split(
-        method, d, chosen.task_orbits == "always" or (unique and chosen.task_orbits == "unique"), tuple(tasks)
-    )
+    # a task runs on one thread (a Dask worker's, or one of ours, each counting one task at
+    # a time): a method's memory rule as for one thread per task
+    chosen, depth = _choose_split(problem, method, depth, ledger, threads if here else 1)
+    _check_verify(chosen, verify, verify_method)
+    split = _split(problem, chosen, unique, depth, force)
     book = Ledger.open(ledger, problem, split) if ledger is not None else None
     t0 = time.perf_counter()
     try:
-        outcomes: dict[int, tuple[int, int | None, int]] = {}
+        outcomes: dict[int, Outcome3] = {}
         if book is not None:
             outcomes = {i: (r.count, r.unique, r.nodes) for i, r in book.done().items()}
         from_ledger = len(outcomes)
-        todo = [i for i in range(len(tasks)) if i not in outcomes]
         workers: set[str] = set()
-        if progress is not None:
-            progress(len(outcomes), len(tasks))
-        if todo:
-            if spec is None and client is None:
-                stream = _on_threads(problem, method, tasks, todo, split.unique, threads)
-                runner = f"{threads} thread{'s' if threads > 1 else ''}"
-            elif client is not None:
-                stream = _on_dask(client, problem, method, tasks, todo, split.unique)
-                runner = "dask"
-            else:
-                stream = None
-                runner = "dask"
-            if stream is not None:
-                _collect(stream, outcomes, book, workers, len(tasks), progress, TaskResult)
-            else:
-                assert spec is not None
-                with cluster_client(spec) as own:
-                    _collect(
-                        _on_dask(own, problem, method, tasks, todo, split.unique),
-                        outcomes,
-                        book,
-                        workers,
-                        len(tasks),
-                        progress,
-                        TaskResult,
-                    )
-        else:
-            runner = "ledger"
-        if book is not None:
-            total, orbits, nodes = book.totals()
-        else:
-            total = sum(o[0] for o in outcomes.values())
-            orbits = sum(int(o[1] or 0) for o in outcomes.values()) if split.unique else None
-            nodes = sum(o[2] for o in outcomes.values())
-        checked, bad = _verify(problem, method, tasks, outcomes, split.unique, verify, verify_method, seed, book)
+        runner = _run(problem, split, outcomes, book, workers, client, spec, threads, progress)
+        total, orbits, nodes = _totals(split, outcomes, book)
+        checked, bad = _verify(problem, split, outcomes, verify, verify_method, seed, book)
     finally:
         if book is not None:
             book.close()
-    found_nodes: int | None = nodes if chosen.subtrees else None  # a join places no queens one by one
     if unique and chosen.task_orbits == "never":
         orbits = chosen.orbits_from_total(problem, total)
-    label = f"general@{d}" if method == "general" else method
+    label = f"general@{split.depth}" if split.method == "general" else split.method
     return DistributedResult(
         count=total,
         unique=orbits if unique or chosen.task_orbits == "always" else None,
-        nodes=found_nodes,
+        nodes=nodes if chosen.subtrees else None,  # a join places no queens one by one
         backend="native",
         method=f"{label} ({runner})",
         complete=True,
-        threads=threads if spec is None and client is None else None,
+        threads=threads if here else None,
         seconds=time.perf_counter() - t0,
         note=problem.contradiction,
-        tasks=len(tasks),
+        tasks=len(split.tasks),
         from_ledger=from_ledger,
         workers=tuple(sorted(workers)),
         verified=checked,
@@ -798,31 +738,115 @@ def count(
     )
 
 
+#: A task's (solutions, orbits or None, queens placed).
+Outcome3 = tuple[int, int | None, int]
+
+
+def _choose_split(
+    problem: Problem, method: str, depth: int | None, ledger: Any, threads: int
+) -> tuple[CountMethod, int | None]:
+    """The counting method that splits the count, and the depth: the one named; for
+    "auto" the split the ledger records (a ledger resumes as it was made, never by the
+    default of today), else the first method of the registry that applies and splits
+    the problem. A depth asks for prefixes."""
+    wanted = validate.choice(method, SPLIT_METHODS, "method")
+    if depth is not None and wanted not in ("auto", "general"):
+        raise QueensError(f"a depth splits the count into prefixes (method 'general'), not by method {wanted!r}")
+    if wanted == "auto" and depth is not None:
+        wanted = "general"
+    elif wanted == "auto":
+        recorded = recorded_split(ledger, problem) if ledger is not None else None
+        if recorded is not None:
+            # (a symmetric ledger's depth too: one made before the deeper split of n >= 22)
+            wanted, depth = recorded[0], recorded[1] if REGISTRY[recorded[0]].subtrees else None
+        else:
+            wanted = engine.chosen_method(problem, "auto", threads, split=True)
+    return REGISTRY[wanted], depth
+
+
+def _check_verify(chosen: CountMethod, verify: int, verify_method: str) -> None:
+    """Refuse a recount by the general search of tasks that are no subtrees of it."""
+    if verify and verify_method == "general" and not chosen.subtrees:
+        raise QueensError(
+            f"--verify-method general cannot recount a task of the {chosen.name} split: it is no subtree of the "
+            f"search; use --verify-method task (the {chosen.name} method counts the task again), or, for an "
+            "independent check, compare with a count by another method (queenslab crosscheck N, or a ledger of "
+            "the symmetric split: --method symmetric, method='symmetric' in Python)"
+        )
+
+
+def _split(problem: Problem, chosen: CountMethod, unique: bool, depth: int | None, force: bool) -> Split:
+    """The split of the count: its kernels compiled here first (for the join, before the
+    split computes the row splits and quarter tables that tasks on threads here use)."""
+    _warm_up(chosen.name)
+    method, d, tasks = engine.split_tasks(problem, unique=unique, depth=depth, force=force, method=chosen.name)
+    orbits = chosen.task_orbits == "always" or (unique and chosen.task_orbits == "unique")
+    return Split(method, d, orbits, tuple(tasks))
+
+
+def _run(
+    problem: Problem,
+    split: Split,
+    outcomes: dict[int, Outcome3],
+    book: Any,
+    workers: set[str],
+    client: Any,
+    spec: DaskSpec | None,
+    threads: int,
+    progress: Progress | None,
+) -> str:
+    """Count the tasks not in ``outcomes`` on threads here, the caller's Dask client or a
+    cluster of ``spec``, recording each as it finishes; returns what ran them."""
+    tasks = list(split.tasks)
+    todo = [i for i in range(len(tasks)) if i not in outcomes]
+    if progress is not None:
+        progress(len(outcomes), len(tasks))
+    if not todo:
+        return "ledger"
+    args = (problem, split.method, tasks, todo, split.unique)
+    if spec is None and client is None:
+        _collect(_on_threads(*args, threads), outcomes, book, workers, len(tasks), progress)
+        return f"{threads} thread{'s' if threads > 1 else ''}"
+    if client is not None:
+        _collect(_on_dask(client, *args), outcomes, book, workers, len(tasks), progress)
+        return "dask"
+    assert spec is not None
+    with cluster_client(spec) as own:
+        _collect(_on_dask(own, *args), outcomes, book, workers, len(tasks), progress)
+    return "dask"
+
+
+def _totals(split: Split, outcomes: dict[int, Outcome3], book: Any) -> tuple[int, int | None, int]:
+    """The summed (solutions, orbits, queens placed): the ledger's own totals when there is one."""
+    if book is not None:
+        return book.totals()
+    total = sum(o[0] for o in outcomes.values())
+    orbits = sum(int(o[1] or 0) for o in outcomes.values()) if split.unique else None
+    return total, orbits, sum(o[2] for o in outcomes.values())
+
+
 def _collect(
     stream: Iterator[tuple[int, Outcome]],
-    outcomes: dict[int, tuple[int, int | None, int]],
+    outcomes: dict[int, Outcome3],
     book: Any,
     workers: set[str],
     total: int,
     progress: Progress | None,
-    task_result: Any,
 ) -> None:
     """Record each finished task in the ledger (at once: Ctrl-C loses nothing recorded)."""
     for i, (found, orbits, nodes, worker, seconds, version) in stream:
         outcomes[i] = (found, orbits, nodes)
         workers.add(worker)
         if book is not None:
-            book.record(task_result(i, found, orbits, nodes, worker, seconds, version))
+            book.record(TaskResult(i, found, orbits, nodes, worker, seconds, version))
         if progress is not None:
             progress(len(outcomes), total)
 
 
 def _verify(
     problem: Problem,
-    method: str,
-    tasks: list[tuple[int, ...]],
-    outcomes: dict[int, tuple[int, int | None, int]],
-    unique: bool,
+    split: Split,
+    outcomes: dict[int, Outcome3],
     k: int,
     verify_method: str,
     seed: int,
@@ -840,11 +864,11 @@ def _verify(
     bad = []
     for i in ids:
         found, orbits, _ = engine.count_task(
-            problem, method, tasks[i], unique=unique, force=True, general=verify_method == "general"
+            problem, split.method, split.tasks[i], unique=split.unique, force=True, general=verify_method == "general"
         )
         recorded = outcomes[i][:2]
         if (found, orbits) != recorded:
-            bad.append(Disagreement(i, tasks[i], recorded, (found, orbits), verify_method))
+            bad.append(Disagreement(i, split.tasks[i], recorded, (found, orbits), verify_method))
     return len(ids), bad
 
 

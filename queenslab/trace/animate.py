@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from html import escape
 
 import numpy as np
@@ -412,7 +413,7 @@ def trace_svg(
     return "\n".join(out) + "\n"
 
 
-def write_trace_svg(path: object, trace: Trace, **options: object) -> str:
+def write_trace_svg(trace: Trace, path: object, **options: object) -> str:
     """Write :func:`trace_svg` to ``path`` (whole or not at all); returns the path.
 
     ``options`` are :func:`trace_svg`'s (``every``, ``frame_seconds``, ``hold``,
@@ -423,9 +424,19 @@ def write_trace_svg(path: object, trace: Trace, **options: object) -> str:
     QueensError
         An unusable path, an unknown option, and as :func:`trace_svg`.
     """
-    check_output_path(path, "animated SVG")
-    check_options(options, ("every", "frame_seconds", "hold", "force"), "write_trace_svg")
-    text = trace_svg(trace, **options)  # type: ignore[arg-type]
-    with atomic_output(path, "w", what="animated SVG") as fh:
-        fh.write(text)
+    return write_drawing(trace, path, trace_svg, options, "animated SVG", "write_trace_svg")
+
+
+def write_drawing(
+    trace: Trace, path: object, draw: Callable[..., str | bytes], options: dict[str, object], what: str, name: str
+) -> str:
+    """Write ``draw(trace, **options)`` (text or bytes) to ``path``, whole or not at all,
+    after checking the path and the options (those of an animation: ``every``,
+    ``frame_seconds``, ``hold``, ``force``); ``what`` names the file in messages and
+    ``name`` the writer."""
+    check_output_path(path, what)
+    check_options(options, ("every", "frame_seconds", "hold", "force"), name)
+    data = draw(trace, **options)
+    with atomic_output(path, "w" if isinstance(data, str) else "wb", what=what) as fh:
+        fh.write(data)
     return str(path)

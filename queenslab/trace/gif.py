@@ -22,10 +22,9 @@ from typing import Any
 
 from .. import interrupt, limits, validate
 from ..errors import MissingDependency
-from ..outfile import atomic_output, check_output_path
 from ..viz import svg
 from ..viz.png import board_image, draw_queen
-from .animate import attacked_rows, check_board, check_frames, check_options, frames, solved_frames
+from .animate import attacked_rows, check_board, check_frames, frames, solved_frames, write_drawing
 from .steps import Trace
 
 __all__ = ["PIXELS", "trace_gif", "write_trace_gif", "frame_images", "frame_side"]
@@ -170,7 +169,7 @@ def _attacked(trace: Trace, board):
     return attacked_rows(board) if trace.problem.is_standard else [False] * trace.n
 
 
-def write_trace_gif(path: object, trace: Trace, **options: object) -> str:
+def write_trace_gif(trace: Trace, path: object, **options: object) -> str:
     """Write :func:`trace_gif` to ``path`` (whole or not at all); returns the path.
 
     ``options`` are :func:`trace_gif`'s (``every``, ``frame_seconds``, ``hold``,
@@ -181,9 +180,4 @@ def write_trace_gif(path: object, trace: Trace, **options: object) -> str:
     QueensError
         An unusable path, an unknown option, and as :func:`trace_gif`.
     """
-    check_output_path(path, "animated GIF")
-    check_options(options, ("every", "frame_seconds", "hold", "force"), "write_trace_gif")
-    data = trace_gif(trace, **options)  # type: ignore[arg-type]
-    with atomic_output(path, "wb", what="animated GIF") as fh:
-        fh.write(data)
-    return str(path)
+    return write_drawing(trace, path, trace_gif, options, "animated GIF", "write_trace_gif")

@@ -60,8 +60,6 @@ from ..compiled import BITBOARD_MAX_N, compile_problem
 from ..errors import InvalidTrace, QueensError
 from ..problem import Problem, as_problem, leap_offsets
 from ..solution import why_not_solution
-from ..symmetry.orbits import canonical
-from .backtrack import backtrack_chunks
 from .steps import METHODS, Step, Trace, mark_checked, step_fits, step_json
 
 __all__ = ["checked", "InvalidTrace", "METHOD_OPS", "MAX_TRIES", "check_steps"]
@@ -189,6 +187,8 @@ def _backtrack(problem: Problem, options: Mapping[str, Any], count: int) -> _Rul
     placement must respect (to say why a step is wrong), then compared with the step the
     walk itself takes there (the native engine's walk on the problem's compiled tables,
     run as far as the trace goes and one step further)."""
+    from .backtrack import backtrack_chunks  # the native kernels: loaded for a backtracking trace only
+
     legal = _backtrack_placements(problem, options)
     wanted = options.get("solutions", 0)
     walk = chain.from_iterable(chunk.steps for chunk in backtrack_chunks(problem, count + 1, wanted))
@@ -472,6 +472,8 @@ def _orbit_search(problem: Problem, options: Mapping[str, Any], count: int) -> _
         why = why_not_solution(problem, list(board))
         if why is not None:
             raise _Refusal(f"an orbit's generator is a solution, and this board is not: {why} (cells 1-based)")
+        from ..symmetry.orbits import canonical  # loads the native engine: for an orbit search only
+
         form = canonical(board)
         if form in seen:
             raise _Refusal("its board lies in an orbit an earlier step reached; each orbit is reached once")

@@ -70,14 +70,14 @@ def _padded(image: Any, size: tuple[int, int]) -> np.ndarray:
 
 
 def write_trace_mp4(
-    path: object, trace: Trace, *, every: int | None = None, fps: float = 5.0, hold: float = 2.0, force: object = False
+    trace: Trace, path: object, *, every: int | None = None, fps: float = 5.0, hold: float = 2.0, force: object = False
 ) -> str:
     """Write the trace as an MP4 video (H.264) to ``path``, whole or not at all.
 
     Parameters
     ----------
-    path : str or path-like
     trace : Trace
+    path : str or path-like
     every : int, optional
         Draw every ``every``-th step (the last always); default: at most
         :data:`~queenslab.trace.animate.MAX_FRAMES` frames.
@@ -113,7 +113,7 @@ def write_trace_mp4(
     >>> import os, tempfile
     >>> from queenslab.trace import record
     >>> with tempfile.TemporaryDirectory() as d:
-    ...     out = write_trace_mp4(os.path.join(d, "t.mp4"), record(6, "backtrack"), hold=0)
+    ...     out = write_trace_mp4(record(6, "backtrack"), os.path.join(d, "t.mp4"), hold=0)
     ...     os.listdir(d)
     ['t.mp4']
     """

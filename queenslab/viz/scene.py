@@ -89,13 +89,14 @@ def scene(problem: Problem | None = None, placement: Any = None, *, attacks_of: 
     if p is not None and p.size != n:
         raise InvalidPlacement(f"the placement has {p.size} queens; the {n}-queens board needs {n}")
     queens = tuple((r, int(c)) for r, c in enumerate(p.tolist())) if p is not None else ()
-    blocked = set(problem.blocked)
-    regions = []
-    for region in problem.regions:
-        if region.at_most == 0:
-            blocked.update(region.cells)
-        else:
-            regions.append((tuple(sorted(region.cells)), region.describe(), region.bound_label))
+    marks: dict[str, set[Cell]] = {"blocked": set(), "fixed": set()}
+    for constraint in problem.constraints:  # each kind marks its own cells
+        constraint.draw(marks)
+    regions = [
+        (tuple(sorted(region.cells)), region.describe(), region.bound_label)
+        for region in problem.regions
+        if region.at_most != 0  # a region that allows no queen is drawn as blocked cells
+    ]
     attacked: tuple[Cell, ...] = ()
     attacker = None
     if attacks_of is not None:
@@ -112,8 +113,8 @@ def scene(problem: Problem | None = None, placement: Any = None, *, attacks_of: 
         n=n,
         title=title,
         queens=queens,
-        blocked=tuple(sorted(blocked)),
-        fixed=tuple(sorted(problem.fixed)),
+        blocked=tuple(sorted(marks["blocked"])),
+        fixed=tuple(sorted(marks["fixed"])),
         regions=tuple(regions),
         attacked=attacked,
         attacker=attacker,
