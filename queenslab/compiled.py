@@ -270,30 +270,30 @@ def _readonly(a: np.ndarray) -> np.ndarray:
     return a
 
 
-def _allowed(problem: CompiledProblem) -> np.ndarray:
-    n = problem.n
-    if problem.contradiction:
+def _allowed(tables: CompiledProblem) -> np.ndarray:
+    n = tables.n
+    if tables.contradiction:
         return np.zeros(n, dtype=np.uint64)
     rows = [(1 << n) - 1] * n
-    for r, c in problem.fixed:
+    for r, c in tables.fixed:
         rows[r] = 1 << c
-    forbidden = [cell for region in problem.regions if region.at_most == 0 for cell in region.cells]
-    for r, c in [*problem.forbidden, *forbidden]:
+    forbidden = [cell for region in tables.regions if region.at_most == 0 for cell in region.cells]
+    for r, c in [*tables.forbidden, *forbidden]:
         rows[r] &= ~(1 << c)
-    for fr, fc in problem.fixed:
+    for fr, fc in tables.fixed:
         for r in range(n):
             if r != fr:
                 for c in range(n):
-                    if problem.attack((fr, fc), (r, c)):
+                    if tables.attack((fr, fc), (r, c)):
                         rows[r] &= ~(1 << c)
     return np.array(rows, dtype=np.uint64)
 
 
-def _region_tables(problem: CompiledProblem, allowed: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _region_tables(tables: CompiledProblem, allowed: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The regions a search must count (all but the forbidding ones, which ``allowed``
     holds): masks by row, bounds, and the rows from each row on that can reach them."""
-    n = problem.n
-    counted = [region for region in problem.regions if region.at_most != 0]
+    n = tables.n
+    counted = [region for region in tables.regions if region.at_most != 0]
     masks = np.zeros((len(counted), n), dtype=np.uint64)
     bounds = np.zeros((len(counted), 2), dtype=np.int64)
     for k, region in enumerate(counted):
@@ -306,21 +306,21 @@ def _region_tables(problem: CompiledProblem, allowed: np.ndarray) -> tuple[np.nd
     return masks, bounds, rest
 
 
-def _leap_table(problem: CompiledProblem) -> tuple[np.ndarray, np.ndarray]:
+def _leap_table(tables: CompiledProblem) -> tuple[np.ndarray, np.ndarray]:
     """Row distances ``d`` (1..n-1) and, per distance and column, the leap-attacked cells.
 
     Attacks are symmetric, so a search that places rows top-down only needs the cells
     below each queen: row ``r + d`` (on a torus, ``d`` is the distance mod n).
     """
-    n = problem.n
+    n = tables.n
     table: dict[int, list[int]] = {}
-    for dr, dc in leap_offsets(problem.leaps):
-        d = dr % n if problem.toroidal else dr
+    for dr, dc in leap_offsets(tables.leaps):
+        d = dr % n if tables.toroidal else dr
         if not 1 <= d < n:
             continue  # upwards (the mirror jump covers it), off the board, or a row move
         masks = table.setdefault(d, [0] * n)
         for c in range(n):
-            c2 = (c + dc) % n if problem.toroidal else c + dc
+            c2 = (c + dc) % n if tables.toroidal else c + dc
             if 0 <= c2 < n and c2 != c:
                 masks[c] |= 1 << c2
     dists = sorted(table)
@@ -329,21 +329,21 @@ def _leap_table(problem: CompiledProblem) -> tuple[np.ndarray, np.ndarray]:
     return rows, leap_masks
 
 
-def _diagonals(problem: CompiledProblem) -> tuple[tuple[Cell, ...], ...]:
-    n = problem.n
+def _diagonals(tables: CompiledProblem) -> tuple[tuple[Cell, ...], ...]:
+    n = tables.n
     down: dict[int, list[Cell]] = {}
     up: dict[int, list[Cell]] = {}
     for r in range(n):
         for c in range(n):
-            kd, ku = (c - r, c + r) if not problem.toroidal else ((c - r) % n, (c + r) % n)
+            kd, ku = (c - r, c + r) if not tables.toroidal else ((c - r) % n, (c + r) % n)
             down.setdefault(kd, []).append((r, c))
             up.setdefault(ku, []).append((r, c))
     return tuple(tuple(line) for family in (down, up) for _, line in sorted(family.items()) if len(line) >= 2)
 
 
-def _leap_pairs(problem: CompiledProblem) -> tuple[tuple[Cell, Cell], ...]:
-    n = problem.n
-    offsets = leap_offsets(problem.leaps)  # once: the loop below runs n * n times
+def _leap_pairs(tables: CompiledProblem) -> tuple[tuple[Cell, Cell], ...]:
+    n = tables.n
+    offsets = leap_offsets(tables.leaps)  # once: the loop below runs n * n times
     if not offsets:
         return ()
     pairs: set[tuple[Cell, Cell]] = set()
@@ -351,7 +351,7 @@ def _leap_pairs(problem: CompiledProblem) -> tuple[tuple[Cell, Cell], ...]:
         for c in range(n):
             for dr, dc in offsets:
                 r2, c2 = r + dr, c + dc
-                if problem.toroidal:
+                if tables.toroidal:
                     r2, c2 = r2 % n, c2 % n
                 elif not (0 <= r2 < n and 0 <= c2 < n):
                     continue

@@ -412,6 +412,11 @@ class BoardSymmetry:
     element: D4Element
     n: int
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.element, D4Element):
+            raise QueensError(f"a board symmetry's element is a D4Element, got {validate.brief(self.element)}")
+        object.__setattr__(self, "n", validate.whole_number(self.n, "n", minimum=1))
+
     @property
     def name(self) -> str:
         """The element's geometric name (``'rotate-90'``, ...)."""

@@ -290,7 +290,10 @@ def _first_conflict(problem: Problem, p: np.ndarray) -> Conflict | None:
     if cells:
         return cells[0]
     pair = _first_pair(problem, p)
-    return None if pair is None else _pair(problem, p, *pair)
+    if pair is not None:
+        return _pair(problem, p, *pair)
+    own = _own_conflicts(problem, p)
+    return own[0] if own else None
 
 
 def conflicts(problem: Problem, placement: Any) -> list[Conflict]:
@@ -306,7 +309,8 @@ def conflicts(problem: Problem, placement: Any) -> list[Conflict]:
     -------
     list of Conflict
         Empty exactly when the placement is a solution: queens on blocked cells, then
-        missing fixed queens, then broken region bounds, then attacking pairs in row order.
+        missing fixed queens, then broken region bounds, then attacking pairs in row order,
+        then the constraints of kinds defined outside the package.
 
     Raises
     ------
@@ -349,7 +353,16 @@ def conflicts(problem: Problem, placement: Any) -> list[Conflict]:
     for i, j in leaps:
         pairs.update(zip(i.tolist(), j.tolist()))
     out += [_pair(problem, p, i, j) for i, j in sorted(pairs)]
-    return out
+    return out + _own_conflicts(problem, p)
+
+
+def _own_conflicts(problem: Problem, p: np.ndarray) -> list[Conflict]:
+    """What the constraints of kinds defined outside the package say of the placement
+    (each kind's own :meth:`~queenslab.constraints.Constraint.conflicts`)."""
+    if not problem.own_constraints:
+        return []
+    columns = tuple(int(c) for c in p)
+    return [x for c in problem.own_constraints for x in c.conflicts(columns)]
 
 
 def why_not_solution(problem: Problem, placement: Any) -> str | None:

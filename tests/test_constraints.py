@@ -259,3 +259,18 @@ def test_bad_constraints_are_refused_with_what_is_allowed():
         Problem(6, constraints=[BadImage(6)]).symmetries()
     with pytest.raises(QueensError, match="unknown constraint hook"):
         Torus.gives("encode_gecode")
+
+
+def test_a_kinds_conflicts_explain_a_placement_it_breaks():
+    from queenslab import conflicts, is_solution, why_not_solution
+
+    n = 6
+    problem = Problem(n, constraints=[FirstRowLeft.on(n)])
+    sols = naive.all_solutions(Problem(n))
+    for p in sols:
+        # the oracle applies the kind's rule; the package explains it
+        assert is_solution(problem, p) == naive.is_solution(problem, p)
+        found = conflicts(problem, p)
+        assert (found == []) == naive.is_solution(problem, p)
+        if found:
+            assert found[0].rule == "FirstRowLeft" and "FirstRowLeft" in why_not_solution(problem, p)

@@ -135,7 +135,7 @@ def test_find_conflict_names_the_first_pair(values):
         assert found is None and verify(p)
     else:
         i, j, kind = expected
-        assert found.kind == kind and found.cells == ((i, p[i]), (j, p[j]))
+        assert found.rule == kind and found.cells == ((i, p[i]), (j, p[j]))
         with pytest.raises(InvalidPlacement, match="not a solution: the queens at"):
             verify(p)
 

@@ -671,6 +671,7 @@ _ELEMENT = st.sampled_from(queenslab.D4)  # a method's self is an instance
 _target("queenslab.d4.D4Element.cell", self=_ELEMENT, r=INTS, c=INTS)
 _target("queenslab.d4.D4Element.apply", self=_ELEMENT)
 _target("queenslab.d4.D4Element.then", self=_ELEMENT, other=D4_ELEMENTS)
+_target("queenslab.d4.BoardSymmetry", element=st.one_of(_ELEMENT, JUNK), n=st.one_of(SIZES, JUNK))
 for _name in ("attacks", "leaps", "leap_offsets"):
     _target("queenslab.problem." + _name)
 _target("queenslab.problem.leaper_name", offset=st.one_of(CELLS, JUNK))

@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..compiled import compile_problem
+from ..constraints import KINDS
 from ..errors import MissingDependency
 from ..problem import Problem
 from .interface import LIMIT, Backend, CountResult, Option
@@ -39,6 +40,11 @@ class TemplateBackend(Backend):
     # LIMIT, TIME_LIMIT, THREADS, SEED come from the interface module)
     name = "template"
     summary = "one line saying what this backend is"
+    # the constraint kinds it counts: the built-in ones and any kind said in the compiled
+    # form it reads (add "encode_<solver>" if it posts a kind's own encoding); a problem
+    # with another kind is refused by the base class, never counted without it
+    kinds = KINDS
+    hooks = ("compile",)
     options = (
         Option("strategy", "choice", "how the solver searches", default="fast", choices=("fast", "thorough")),
         LIMIT,

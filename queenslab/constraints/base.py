@@ -194,6 +194,8 @@ class Bound(Protocol):
     @property
     def upper(self) -> int: ...
 
+    def describe(self) -> str: ...
+
 
 class Tables:
     """The words a kind's :meth:`Constraint.compile` speaks: what the compiled form holds.

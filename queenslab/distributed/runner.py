@@ -768,8 +768,8 @@ def _check_verify(chosen: CountMethod, verify: int, verify_method: str) -> None:
     """Refuse a recount by the general search of tasks that are no subtrees of it."""
     if verify and verify_method == "general" and not chosen.subtrees:
         raise QueensError(
-            f"--verify-method general cannot recount a task of the {chosen.name} split: it is no subtree of the "
-            f"search; use --verify-method task (the {chosen.name} method counts the task again), or, for an "
+            f"--verify-method general cannot recount a task of the {chosen.name} split: it is not a subtree of "
+            f"the search; use --verify-method task (the {chosen.name} method counts the task again), or, for an "
             "independent check, compare with a count by another method (queenslab crosscheck N, or a ledger of "
             "the symmetric split: --method symmetric, method='symmetric' in Python)"
         )

@@ -222,10 +222,11 @@ def _backtrack_placements(problem: Problem, options: Mapping[str, Any]) -> Calla
     """What every step of the walk respects: the board is always rows 0..depth-1 filled,
     the rest empty, and no queen is on a cell the problem forbids or under attack."""
     n = problem.n
-    allowed = [int(x) for x in compile_problem(problem).allowed]
-    wrap = problem.toroidal
-    jumps = leap_offsets(problem.leaps)
-    regions = [(set(region.cells), region.upper) for region in problem.regions]
+    compiled = compile_problem(problem)
+    allowed = [int(x) for x in compiled.allowed]
+    wrap = compiled.toroidal
+    jumps = leap_offsets(compiled.leaps)
+    regions = [(set(region.cells), region.upper) for region in compiled.regions]
     board = [-1] * n
     lines: Counter[tuple[int, int]] = Counter()  # (family, key) -> queens on that line
     held = [0] * len(regions)
@@ -264,7 +265,7 @@ def _backtrack_placements(problem: Problem, options: Mapping[str, Any]) -> Calla
             if wrap:
                 rr, cc = rr % n, cc % n
             if 0 <= rr < n and 0 <= cc < n and board[rr] == cc:
-                how = problem.attack((rr, cc), (r, c)) or "a leaper"
+                how = compiled.attack((rr, cc), (r, c)) or "a leaper"
                 raise _Refusal(
                     f"the queen on {_cell(r, c)} is attacked by the queen on {_cell(rr, cc)} ({how}); "
                     f"backtracking puts a queen only where no queen above it attacks{_BASED}"
@@ -273,7 +274,7 @@ def _backtrack_placements(problem: Problem, options: Mapping[str, Any]) -> Calla
             if (r, c) in cells and held[i] + 1 > upper:
                 raise _Refusal(
                     f"a queen on {_cell(r, c)} puts {held[i] + 1} queens on region {i + 1} "
-                    f"({problem.regions[i].describe()}), more than its bound allows{_BASED}"
+                    f"({compiled.regions[i].describe()}), more than its bound allows{_BASED}"
                 )
         for line in keys(r, c):
             lines[line] += 1
