@@ -51,12 +51,11 @@ import time
 from pathlib import Path
 
 import counters
-import numpy as np
 from common import add_plot_option, best_time, check_plot, print_metadata, run_metadata, save_plot
-from numba import njit
 
 from queenslab.data import known_total, known_unique
 from queenslab.native import engine, join
+from queenslab.native.seeds import bitwise_with_nodes
 from queenslab.problem import Problem
 
 #: The targets (docs/benchmarks.md), stated at n = 16: engine(1) against the baseline, and
@@ -69,46 +68,6 @@ C_SOURCE = Path(__file__).resolve().parent / "ref" / "takaken.c"
 C_FLAGS = ["-O3", "-march=native"]
 #: The join's target against E. Kluev's program: join / Kluev at most this (aim: 0.8).
 JOIN_TARGET, JOIN_AIM = 1.0, 0.8
-
-
-@njit(cache=True, nogil=True)
-def mirror_halved(n):
-    """(solutions, nodes): left-half first-row queens, doubled; middle column once."""
-    mask = (1 << n) - 1
-    ld = np.zeros(n + 1, np.int64)
-    dn = np.zeros(n + 1, np.int64)
-    rd = np.zeros(n + 1, np.int64)
-    bm = np.zeros(n + 1, np.int64)
-    total = 0
-    nodes = 0
-    for half in range(2):
-        if half == 0:
-            first = (1 << (n // 2)) - 1  # columns 0 .. n/2 - 1, counted twice
-        elif n % 2 == 1:
-            first = 1 << (n // 2)  # the middle column, counted once
-        else:
-            break
-        sub = 0
-        y = 0
-        bm[0] = first
-        while y >= 0:
-            m = bm[y]
-            if m == 0:
-                y -= 1
-                continue
-            bit = m & -m
-            bm[y] = m ^ bit
-            nodes += 1
-            if y == n - 1:
-                sub += 1
-                continue
-            ld[y + 1] = ((ld[y] | bit) << 1) & mask
-            dn[y + 1] = dn[y] | bit
-            rd[y + 1] = (rd[y] | bit) >> 1
-            bm[y + 1] = mask & ~(ld[y + 1] | dn[y + 1] | rd[y + 1])
-            y += 1
-        total += 2 * sub if half == 0 else sub
-    return total, nodes
 
 
 def fresh_process_seconds(repeat: int) -> float:
@@ -318,7 +277,7 @@ def main() -> None:
         ap.error("--rounds must be at least 1")
     threads = engine.default_threads()
     print_metadata(run_metadata(threads))
-    mirror_halved(6)
+    bitwise_with_nodes(6)
     engine.count(Problem(6), threads=1)
     print()
     print(
@@ -327,13 +286,13 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|")
     ratios = []
     for n in args.ns:
-        base_count, base_nodes = mirror_halved(n)
+        base_count, base_nodes = bitwise_with_nodes(n)
         res = engine.count_both(Problem(n), threads=1, method="symmetric")
         if not (base_count == res.count == known_total(n)):
             raise SystemExit(
                 f"count mismatch at n={n}: baseline {base_count}, engine {res.count}, known {known_total(n)}"
             )
-        t_base = best_time(lambda: mirror_halved(n), args.repeat, warmup=False)
+        t_base = best_time(lambda: bitwise_with_nodes(n), args.repeat, warmup=False)
         t_one = best_time(lambda: engine.count(Problem(n), threads=1, method="symmetric"), args.repeat, warmup=False)
         t_all = best_time(
             lambda: engine.count(Problem(n), threads=threads, method="symmetric"), args.repeat, warmup=False

@@ -22,7 +22,7 @@ words into the tables the backends consume, once per problem:
 * ``group`` / ``group_flags`` -- the problem's symmetry subgroup of D4;
 * :meth:`CompiledProblem.conflicts` -- every constraint a placement breaks.
 
-The move rules are :func:`queenslab.constraints.line_attack`, their one definition, so a
+The move rules are :func:`queenslab.constraints.base.line_attack`, their one definition, so a
 backend never re-derives a variant's meaning. A constraint that gives no ``compile`` is
 not in these tables: reading one of them for a problem holding it raises
 :class:`~queenslab.errors.UnsupportedProblem` naming the constraint (it is never
@@ -51,8 +51,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .constraints import HOOKS, Conflict, Constraint, Tables, leap_offsets, leaper_name, line_attack, unhandled
-from .constraints.base import Bound
+from .constraints import HOOKS, Conflict, Constraint, Tables, leap_offsets, leaper_name, unhandled
+from .constraints.base import Bound, line_attack
 from .d4 import D4Element
 from .errors import QueensError, TooLarge, UnsupportedProblem
 from .problem import Cell, Problem, as_problem

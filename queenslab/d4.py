@@ -75,13 +75,10 @@ Examples
 
 from __future__ import annotations
 
-import operator
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import cast
-
-import numpy as np
 
 from . import validate
 from .errors import InvalidPlacement, QueensError
@@ -159,29 +156,7 @@ def as_permutation(placement: Sequence[int], what: str = "placement") -> tuple[i
     ...
     queenslab.errors.InvalidPlacement: placement (1, 1, 0) is not a permutation of 0..2: column 1 appears twice (the Python API is 0-based; each column 0..n-1 must appear once)
     """
-    if isinstance(placement, (str, bytes)):
-        raise InvalidPlacement(
-            f"{what} must be a sequence of 0-based column numbers, got the text {placement!r} "
-            "(parse text with queenslab.parse_placement)"
-        )
-    try:
-        items = list(placement)
-    except TypeError:
-        raise InvalidPlacement(
-            f"{what} must be a sequence of 0-based column numbers, got {validate.brief(placement)}"
-        ) from None
-    p = []
-    for x in items:
-        if isinstance(x, (bool, np.bool_)):
-            raise InvalidPlacement(f"{what} must hold integers (0-based columns), got the bool {x!r}")
-        try:
-            p.append(operator.index(x))
-        except TypeError:
-            hint = " (a float is never taken as a column)" if isinstance(x, (float, np.floating)) else ""
-            raise InvalidPlacement(
-                f"{what} {validate.brief(tuple(items))} must hold integers (0-based columns), "
-                f"got {validate.brief(x)}{hint}"
-            ) from None
+    p = validate.columns(placement, what, InvalidPlacement)
     n = len(p)
     seen = [False] * n
     for c in p:

@@ -48,9 +48,8 @@ from .constraints import (
     leap_offsets,
     leaper_name,
     leaps,
-    line_attack,
 )
-from .constraints.base import board_cells, cell_pair, items_of
+from .constraints.base import board_cells, cell_pair, items_of, line_attack
 from .constraints.leaper import LEAPER_NAMES, MAX_LEAP, offsets_of
 from .constraints.region import regions_of
 from .d4 import D4, BoardSymmetry, D4Element

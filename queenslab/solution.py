@@ -12,7 +12,6 @@ queens by line (O(n log n)) instead of comparing every pair.
 
 from __future__ import annotations
 
-import operator
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -143,23 +142,7 @@ def as_columns(placement: Any, n: int | None = None, what: str = "placement") ->
             )
         values = placement
     else:
-        try:
-            items = list(placement)
-        except TypeError:
-            raise InvalidPlacement(
-                f"{what} must be a sequence of 0-based columns, got {validate.brief(placement)}"
-            ) from None
-        ints = []
-        for r, x in enumerate(items):
-            if isinstance(x, (bool, np.bool_)):
-                raise InvalidPlacement(f"{what}: row {r} holds {x!r}, not a column number")
-            try:
-                ints.append(operator.index(x))
-            except TypeError:
-                hint = " (a float is never taken as a column)" if isinstance(x, (float, np.floating)) else ""
-                raise InvalidPlacement(
-                    f"{what}: row {r} holds {validate.brief(x)}, not an integer column{hint}"
-                ) from None
+        ints = validate.columns(placement, what, InvalidPlacement)
         values = ints  # type: ignore[assignment]
     size = len(values) if n is None else validate.whole_number(n, "n", minimum=0)
     if len(values) != size:

@@ -362,6 +362,34 @@ def callback(value: Callable[..., Any] | bool | None, what: str = "progress") ->
     return value
 
 
+def columns(value: object, what: str, error: type[QueensError]) -> list[int]:
+    """The 0-based column numbers of a placement given as a sequence, as ints (not yet
+    checked against a board): text, bools and floats refused with ``error``.
+
+    >>> columns((1, np.int8(3), 0), "placement", QueensError)
+    [1, 3, 0]
+    """
+    if isinstance(value, (str, bytes)):
+        raise error(
+            f"{what} must be a sequence of 0-based columns, got the text {brief(value)} "
+            "(parse text with queenslab.parse_placement)"
+        )
+    try:
+        items = list(cast(Collection[object], value))
+    except TypeError:
+        raise error(f"{what} must be a sequence of 0-based columns, got {brief(value)}") from None
+    out = []
+    for r, x in enumerate(items):
+        if isinstance(x, (bool, np.bool_)):
+            raise error(f"{what}: row {r} holds {x!r}, not a column number")
+        try:
+            out.append(operator.index(cast(SupportsIndex, x)))
+        except TypeError:
+            hint = " (a float is never taken as a column)" if isinstance(x, (float, np.floating)) else ""
+            raise error(f"{what}: row {r} holds {brief(x)}, not an integer column{hint}") from None
+    return out
+
+
 def path(value: object, what: str = "path", *, error: type[QueensError] = QueensError) -> Path:
     """``value`` as a :class:`~pathlib.Path` if it names a file or directory: a non-empty
     ``str``, ``bytes`` or path-like object.

@@ -52,6 +52,7 @@ from strategies import problems
 
 import queenslab
 from queenslab import interrupt, validate
+from queenslab.constraints import KINDS, Blocked, Torus
 from queenslab.errors import QueensError
 from queenslab.problem import Problem
 
@@ -724,6 +725,18 @@ _target("queenslab.symmetry.operators.search_orbits", n=st.one_of(st.integers(1,
 for _name in ("known_total", "known_unique", "compare"):
     _target("queenslab.data." + _name, unique=st.one_of(st.none(), INTS))
 _target("queenslab.native.seeds.count_with", n=st.one_of(st.integers(1, 10), SIZES))
+_target("queenslab.native.seeds.bitwise_with_nodes", n=st.one_of(st.integers(1, 10), SIZES))
+_target("queenslab.constraints.Torus")
+_target("queenslab.constraints.Leaper", a=st.one_of(INTS, JUNK), b=st.one_of(INTS, JUNK), wrap=JUNK)
+_target("queenslab.constraints.Blocked", cells=st.one_of(st.lists(CELLS, max_size=4), JUNK))
+_target("queenslab.constraints.Fixed", cells=st.one_of(st.lists(CELLS, max_size=4), JUNK))
+_target("queenslab.constraints.Tables", n=SIZES)
+_target(
+    "queenslab.constraints.unhandled",
+    constraints=st.one_of(st.lists(st.sampled_from([Torus(), Blocked([(0, 1)])]), max_size=3), JUNK),
+    kinds=st.one_of(st.just(KINDS), JUNK),
+    hooks=st.one_of(st.just(("compile",)), JUNK),
+)
 for _name in (
     "check_problem",
     "prefix_batches",
@@ -900,6 +913,7 @@ MODULES = [
     "queenslab",
     "queenslab.d4",
     "queenslab.problem",
+    "queenslab.constraints",
     "queenslab.solution",
     "queenslab.heuristics",
     "queenslab.symmetry.orbits",

@@ -285,7 +285,7 @@ def test_problem_symmetries_are_elements_of_po(p):
         ((0, 0, 1), "appears twice"),
         ((0, 3, 1), "off the board"),
         ((1, 2, 3), "off the board"),
-        ((0, 1.5), "integers"),
+        ((0, 1.5), "not an integer column"),
         ("2413", "text"),
         (5, "sequence"),
     ],

@@ -14,7 +14,7 @@ outside the package is a subclass of :class:`Constraint`; see its docstring.
 
 from __future__ import annotations
 
-from .base import HOOKS, Cell, Conflict, Constraint, Tables, line_attack, unhandled
+from .base import HOOKS, Cell, Conflict, Constraint, Tables, unhandled
 from .blocked import Blocked
 from .fixed import Fixed
 from .leaper import Leaper, leap_offsets, leaper_name, leaps
@@ -36,9 +36,10 @@ __all__ = [
     "leap_offsets",
     "leaper_name",
     "leaps",
-    "line_attack",
     "unhandled",
 ]
+# line_attack (the move rules on checked cells) is in .base; queenslab.problem.attacks is its
+# checked, public form
 
 #: The built-in kinds, in the order a problem stores, describes and writes them.
 KINDS: tuple[type[Constraint], ...] = (Torus, Leaper, Blocked, Fixed, Region)

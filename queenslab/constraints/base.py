@@ -211,7 +211,7 @@ class Tables:
     """
 
     def __init__(self, n: int) -> None:
-        self.n = n
+        self.n = validate.whole_number(n, "n", minimum=1)
         self.toroidal = False
         self.forbidden: set[Cell] = set()
         self.fixed: set[Cell] = set()
@@ -372,8 +372,16 @@ def unhandled(constraints: Iterable[Constraint], kinds: Iterable[type], hooks: I
     >>> [c.kind for c in unhandled([Torus(), Blocked([(0, 0)])], [Blocked])]
     ['torus']
     """
-    kinds, hooks = tuple(kinds), tuple(hooks)
-    return [c for c in constraints if not isinstance(c, kinds) and not any(type(c).gives(h) for h in hooks)]
+    given = items_of(constraints, "constraints must be a collection of Constraint objects", QueensError)
+    allowed = items_of(kinds, "kinds must be a collection of Constraint subclasses", QueensError)
+    read = items_of(hooks, f"hooks must be a collection of {', '.join(HOOKS)}", QueensError)
+    if not all(isinstance(c, Constraint) for c in given):
+        raise QueensError(f"constraints must be Constraint objects, got {validate.brief(given)}")
+    if not all(isinstance(k, type) and issubclass(k, Constraint) for k in allowed):
+        raise QueensError(f"kinds must be Constraint subclasses, got {validate.brief(allowed)}")
+    if not all(isinstance(h, str) and h in HOOKS for h in read):
+        raise QueensError(f"hooks must be among {', '.join(HOOKS)}, got {validate.brief(read)}")
+    return [c for c in given if not isinstance(c, tuple(allowed)) and not any(type(c).gives(h) for h in read)]
 
 
 def board_cells(value: object, n: int, what: str) -> tuple[Cell, ...]:

@@ -101,6 +101,16 @@ def welford(out, h, k, x, col):
 
 
 @njit(cache=True, nogil=True)
+def record_probe(out, h, k, sols, nodes, chose):
+    # the k-th probe of stratum h: its solutions and nodes into the running sums, and
+    # whether it chose at random (the narrow and the wide kernels record alike)
+    welford(out, h, k, sols, SUM)
+    welford(out, h, k, nodes, NSUM)
+    if chose:
+        out[h, RANDOM] += 1
+
+
+@njit(cache=True, nogil=True)
 def probe_strata(
     allowed, leap_rows, leap_masks, regions, region_bounds, region_rest, opts, width, prefixes, counts, seed, out, halt
 ):
@@ -231,11 +241,7 @@ def probe_strata(
                     out[h, BIG] += 1
                     for yy in range(d, n + 1):
                         sel[yy] = _U0
-            kk = j + 1
-            welford(out, h, kk, sols, SUM)
-            welford(out, h, kk, nodes, NSUM)
-            if chose:
-                out[h, RANDOM] += 1
+            record_probe(out, h, j + 1, sols, nodes, chose)
             done += 1
             if halt[0]:
                 return done

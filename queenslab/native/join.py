@@ -229,7 +229,12 @@ def task_slices(n: int, tasks: np.ndarray, offs: np.ndarray, bases: np.ndarray, 
 
 def _total(n: int, threads: int, progress: Progress | None) -> int:
     """The join's total for a checked n (n >= 4)."""
-    tasks, words, offs, bases = _prepare(n)
+    return _joined(n, _prepare(n), threads, progress)
+
+
+def _joined(n: int, prepared: tuple[np.ndarray, ...], threads: int, progress: Progress | None) -> int:
+    """The total of the prepared row splits and quarter tables, in slices on threads."""
+    tasks, words, offs, bases = prepared
 
     def task(span: tuple[int, int]) -> int:
         found, _, _ = JK.join_count(n, tasks, span[0], span[1], words, offs, bases, interrupt.FLAG)
@@ -494,17 +499,10 @@ def prepare_problem(problem: Problem) -> tuple[np.ndarray, np.ndarray, np.ndarra
 def _masked_total(problem: Problem, threads: int, progress: Progress | None) -> int:
     """The join's total of a checked variant (n >= 4)."""
     n = problem.n
-    tasks, words, offs, bases = _masked_prepared(n, tuple(int(a) for a in _allowed(problem)))
-    if not len(tasks):
+    prepared = _masked_prepared(n, tuple(int(a) for a in _allowed(problem)))
+    if not len(prepared[0]):
         return 0  # no row split can hold a solution (contradictory constraints among them)
-
-    def task(span: tuple[int, int]) -> int:
-        found, _, _ = JK.join_count(n, tasks, span[0], span[1], words, offs, bases, interrupt.FLAG)
-        interrupt.check()
-        return int(found)
-
-    spans = task_slices(n, tasks, offs, bases, threads * _CHUNKS_PER_THREAD if threads > 1 else 1)
-    return sum(run_tasks(spans, task, threads, progress))
+    return _joined(n, prepared, threads, progress)
 
 
 def problem_total(

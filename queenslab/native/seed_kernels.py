@@ -1,7 +1,9 @@
 """Numba kernels for the counting algorithms of the literature (see ``seeds.py``).
 
-Each public kernel ``count_<name>(n)`` returns the number of solutions of the
-standard n-queens problem as an int64. They exist to compare the data structures
+``count_plain(n)`` returns the number of solutions of the standard n-queens problem as
+an int64; each other kernel ``search_<name>(n, lo, hi)`` counts the solutions whose
+first-row queen stands in a column ``lo <= c < hi`` (``search_bitwise(n, first)``: in a
+column of the mask ``first``, with the queens it placed). They exist to compare the data structures
 of "The N queens problem - new variants of the Wirth algorithm"
 and of the ranking and backtracking papers (plain recursive backtracking) under one compiler, so
 every kernel keeps the structure its source describes and nothing more.
@@ -18,9 +20,10 @@ which is what "The N queens problem - new variants of the Wirth algorithm" compa
 
 Mirror halving ("The N queens problem - new variants of the Wirth algorithm", section 3 "Symmetry")
 ---------------------------------------------------
-Every document-004 kernel and the bitmask one place the first-row queen only in
-the left half (``c < n // 2``) and double that count; for odd ``n`` the middle
-column is searched once more without doubling. ``count_plain`` does not halve.
+Every kernel of the Wirth-variants paper and the bitmask one are run on the first-row
+queen's left half (``c < n // 2``), and that count doubled; for odd ``n`` the middle
+column is searched once more without doubling (:func:`queenslab.native.seeds.count_with`
+does this for each). ``count_plain`` does not halve.
 
 Only numpy and numba are imported here; validation lives in ``seeds.py``.
 """
@@ -32,12 +35,12 @@ from numba import njit
 
 __all__ = [
     "count_plain",
-    "count_basic",
-    "count_backtracking_v1",
-    "count_backtracking_v2",
-    "count_filtering_v1",
-    "count_filtering_v2",
-    "count_bitwise",
+    "search_basic",
+    "search_backtracking_v1",
+    "search_backtracking_v2",
+    "search_filtering_v1",
+    "search_filtering_v2",
+    "search_bitwise",
 ]
 
 
@@ -112,7 +115,7 @@ def _check_node(queens, row, col):
 
 
 @njit(cache=True, nogil=True)
-def _search_basic(n, lo, hi):
+def search_basic(n, lo, hi):
     queens = np.zeros(n, dtype=np.int64)
     nxt = np.zeros(n, dtype=np.int64)
     total = np.int64(0)
@@ -131,16 +134,6 @@ def _search_basic(n, lo, hi):
                 queens[r] = c
                 r += 1
                 nxt[r] = 0
-    return total
-
-
-@njit(cache=True, nogil=True)
-def count_basic(n):
-    """Basic backtracking: CheckNode against every pre-set queen, mirror halving."""
-    half = n // 2
-    total = 2 * _search_basic(n, 0, half)
-    if n % 2 == 1:
-        total += _search_basic(n, half, half + 1)
     return total
 
 
@@ -168,7 +161,7 @@ def _check_diagonals(queens, row, col):
 
 
 @njit(cache=True, nogil=True)
-def _search_backtracking_v1(n, lo, hi):
+def search_backtracking_v1(n, lo, hi):
     queens = np.zeros(n, dtype=np.int64)
     columns = np.ones((n, n), dtype=np.bool_)
     nxt = np.zeros(n, dtype=np.int64)
@@ -195,16 +188,6 @@ def _search_backtracking_v1(n, lo, hi):
     return total
 
 
-@njit(cache=True, nogil=True)
-def count_backtracking_v1(n):
-    """Backtracking ver. 1: per-row copied column filter + diagonal CheckNode."""
-    half = n // 2
-    total = 2 * _search_backtracking_v1(n, 0, half)
-    if n % 2 == 1:
-        total += _search_backtracking_v1(n, half, half + 1)
-    return total
-
-
 # ---------------------------------------------------------------------------
 # "The N queens problem - new variants of the Wirth algorithm", section 5: backtracking ver. 2. free[row][0:n-row] lists the
 # columns still free in that row; the child's list is the parent's list without
@@ -213,7 +196,7 @@ def count_backtracking_v1(n):
 
 
 @njit(cache=True, nogil=True)
-def _search_backtracking_v2(n, lo, hi):
+def search_backtracking_v2(n, lo, hi):
     queens = np.zeros(n, dtype=np.int64)
     free = np.zeros((n, n), dtype=np.int64)
     for i in range(n):
@@ -244,16 +227,6 @@ def _search_backtracking_v2(n, lo, hi):
     return total
 
 
-@njit(cache=True, nogil=True)
-def count_backtracking_v2(n):
-    """Backtracking ver. 2: per-row lists of free columns + diagonal CheckNode."""
-    half = n // 2
-    total = 2 * _search_backtracking_v2(n, 0, half)
-    if n % 2 == 1:
-        total += _search_backtracking_v2(n, half, half + 1)
-    return total
-
-
 # ---------------------------------------------------------------------------
 # "The N queens problem - new variants of the Wirth algorithm", section 6: by filtering ver. 1. 2-D boolean arrays for columns
 # (n) and both diagonal families (2n - 1 each), one line per row, copied from the
@@ -262,7 +235,7 @@ def count_backtracking_v2(n):
 
 
 @njit(cache=True, nogil=True)
-def _search_filtering_v1(n, lo, hi):
+def search_filtering_v1(n, lo, hi):
     m = 2 * n - 1
     cols = np.ones((n, n), dtype=np.bool_)
     diag = np.ones((n, m), dtype=np.bool_)  # index row + col
@@ -294,16 +267,6 @@ def _search_filtering_v1(n, lo, hi):
     return total
 
 
-@njit(cache=True, nogil=True)
-def count_filtering_v1(n):
-    """By filtering ver. 1: copied per-row column/diagonal boolean arrays."""
-    half = n // 2
-    total = 2 * _search_filtering_v1(n, 0, half)
-    if n % 2 == 1:
-        total += _search_filtering_v1(n, half, half + 1)
-    return total
-
-
 # ---------------------------------------------------------------------------
 # "The N queens problem - new variants of the Wirth algorithm", section 7: by filtering ver. 2. 1-D boolean arrays for columns
 # and both diagonal families, cleared before descending and set back on return.
@@ -311,7 +274,7 @@ def count_filtering_v1(n):
 
 
 @njit(cache=True, nogil=True)
-def _search_filtering_v2(n, lo, hi):
+def search_filtering_v2(n, lo, hi):
     cols = np.ones(n, dtype=np.bool_)
     diag = np.ones(2 * n - 1, dtype=np.bool_)
     anti = np.ones(2 * n - 1, dtype=np.bool_)
@@ -342,16 +305,6 @@ def _search_filtering_v2(n, lo, hi):
     return total
 
 
-@njit(cache=True, nogil=True)
-def count_filtering_v2(n):
-    """By filtering ver. 2: 1-D column/diagonal arrays set and reset, no copying."""
-    half = n // 2
-    total = 2 * _search_filtering_v2(n, 0, half)
-    if n % 2 == 1:
-        total += _search_filtering_v2(n, half, half + 1)
-    return total
-
-
 # ---------------------------------------------------------------------------
 # Bit operations (Jeff Somers, cited in the Wirth-variants paper's conclusions): int64 masks
 # of used columns and of the two diagonal families shifted by one per row.
@@ -359,13 +312,15 @@ def count_filtering_v2(n):
 
 
 @njit(cache=True, nogil=True)
-def _search_bitwise(n, first):
+def search_bitwise(n, first):
+    """``(solutions, queens placed)`` with the first row's queen among the columns of ``first``."""
     full = (np.int64(1) << n) - 1
     cols = np.zeros(n, dtype=np.int64)
     left = np.zeros(n, dtype=np.int64)
     right = np.zeros(n, dtype=np.int64)
     avail = np.zeros(n, dtype=np.int64)
     total = np.int64(0)
+    nodes = np.int64(0)
     r = 0
     avail[0] = first
     while r >= 0:
@@ -375,6 +330,7 @@ def _search_bitwise(n, first):
             continue
         bit = a & -a
         avail[r] = a ^ bit
+        nodes += 1
         if r == n - 1:
             total += 1
             continue
@@ -386,15 +342,4 @@ def _search_bitwise(n, first):
         left[r] = lft
         right[r] = rgt
         avail[r] = full & ~(c | lft | rgt)
-    return total
-
-
-@njit(cache=True, nogil=True)
-def count_bitwise(n):
-    """Bitmask backtracking (int64, n <= 32) with mirror halving."""
-    half = n // 2
-    one = np.int64(1)
-    total = 2 * _search_bitwise(n, (one << half) - 1)
-    if n % 2 == 1:
-        total += _search_bitwise(n, one << half)
-    return total
+    return total, nodes

@@ -34,12 +34,13 @@ Examples
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 
 from .. import limits, validate
 from ..errors import QueensError
 from . import seed_kernels as _K
 
-__all__ = ["SeedAlgorithm", "MAX_N", "PRACTICAL_LIMIT", "count_with"]
+__all__ = ["SeedAlgorithm", "MAX_N", "PRACTICAL_LIMIT", "bitwise_with_nodes", "count_with"]
 
 #: Largest board the seed counters accept (the bitmask kernel uses int64 masks).
 MAX_N = 32
@@ -86,14 +87,53 @@ _DESCRIPTIONS = {
     SeedAlgorithm.BITWISE: "bit operations (Somers): int64 masks of columns and diagonals",
 }
 
-_KERNELS = {
+
+def _halved(search: Callable[[int, int, int], int]) -> Callable[[int], int]:
+    """The count by ``search(n, lo, hi)`` with mirror halving (the Wirth-variants paper,
+    section 3): the first-row queen in the left half, doubled, and the middle column of
+    an odd board once."""
+
+    def count(n: int) -> int:
+        half = n // 2
+        total = 2 * int(search(n, 0, half))
+        return total + (int(search(n, half, half + 1)) if n % 2 else 0)
+
+    return count
+
+
+def bitwise_with_nodes(n: int, *, force: bool = False) -> tuple[int, int]:
+    """``(solutions, queens placed)`` of the bitmask backtracker with mirror halving: the
+    baseline the symmetric search is measured against (``benchmarks/count.py``).
+
+    Raises
+    ------
+    QueensError
+        If ``n`` is not an integer in 1..32.
+    TooLarge
+        For ``n > PRACTICAL_LIMIT`` without ``force``.
+
+    >>> bitwise_with_nodes(8)[0]
+    92
+    """
+    size = _check_n(n)
+    limits.check(SEED_COUNT, size, validate.flag(force, "force"), request=f"counting {size}-queens bitwise")
+    half = size // 2
+    total, nodes = (int(x) for x in _K.search_bitwise(size, (1 << half) - 1))
+    total *= 2
+    if size % 2:
+        middle, more = (int(x) for x in _K.search_bitwise(size, 1 << half))
+        total, nodes = total + middle, nodes + more
+    return total, nodes
+
+
+_KERNELS: dict[SeedAlgorithm, Callable[[int], int]] = {
     SeedAlgorithm.PLAIN: _K.count_plain,
-    SeedAlgorithm.BASIC: _K.count_basic,
-    SeedAlgorithm.BACKTRACKING_V1: _K.count_backtracking_v1,
-    SeedAlgorithm.BACKTRACKING_V2: _K.count_backtracking_v2,
-    SeedAlgorithm.FILTERING_V1: _K.count_filtering_v1,
-    SeedAlgorithm.FILTERING_V2: _K.count_filtering_v2,
-    SeedAlgorithm.BITWISE: _K.count_bitwise,
+    SeedAlgorithm.BASIC: _halved(_K.search_basic),
+    SeedAlgorithm.BACKTRACKING_V1: _halved(_K.search_backtracking_v1),
+    SeedAlgorithm.BACKTRACKING_V2: _halved(_K.search_backtracking_v2),
+    SeedAlgorithm.FILTERING_V1: _halved(_K.search_filtering_v1),
+    SeedAlgorithm.FILTERING_V2: _halved(_K.search_filtering_v2),
+    SeedAlgorithm.BITWISE: lambda n: bitwise_with_nodes(n, force=True)[0],  # count_with checks the limit
 }
 
 

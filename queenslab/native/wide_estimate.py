@@ -31,7 +31,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from .estimate_kernels import BIG, COLUMNS, M2, NM2, NSUM, RANDOM, SUM, next_random, welford
+from .estimate_kernels import BIG, COLUMNS, M2, NM2, NSUM, RANDOM, SUM, next_random, record_probe
 from .kernels import popcount
 
 __all__ = [
@@ -300,11 +300,7 @@ def _probe(opts, width, prefixes, counts, seed, out, halt, words):
                     for yy in range(d, n + 1):
                         for ww in range(nw):
                             sel[yy, ww] = _U0
-            kk = j + 1
-            welford(out, h, kk, sols, SUM)
-            welford(out, h, kk, nodes, NSUM)
-            if chose:
-                out[h, RANDOM] += 1
+            record_probe(out, h, j + 1, sols, nodes, chose)
             done += 1
             if halt[0]:
                 return done
