@@ -124,17 +124,18 @@ def split_tasks(
 
     ``method="symmetric"`` asks for the symmetric split (an error where it does not
     apply), ``method="general"`` for the prefix split even of the standard problem (the
-    default depth when none is given); None chooses as above.
+    default depth when none is given); None chooses as above; ``"auto"`` takes the first
+    method of :data:`~queenslab.native.methods.REGISTRY` that applies to a count on one
+    thread and splits the problem (the Dask runner's choice: the join from n = 14).
 
     ``method="join"`` (the standard problem, n <= 21) splits the half-board join of
     :mod:`queenslab.native.join` instead: ``least`` (at least 256) slices ``(start, stop)``
     of its row splits, largest estimated work first; a task counts the total only (its
     orbits are None: :func:`join.classes_from_total <queenslab.native.join.classes_from_total>`
-    gives them from the summed total). The join's split is the standard problem's only:
-    a variant the join counts in one process (blocked cells and fixed queens, which
-    "auto" gives the join from :data:`JOIN_VARIANTS_FROM` free rows) is split into prefixes, the
-    method returned saying so (``"general"``), as its orbits do not follow from its total
-    by the standard problem's fixed counts.
+    gives them from the summed total). The join's split is the standard problem's only: a
+    variant the join counts in one process (blocked cells and fixed queens) is refused,
+    as its orbits do not follow from its total by the standard problem's fixed counts
+    ("auto" splits it into prefixes).
 
     Returns
     -------
