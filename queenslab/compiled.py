@@ -117,7 +117,7 @@ class CompiledProblem:
         if self.missing:
             c = self.missing[0]
             raise UnsupportedProblem(
-                f"the {c.kind} constraint of {self.problem.describe()} is not in the compiled form "
+                f"{self.problem.describe()}: the {c.kind} constraint is not in the compiled form "
                 f"({type(c).__name__} gives no compile()), and this computation reads only the compiled form; "
                 "count it with a backend that takes the kind's own encoding (cpsat with encode_cpsat, sat with "
                 "encode_cnf, cpmpy with encode_cpmpy)"
