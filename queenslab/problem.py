@@ -392,6 +392,8 @@ class Problem:
                         f"{type(c).__name__}.image() must return a Constraint, got {validate.brief(image)}"
                     )
                 images.add(image)
+                if type(c) not in KINDS:
+                    _check_image(c, image, on_board)
             if images == own:
                 out.append(g)
         return tuple(out)
@@ -534,6 +536,30 @@ class Problem:
             parts.append(f"{len(self.regions)} region{'s' if len(self.regions) > 1 else ''}")
         parts += [c.describe() for c in self.own_constraints]
         return ", ".join(parts)
+
+
+#: Placements on which a kind defined outside the package has its image checked against
+#: its meaning (random permutations, the same ones every time), and the largest board
+#: checked so.
+IMAGE_CHECKS, IMAGE_CHECK_MAX_N = 48, 1000
+
+
+def _check_image(constraint: Constraint, image: Constraint, symmetry: BoardSymmetry) -> None:
+    """Refuse a kind defined outside the package whose ``image`` contradicts its ``holds``
+    on a sample of placements: the image must hold on ``g(p)`` exactly when the constraint
+    holds on ``p``, or the orbits counted under the derived group would be wrong."""
+    n = symmetry.n
+    if n > IMAGE_CHECK_MAX_N:
+        return
+    rng = np.random.default_rng(n)
+    for _ in range(IMAGE_CHECKS):
+        p = tuple(int(c) for c in rng.permutation(n))
+        if bool(constraint.holds(p)) != bool(image.holds(symmetry.apply(p))):
+            raise InvalidProblem(
+                f"{type(constraint).__name__}.image() contradicts its holds(): under {symmetry.name} the placement "
+                f"{validate.brief(p)} (0-based) meets {constraint.describe()} but its image does not meet the image "
+                "constraint, or the other way round; the image must hold on g(p) exactly when the constraint holds on p"
+            )
 
 
 def _merged_cells(value: object, given: list[Constraint], kind: type[Blocked | Fixed], n: int) -> tuple[Cell, ...]:

@@ -274,3 +274,17 @@ def test_a_kinds_conflicts_explain_a_placement_it_breaks():
         assert (found == []) == naive.is_solution(problem, p)
         if found:
             assert found[0].rule == "FirstRowLeft" and "FirstRowLeft" in why_not_solution(problem, p)
+
+
+def test_an_image_that_contradicts_the_meaning_is_refused():
+    """A wrong image would give wrong orbit counts under the derived group: it is caught
+    on a sample of placements before anything is counted."""
+
+    @dataclass(frozen=True)
+    class FirstRowLeftClaimedSymmetric(FirstRowLeft):
+        def image(self, symmetry):
+            return self  # wrong: reflecting the columns moves the left half to the right
+
+    problem = Problem(8, constraints=[FirstRowLeftClaimedSymmetric(FirstRowLeft.on(8).cells)])
+    with pytest.raises(InvalidProblem, match=r"image\(\) contradicts its holds\(\)"):
+        counts(problem, unique=True, backend="sat")
