@@ -287,4 +287,4 @@ def test_an_image_that_contradicts_the_meaning_is_refused():
 
     problem = Problem(8, constraints=[FirstRowLeftClaimedSymmetric(FirstRowLeft.on(8).cells)])
     with pytest.raises(InvalidProblem, match=r"image\(\) contradicts its holds\(\)"):
-        counts(problem, unique=True, backend="sat")
+        problem.symmetries()
