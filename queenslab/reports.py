@@ -34,6 +34,8 @@ __all__ = [
     "ErrorReport",
     "CountReport",
     "CrosscheckReport",
+    "OptimiserRun",
+    "OptimumReport",
     "ExportReport",
     "SolutionsReport",
     "BrokenRule",
@@ -187,6 +189,32 @@ class CrosscheckReport:
     verdict: str
     results: tuple[Any, ...]  # CrosscheckRow: backend, count, unique, seconds, complete, error, timed_out, ...
     note: str | None
+
+
+@dataclass(frozen=True)
+class OptimiserRun:
+    """One optimiser's answer in ``queenslab optimize``."""
+
+    solver: str
+    value: int | None
+    bound: int | None
+    proved: bool
+    seconds: float
+
+
+@dataclass(frozen=True)
+class OptimumReport:
+    """``queenslab optimize``: the optimum of one objective on one problem."""
+
+    objective: str
+    n: int
+    problem: Problem
+    optimum: int | None
+    proved: bool
+    agrees: bool | None
+    queens: tuple[tuple[int, int], ...] = field(metadata=ONE_BASED)
+    runs: tuple[OptimiserRun, ...] = ()
+    time_limit: float | None = None
 
 
 @dataclass(frozen=True)

@@ -423,3 +423,50 @@ def trace_violation(method, problem, steps, options, complete=None):
         if (complete and not ended) or (not complete and solved):
             return len(steps) + 1
     return None
+
+
+def _covered_by(problem, q, cell):
+    """Does a queen on ``q`` occupy or attack ``cell`` (rays walked by ``attacked``)?"""
+    return q == cell or attacked(problem.n, q, cell, problem.toroidal, problem.knight, getattr(problem, "leapers", ()))
+
+
+def _allowed_set(problem, chosen):
+    """The queens' own constraints: no blocked cell, every fixed cell, every region's bounds."""
+    if set(chosen) & set(problem.blocked) or not set(problem.fixed) <= set(chosen):
+        return False
+    for region in problem.regions:
+        k = sum(cell in set(region.cells) for cell in chosen)
+        if k < region.at_least or (region.at_most is not None and k > region.at_most):
+            return False
+    return True
+
+
+def domination_number(problem):
+    """The fewest queens occupying or attacking every cell, by trying every set of cells
+    in order of size (small boards only)."""
+    n = problem.n
+    cells = [(r, c) for r in range(n) for c in range(n)]
+    for k in range(n * n + 1):
+        for chosen in itertools.combinations(cells, k):
+            if _allowed_set(problem, chosen) and all(any(_covered_by(problem, q, v) for q in chosen) for v in cells):
+                return k
+    return None
+
+
+def independence_number(problem):
+    """The most queens no two of which attack each other: sets of cells tried size by
+    size up to n (no row holds two queens that do not attack each other); the queens' own
+    constraints apply to the whole set, so every size is tried (small boards only)."""
+    n = problem.n
+    cells = [(r, c) for r in range(n) for c in range(n)]
+    leapers = getattr(problem, "leapers", ())
+    best = None
+    for k in range(n + 1):
+        for chosen in itertools.combinations(cells, k):
+            if _allowed_set(problem, chosen) and not any(
+                attacked(n, a, b, problem.toroidal, problem.knight, leapers)
+                for a, b in itertools.combinations(chosen, 2)
+            ):
+                best = k
+                break
+    return best

@@ -726,6 +726,13 @@ for _name in ("known_total", "known_unique", "compare"):
     _target("queenslab.data." + _name, unique=st.one_of(st.none(), INTS))
 _target("queenslab.native.seeds.count_with", n=st.one_of(st.integers(1, 10), SIZES))
 _target("queenslab.native.seeds.bitwise_with_nodes", n=st.one_of(st.integers(1, 10), SIZES))
+_target(
+    "queenslab.optimize.optimize",
+    problem=st.one_of(problems(max_n=5), JUNK),
+    objective=st.one_of(st.sampled_from(["dominate", "independence"]), JUNK),
+    solvers=st.one_of(st.sampled_from([("cpsat",), ("maxsat",), ("maxsat", "cpsat")]), JUNK),
+    time_limit=st.one_of(st.none(), st.floats(0.05, 5), JUNK),
+)
 _target("queenslab.constraints.Torus")
 _target("queenslab.constraints.Leaper", a=st.one_of(INTS, JUNK), b=st.one_of(INTS, JUNK), wrap=JUNK)
 _target("queenslab.constraints.Blocked", cells=st.one_of(st.lists(CELLS, max_size=4), JUNK))
@@ -869,6 +876,8 @@ EXEMPT = {
     # result and description types: built by the library, not from user input
     "CompiledProblem",
     "Constraint",
+    "Optimum",
+    "SolverRun",
     "Crosscheck",
     "CrosscheckRow",
     "CountResult",
@@ -931,6 +940,7 @@ MODULES = [
     "queenslab.viz",
     "queenslab.distributed",
     "queenslab.trace",
+    "queenslab.optimize",
 ]
 
 

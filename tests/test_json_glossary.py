@@ -108,6 +108,8 @@ CALLS = [
     ["replay", "{tmp}/b.jsonl", "--tree", "{tmp}/tree.svg"],
     ["estimate", 12, "--method", "knuth", "--samples", 1000, "--seed", 1],
     ["estimate", 6, "--fix", "1,1", "--fix", "3,3"],
+    ["optimize", "dominate", 5],
+    ["optimize", "independence", 4, "--solver", "cpsat", "--time-limit", 30],
     ["experiment", "growth", "--ns", "7,13", "--samples", 1000, "--toroidal", "--out", "{tmp}/growth"],
     ["count", 0],
     ["count", 12, "--estimate-cost", "--cores", 1, "--cores", 1000],

@@ -36,19 +36,18 @@ from __future__ import annotations
 import functools
 import multiprocessing
 import os
-import pickle
 import sys
 from collections.abc import Iterator
 from typing import Any
 
 from .. import interrupt
 from ..constraints import KINDS
-from ..errors import MissingDependency, QueensError, UnknownOption
+from ..errors import MissingDependency, UnknownOption
 from ..models.cnf import CnfModel
 from ..problem import Problem
 from .approximate import ApproximateCount, approximate
 from .interface import ASSUME_SYMMETRIC, COUNTS, FORCE, SEED, Backend, Option
-from .processes import context
+from .processes import run_elsewhere
 from .sat import ENCODING, MODEL, cnf_solutions, model_counts, quiet_stdout
 
 __all__ = ["ApproxmcBackend", "EPSILON", "DELTA"]
@@ -202,70 +201,11 @@ def _count(clauses: list[list[int]], projection: list[int], epsilon: float, delt
     return int(cells), int(hashes)
 
 
-#: Seconds between two looks at the count's process (and at the stop flag).
-_POLL_SECONDS = 0.05
-
-
 def _count_elsewhere(job: tuple) -> tuple[int, int]:
     """:func:`_count` of ``job`` in a process of its own, killed on Ctrl-C."""
     return _elsewhere(_count, *job)
 
 
 def _elsewhere(fn: Any, *args: Any) -> Any:
-    """``fn(*args)`` in a process of its own, waited for in short polls and killed on
-    Ctrl-C (or a stop requested from another thread); ``fn`` and ``args`` must pickle.
-
-    Raises
-    ------
-    KeyboardInterrupt
-        :class:`~queenslab.interrupt.Interrupted` on a stop (the process is killed).
-    QueensError
-        When the process ends without an answer (killed, crashed); what ``fn`` raised
-        there is raised here as it was (as a QueensError naming it, if it cannot be sent).
-    """
-    ctx = context()
-    receive, send = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_call_in_process, args=(fn, args, send), daemon=True, name="queenslab-approxmc")
-    started = False
-    try:
-        proc.start()
-        started = True
-        send.close()
-        while True:
-            interrupt.check()  # a stop requested from the main thread: the process is killed below
-            if receive.poll(_POLL_SECONDS):
-                try:
-                    status, value = receive.recv()
-                except EOFError:
-                    break
-                if status == "error":
-                    raise value
-                return value
-            if not proc.is_alive() and not receive.poll():
-                break
-    except KeyboardInterrupt:
-        raise interrupt.Interrupted("interrupted") from None
-    finally:
-        if started:
-            if proc.is_alive():
-                proc.kill()
-            proc.join(5)
-        send.close()
-        receive.close()
-    raise QueensError(f"ApproxMC's process ended without an answer (exit code {proc.exitcode}); the count was not made")
-
-
-def _call_in_process(fn: Any, args: tuple, conn: Any) -> None:
-    """The count's process: call, then send ``("ok", value)`` or ``("error", exception)``."""
-    try:
-        try:
-            conn.send(("ok", fn(*args)))
-        except BaseException as e:  # sent to the caller, which raises it
-            error: BaseException = e
-            try:
-                pickle.loads(pickle.dumps(e))  # what the caller will receive
-            except Exception:
-                error = QueensError(f"ApproxMC failed: {type(e).__name__}: {e}")
-            conn.send(("error", error))
-    finally:
-        conn.close()
+    """``fn(*args)`` in a process of its own, killed on Ctrl-C (:func:`.processes.run_elsewhere`)."""
+    return run_elsewhere(fn, *args, name="queenslab-approxmc", what="ApproxMC")

@@ -122,7 +122,7 @@ class CpsatBackend(Backend):
                 "CP-SAT's time limit ran out while the model was being built, before a solution was searched for"
             ) from None
         solver = _solver(time_limit=clock.left(), seed=opts.get("seed", 0), workers=opts.get("workers"))
-        status = _run_solver(solver, m.model)
+        status = run_solver(solver, m.model)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return m.decode(solver.Value)
         if status == cp_model.INFEASIBLE:
@@ -176,7 +176,7 @@ def _solver(*, time_limit: float | None = None, seed: int = 0, workers: int | No
     return solver
 
 
-def _run_solver(solver, model, callback=None):
+def run_solver(solver, model, callback=None):
     """``solver.Solve`` that Ctrl-C stops (through StopSearch); raises when it did."""
     interrupt.check()  # StopSearch before Solve starts would be forgotten by Solve
     with interrupt.stopping(solver.stop_search) as stopper:
@@ -218,7 +218,7 @@ def _enumerate_count(m: CpsatModel, *, time_limit=None, seed=0, limit=None) -> t
                 self.StopSearch()
 
     cb = _Counter()
-    status = _run_solver(solver, m.model, cb)
+    status = run_solver(solver, m.model, cb)
     if status == cp_model.MODEL_INVALID:
         raise QueensError(f"CP-SAT rejected the model: {m.model.Validate()}")
     complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and not cb.stopped

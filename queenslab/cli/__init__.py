@@ -15,7 +15,7 @@ variant flags, ``--json``, the backends' options derived from the registry):
 * :mod:`.warm` -- ``warm``.
 """
 
-from . import counting, estimate, growth, heuristics, limits, placements, ranking, symmetry, warm, watch  # noqa: F401  (they declare the commands)
+from . import counting, estimate, growth, heuristics, limits, optimize, placements, ranking, symmetry, warm, watch  # noqa: F401  (they declare the commands)
 from .app import cli, main, run
 
 __all__ = ["cli", "main", "run"]

@@ -1,0 +1,90 @@
+"""Optimisation: the domination and independence numbers by two optimisers that must agree.
+
+Expected values come from OEIS A075458 (the domination number of the queens' graph) and
+from the brute-force oracle of tests/naive.py on small variants.
+"""
+
+from __future__ import annotations
+
+import json
+
+import naive
+import pytest
+from clirun import run_cli
+
+from queenslab import Problem, Region
+from queenslab.errors import QueensError
+from queenslab.optimize import optimize
+
+#: OEIS A075458, n = 1..25: the domination number of the n x n queens' graph.
+A075458 = [1, 1, 1, 2, 3, 3, 4, 5, 5, 5, 5, 6, 7, 8, 9, 9, 9, 9, 10, 11, 11, 12, 12, 13, 13]
+
+
+@pytest.mark.parametrize("n", range(1, 9))
+def test_domination_number_is_oeis_a075458(n):
+    r = optimize(Problem(n), "dominate")
+    assert (r.optimum, r.proved, r.agrees) == (A075458[n - 1], True, True)
+    assert all(x.proved and x.value == A075458[n - 1] for x in r.runs)
+    assert len(r.queens) == r.optimum
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [9, 10, 11, 12])
+def test_domination_number_further(n):
+    r = optimize(Problem(n), "dominate", solvers=("cpsat",))
+    assert (r.optimum, r.proved) == (A075458[n - 1], True)
+
+
+PROBLEMS = [
+    Problem(4, blocked=[(0, 0), (1, 2)]),
+    Problem(4, fixed=[(0, 1)]),
+    Problem(5, toroidal=True),
+    Problem(4, knight=True),
+    Problem(4, regions=[Region.rows([0], 4, at_most=0)]),
+    Problem(3, leapers=[(1, 3)], blocked=[(1, 1)]),
+]
+
+
+@pytest.mark.parametrize("problem", PROBLEMS, ids=lambda p: p.describe())
+@pytest.mark.parametrize("objective", ["dominate", "independence"])
+def test_variants_against_brute_force(problem, objective):
+    oracle = naive.domination_number if objective == "dominate" else naive.independence_number
+    r = optimize(problem, objective)
+    assert (r.optimum, r.proved, r.agrees) == (oracle(problem), True, True)
+
+
+def test_independence_of_the_standard_board():
+    # n non-attacking queens fit from n = 4 on (A000170 > 0); the oracle below that
+    for n in range(1, 9):
+        want = n if n >= 4 else naive.independence_number(Problem(n))
+        assert optimize(Problem(n), "independence").optimum == want
+
+
+def test_a_stopped_optimiser_reports_its_bound_not_a_proof():
+    r = optimize(Problem(13), "dominate", solvers=("cpsat",), time_limit=0.05)
+    run = r.runs[0]
+    assert not run.proved and not r.proved
+    if run.value is not None:
+        assert run.bound is not None and run.bound <= A075458[12] <= run.value
+
+
+def test_bad_requests_are_refused():
+    with pytest.raises(QueensError, match="objective"):
+        optimize(Problem(4), "dominance")
+    with pytest.raises(QueensError, match="solver"):
+        optimize(Problem(4), solvers=("gurobi",))
+    with pytest.raises(QueensError, match="solvers"):
+        optimize(Problem(4), solvers="cpsat")
+    with pytest.raises(QueensError):
+        optimize(Problem(65))
+
+
+def test_the_command_line(capsys, monkeypatch):
+    code, out, _ = run_cli(capsys, monkeypatch, "optimize", "dominate", "6", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["optimum"] == A075458[5] and data["proved"] and data["agrees"]
+    assert len(data["queens"]) == data["optimum"] and all(1 <= r <= 6 and 1 <= c <= 6 for r, c in data["queens"])
+    code, out, _ = run_cli(capsys, monkeypatch, "optimize", "independence", "5", "--block", "1,1", "--solver", "maxsat")
+    assert code == 0 and "the most queens that attack no other: 5 (proved)" in out
+    code, _, err = run_cli(capsys, monkeypatch, "optimize", "dominate", "4", "--solver", "glpk")
+    assert code == 2 and "error" in err.lower()
