@@ -1301,6 +1301,19 @@ COMMANDS: dict[str, st.SearchStrategy] = {
         flag_("--no-unique"),
         opt("--time-limit", st.sampled_from(["0.5", "5", "0", "-1", "x", "nan", "inf", "1e400"])),
     ),
+    # boards that end quickly or are refused (a valid large one would only be slow)
+    "optimize dominate": st.tuples(
+        st.sampled_from(["1", "4", "6", "0", "65", "x", "1e9", "-3"]).map(lambda t: [t]),
+        VARIANT,
+        opt("--solver", st.sampled_from(["both", "maxsat", "cpsat", "x", ""])),
+        opt("--time-limit", st.sampled_from(["0.5", "5", "0", "-1", "x", "nan", "inf", "1e400"])),
+    ),
+    "optimize independence": st.tuples(
+        st.sampled_from(["1", "3", "5", "0", "65", "x"]).map(lambda t: [t]),
+        VARIANT,
+        opt("--solver", st.sampled_from(["both", "maxsat", "cpsat", "x"])),
+        opt("--time-limit", st.sampled_from(["0.5", "5", "0", "x"])),
+    ),
     "export": st.tuples(
         st.sampled_from(["cnf", "cpsat", "x"]).map(lambda t: [t]),
         N_TOKENS.map(lambda t: [t]),
