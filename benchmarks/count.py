@@ -55,6 +55,7 @@ from common import add_plot_option, best_time, check_plot, print_metadata, run_m
 
 from queenslab.data import known_total, known_unique
 from queenslab.native import engine, join
+from queenslab.native.methods import host_features
 from queenslab.native.seeds import bitwise_with_nodes
 from queenslab.problem import Problem
 
@@ -111,7 +112,7 @@ def simd_features() -> str:
     """The vector instruction sets LLVM sees on this CPU (the symmetric counter's lanes are
     vectorised with them; without AVX2 the engine runs its scalar search)."""
     try:
-        features = engine._host_features()
+        features = host_features()
     except RuntimeError:  # llvmlite cannot read the features on some platforms
         return "unknown"
     found = [f for f in ("avx512f", "avx512vl", "avx2", "sse4.2", "neon") if features.get(f)]

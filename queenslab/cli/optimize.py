@@ -74,7 +74,6 @@ def _command(objective: str, summary: str, examples: str) -> None:
         return 0 if r.proved else 1
 
 
-
 _HELP = """The optimum, whether it is proved, each optimiser's value, proved bound and time, and
 a witness board (1-based cells; drawn up to n = 40). Exit 0 for a proved optimum on which
 the optimisers agree, 1 when none proved it in time or they disagree.

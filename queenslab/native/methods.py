@@ -50,6 +50,7 @@ __all__ = [
     "JoinMethod",
     "SymmetricMethod",
     "choose",
+    "host_features",
     "named",
     "sym_count",
 ]
@@ -86,7 +87,8 @@ def _wide_simd(cpu_name: str | None, cpu_features: str | None, host_features: Ca
     return bool(found.get("avx2") or found.get("avx512f"))
 
 
-def _host_features() -> dict:
+def host_features() -> dict:
+    """This machine's CPU features as LLVM reads them (``{"avx2": True, ...}``)."""
     import llvmlite.binding as llvm
 
     llvm.initialize_native_target()
@@ -97,7 +99,7 @@ def _choose_sym_kernel() -> str:
     from numba.core import config
 
     name, features = getattr(config, "CPU_NAME", None), getattr(config, "CPU_FEATURES", None)
-    return "lanes" if _wide_simd(name, features, _host_features) else "scalar"
+    return "lanes" if _wide_simd(name, features, host_features) else "scalar"
 
 
 #: The symmetric counter this machine runs: ``"lanes"`` (SIMD, where numba compiles for
