@@ -182,20 +182,34 @@ def probe_strata(
             if ok and d == n:
                 sols = 1.0
             elif ok:
-                cand = row_candidates(d, allowed, s)
-                if leaps and cand:
-                    cand &= ~leap_block(d, q, leap_rows, leap_masks)
-                if counted and cand:
-                    cand &= ~region_block(d, rc, regions, region_bounds)
-                c = popcount(cand)
-                if c:
-                    state, pick = _choose(cand, c, width[d], state)
-                    sel[d] = pick
-                    k = popcount(pick)
-                    chose = chose or k < c
-                    cw[d] = c / k
-                y = d if c else d - 1
-                while y >= d:
+                # one loop enters every row, the stratum's first (weight 1) as the rest:
+                # ny is the row to enter next (-1: none), w its parent's weight
+                y = d - 1
+                ny = d
+                w = 1.0
+                while True:
+                    if ny >= 0:
+                        cand = row_candidates(ny, allowed, s)
+                        if leaps and cand:
+                            cand &= ~leap_block(ny, q, leap_rows, leap_masks)
+                        if counted and cand:
+                            cand &= ~region_block(ny, rc, regions, region_bounds)
+                        c = popcount(cand)
+                        if c and ny == n - 1 and not counted:
+                            # last row: every candidate is a leaf (the walk counts them so)
+                            sols += w * c
+                            nodes += w * c
+                            visited += c
+                        elif c:
+                            state, pick = _choose(cand, c, width[ny], state)
+                            sel[ny] = pick
+                            k = popcount(pick)
+                            chose = chose or k < c
+                            cw[ny] = w * c / k
+                            y = ny
+                        ny = -1
+                    if y < d:
+                        break
                     bm = sel[y]
                     if bm == _U0:
                         y -= 1
@@ -212,31 +226,11 @@ def probe_strata(
                         break
                     if counted and not region_step(y, bit, rc, regions, region_bounds, region_rest):
                         continue
-                    ny = y + 1
-                    if ny == n:
+                    if y + 1 == n:
                         sols += w
                         continue
                     place(y, bit, s, n, full, torus)
-                    cand = row_candidates(ny, allowed, s)
-                    if leaps and cand:
-                        cand &= ~leap_block(ny, q, leap_rows, leap_masks)
-                    if counted and cand:
-                        cand &= ~region_block(ny, rc, regions, region_bounds)
-                    c = popcount(cand)
-                    if c == 0:
-                        continue
-                    if ny == n - 1 and not counted:
-                        # last row: every candidate is a leaf (the walk counts them so)
-                        sols += w * c
-                        nodes += w * c
-                        visited += c
-                        continue
-                    state, pick = _choose(cand, c, width[ny], state)
-                    sel[ny] = pick
-                    k = popcount(pick)
-                    chose = chose or k < c
-                    cw[ny] = w * c / k
-                    y = ny
+                    ny = y + 1
                 if cap and visited > cap:
                     out[h, BIG] += 1
                     for yy in range(d, n + 1):
