@@ -27,7 +27,10 @@ backend never re-derives a variant's meaning. A constraint that gives no ``compi
 not in these tables: reading one of them for a problem holding it raises
 :class:`~queenslab.errors.UnsupportedProblem` naming the constraint (it is never
 ignored), unless the reader takes the kind's own encoding and says so
-(``compile_problem(problem, hooks=("encode_cpsat",))``).
+(``compile_problem(problem, hooks=("encode_cpsat",))``). Likewise a board other than
+n queens on n x n (a rectangle, fewer queens than rows) is read only by a reader that
+says it handles one (``compile_problem(problem, boards=True)``: its rows hold at most one
+queen, ``queens`` in all); for any other the tables raise.
 :func:`compile_problem` caches the result; each table is computed on first use, and its
 arrays are read-only.
 
@@ -51,6 +54,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import validate
 from .constraints import HOOKS, Conflict, Constraint, Tables, leap_offsets, leaper_name, unhandled
 from .constraints.base import Bound, line_attack
 from .d4 import D4Element
@@ -77,6 +81,10 @@ class CompiledProblem:
         What the constraints said (:meth:`Constraint.compile`).
     own : tuple of Constraint
         The constraints not in the tables, which the reader encodes itself.
+    missing : tuple of Constraint
+        The constraints neither in the tables nor encoded by the reader (reading a table refuses them).
+    boards : bool
+        Whether the reader handles a board other than n queens on n x n.
     """
 
     problem: Problem
@@ -85,10 +93,22 @@ class CompiledProblem:
     words: Tables
     own: tuple[Constraint, ...] = ()
     missing: tuple[Constraint, ...] = ()
+    boards: bool = False
 
     @property
     def n(self) -> int:
+        """The number of rows."""
         return self.problem.n
+
+    @property
+    def width(self) -> int:
+        """The number of columns (``n`` on a square board)."""
+        return self.problem.columns
+
+    @property
+    def queens(self) -> int:
+        """How many queens a solution holds (``n`` unless rows may stay empty)."""
+        return self.problem.queens
 
     @property
     def toroidal(self) -> bool:
@@ -113,7 +133,14 @@ class CompiledProblem:
         return tuple(sorted(self.words.fixed))
 
     def _check(self) -> None:
-        """Refuse a problem with a constraint outside the tables the caller reads."""
+        """Refuse a problem with a constraint outside the tables the caller reads, or a
+        board the caller does not handle."""
+        if not self.boards and not self.problem.is_plain_board:
+            raise UnsupportedProblem(
+                f"{self.problem.describe()}: this computation takes n queens on an n x n board only; k queens on "
+                "an r x c board are counted by the native engine (its board method) and the cpsat, sat, ganak and "
+                "cpmpy backends"
+            )
         if self.missing:
             c = self.missing[0]
             raise UnsupportedProblem(
@@ -124,14 +151,15 @@ class CompiledProblem:
             )
 
     def attack(self, a: Cell, b: Cell) -> str | None:
-        """How a queen on ``a`` attacks ``b`` under the compiled move rules, or None."""
+        """How a queen on ``a`` attacks ``b`` under the compiled move rules, or None (on a
+        torus, which is square, ``n`` is the modulus; a rectangle has no torus)."""
         return line_attack(self.n, a, b, self.toroidal, self.leaps, leaper_name)
 
     # The tables are computed on first use: the bitboard ones exist only for n <= 64,
     # and the models' cell lists are not needed by the native engine.
     @functools.cached_property
     def allowed(self) -> np.ndarray:
-        """``uint64[n]``: the cells each row may take (n <= 64)."""
+        """``uint64[n]``: the cells each row may take (n <= 64 rows and columns)."""
         return _readonly(_allowed(self._bitboard_problem()))
 
     @functools.cached_property
@@ -210,21 +238,32 @@ class CompiledProblem:
 
     def _bitboard_problem(self) -> CompiledProblem:
         self._check()
-        if self.n > BITBOARD_MAX_N:
+        if max(self.n, self.width) > BITBOARD_MAX_N:
             raise TooLarge(
-                f"the bitboard tables hold a row in a 64-bit integer: n <= {BITBOARD_MAX_N}, got n = {self.n}"
+                f"the bitboard tables hold a row in a 64-bit integer: n <= {BITBOARD_MAX_N}, got "
+                + (f"n = {self.n}" if self.width == self.n else f"a {self.n}x{self.width} board")
             )
         return self
 
+    @property
+    def rows_full(self) -> bool:
+        """Whether every row holds exactly one queen (else at most one, ``queens`` in all)."""
+        return self.queens == self.n
+
+    @property
+    def columns_full(self) -> bool:
+        """Whether every column holds exactly one queen (else at most one)."""
+        return self.queens == self.width
+
     def rows(self) -> list[list[Cell]]:
-        """The cells of each row (each holds exactly one queen)."""
-        n = self.n
-        return [[(r, c) for c in range(n)] for r in range(n)]
+        """The cells of each row (each holds one queen, at most one when :attr:`rows_full` is False)."""
+        n, m = self.n, self.width
+        return [[(r, c) for c in range(m)] for r in range(n)]
 
     def columns(self) -> list[list[Cell]]:
-        """The cells of each column (each holds exactly one queen)."""
-        n = self.n
-        return [[(r, c) for r in range(n)] for c in range(n)]
+        """The cells of each column (each holds one queen, at most one when :attr:`columns_full` is False)."""
+        n, m = self.n, self.width
+        return [[(r, c) for r in range(n)] for c in range(m)]
 
     def conflicts(self, placement: Sequence[int]) -> list[Conflict]:
         """Every constraint the 0-based placement (one column per row) breaks.
@@ -235,8 +274,11 @@ class CompiledProblem:
         """
         problem = self.problem
         columns = tuple(int(c) for c in placement)
-        cells = list(enumerate(columns))
-        out = [x for c in problem.constraints if c.kind in ("blocked", "fixed") for x in c.conflicts(columns)]
+        cells = [(r, c) for r, c in enumerate(columns) if c >= 0]  # -1: an empty row
+        out = []
+        if len(cells) != problem.queens:
+            out.append(Conflict("queens", (), f"the placement holds {len(cells)} queens, the problem {problem.queens}"))
+        out += [x for c in problem.constraints if c.kind in ("blocked", "fixed") for x in c.conflicts(columns)]
         out.sort(key=lambda x: x.rule != "blocked")
         out += region_conflicts(problem, placement)
         for i, a in enumerate(cells):
@@ -271,10 +313,10 @@ def _readonly(a: np.ndarray) -> np.ndarray:
 
 
 def _allowed(tables: CompiledProblem) -> np.ndarray:
-    n = tables.n
+    n, m = tables.n, tables.width
     if tables.contradiction:
         return np.zeros(n, dtype=np.uint64)
-    rows = [(1 << n) - 1] * n
+    rows = [(1 << m) - 1] * n
     for r, c in tables.fixed:
         rows[r] = 1 << c
     forbidden = [cell for region in tables.regions if region.at_most == 0 for cell in region.cells]
@@ -283,7 +325,7 @@ def _allowed(tables: CompiledProblem) -> np.ndarray:
     for fr, fc in tables.fixed:
         for r in range(n):
             if r != fr:
-                for c in range(n):
+                for c in range(m):
                     if tables.attack((fr, fc), (r, c)):
                         rows[r] &= ~(1 << c)
     return np.array(rows, dtype=np.uint64)
@@ -312,29 +354,29 @@ def _leap_table(tables: CompiledProblem) -> tuple[np.ndarray, np.ndarray]:
     Attacks are symmetric, so a search that places rows top-down only needs the cells
     below each queen: row ``r + d`` (on a torus, ``d`` is the distance mod n).
     """
-    n = tables.n
+    n, m = tables.n, tables.width
     table: dict[int, list[int]] = {}
     for dr, dc in leap_offsets(tables.leaps):
         d = dr % n if tables.toroidal else dr
         if not 1 <= d < n:
             continue  # upwards (the mirror jump covers it), off the board, or a row move
-        masks = table.setdefault(d, [0] * n)
-        for c in range(n):
-            c2 = (c + dc) % n if tables.toroidal else c + dc
-            if 0 <= c2 < n and c2 != c:
+        masks = table.setdefault(d, [0] * m)
+        for c in range(m):
+            c2 = (c + dc) % m if tables.toroidal else c + dc
+            if 0 <= c2 < m and c2 != c:
                 masks[c] |= 1 << c2
     dists = sorted(table)
     rows = np.array(dists, dtype=np.int64)
-    leap_masks = np.array([table[d] for d in dists], dtype=np.uint64).reshape(len(dists), n)
+    leap_masks = np.array([table[d] for d in dists], dtype=np.uint64).reshape(len(dists), m)
     return rows, leap_masks
 
 
 def _diagonals(tables: CompiledProblem) -> tuple[tuple[Cell, ...], ...]:
-    n = tables.n
+    n, m = tables.n, tables.width
     down: dict[int, list[Cell]] = {}
     up: dict[int, list[Cell]] = {}
     for r in range(n):
-        for c in range(n):
+        for c in range(m):
             kd, ku = (c - r, c + r) if not tables.toroidal else ((c - r) % n, (c + r) % n)
             down.setdefault(kd, []).append((r, c))
             up.setdefault(ku, []).append((r, c))
@@ -342,18 +384,18 @@ def _diagonals(tables: CompiledProblem) -> tuple[tuple[Cell, ...], ...]:
 
 
 def _leap_pairs(tables: CompiledProblem) -> tuple[tuple[Cell, Cell], ...]:
-    n = tables.n
-    offsets = leap_offsets(tables.leaps)  # once: the loop below runs n * n times
+    n, m = tables.n, tables.width
+    offsets = leap_offsets(tables.leaps)  # once: the loop below runs n * m times
     if not offsets:
         return ()
     pairs: set[tuple[Cell, Cell]] = set()
     for r in range(n):
-        for c in range(n):
+        for c in range(m):
             for dr, dc in offsets:
                 r2, c2 = r + dr, c + dc
                 if tables.toroidal:
                     r2, c2 = r2 % n, c2 % n
-                elif not (0 <= r2 < n and 0 <= c2 < n):
+                elif not (0 <= r2 < n and 0 <= c2 < m):
                     continue
                 if (r2, c2) != (r, c):
                     a, b = sorted(((r, c), (r2, c2)))
@@ -361,7 +403,7 @@ def _leap_pairs(tables: CompiledProblem) -> tuple[tuple[Cell, Cell], ...]:
     return tuple(sorted(pairs))
 
 
-def compile_problem(problem: Problem, hooks: tuple[str, ...] = ()) -> CompiledProblem:
+def compile_problem(problem: Problem, hooks: tuple[str, ...] = (), *, boards: bool = False) -> CompiledProblem:
     """The compiled form of ``problem``, computed once and cached (problems are immutable).
 
     Parameters
@@ -371,6 +413,10 @@ def compile_problem(problem: Problem, hooks: tuple[str, ...] = ()) -> CompiledPr
         The constraint hooks the caller encodes itself (``"encode_cpsat"``, ...): a
         constraint that gives one of them but no ``compile`` is left to the caller
         (:attr:`CompiledProblem.own`) instead of refused.
+    boards : bool, default False
+        The caller handles a board other than n queens on n x n (rows holding at most
+        one queen, ``queens`` in all, ``width`` columns); for any other caller the
+        tables of such a problem raise.
 
     Returns
     -------
@@ -384,11 +430,11 @@ def compile_problem(problem: Problem, hooks: tuple[str, ...] = ()) -> CompiledPr
     problem = as_problem(problem)
     if not isinstance(hooks, tuple) or not set(hooks) <= set(HOOKS):
         raise QueensError(f"hooks is a tuple of {', '.join(HOOKS)}, got {hooks!r}")
-    return _compile(problem, hooks)
+    return _compile(problem, hooks, validate.flag(boards, "boards"))
 
 
 @functools.lru_cache(maxsize=32)
-def _compile(problem: Problem, hooks: tuple[str, ...]) -> CompiledProblem:
+def _compile(problem: Problem, hooks: tuple[str, ...], boards: bool) -> CompiledProblem:
     group = problem.symmetries()
     flags = np.array([g.flags for g in group[1:]], dtype=np.int64).reshape(len(group) - 1, 3)
     words = Tables(problem.n)
@@ -400,4 +446,4 @@ def _compile(problem: Problem, hooks: tuple[str, ...]) -> CompiledProblem:
             rest.append(c)
     missing = tuple(unhandled(rest, (), hooks))
     own = tuple(c for c in rest if c not in missing)
-    return CompiledProblem(problem, group, _readonly(flags), words, own, missing)
+    return CompiledProblem(problem, group, _readonly(flags), words, own, missing, boards)

@@ -61,7 +61,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import validate
-from .errors import QueensError
+from .errors import QueensError, UnsupportedProblem
 from .problem import Problem, as_problem
 
 # numba (the engine, the estimator's kernels) is imported where it runs: the command
@@ -568,13 +568,28 @@ def estimate_cost(
 
 
 #: How each method is named in a sentence.
-METHOD_NAMES = {"join": "the half-board join", "symmetric": "the symmetric search", "general": "the general search"}
+METHOD_NAMES = {
+    "join": "the half-board join",
+    "symmetric": "the symmetric search",
+    "general": "the general search",
+    "board": "the board search",
+}
+
+
 #: The cost model of each counting method of :data:`queenslab.native.methods.REGISTRY`
 #: (a test holds the names equal): ``model(problem, seconds, seed)``.
+def _board_model(problem: Problem, seconds: float, seed: int) -> _Model:
+    raise UnsupportedProblem(
+        f"{problem.describe()}: the cost model has no prediction for the board search (its estimators walk n queens "
+        "on n x n); its practical limit is on the placements it searches, which the count itself checks"
+    )
+
+
 MODELS: dict[str, Callable[[Problem, float, int], _Model]] = {
     "join": _join_model,
     "symmetric": _symmetric_model,
     "general": _general_model,
+    "board": _board_model,
 }
 
 
@@ -621,6 +636,8 @@ def check_count(problem: Problem, force: bool = False) -> None:
 
     problem = as_problem(problem)
     force = validate.flag(force, "force")
+    if not problem.is_plain_board:
+        return  # a board's limit is on the placements it searches: the engine checks it
     price = ""
     if problem.n > pool.COUNT.largest and not force:
         try:

@@ -367,30 +367,52 @@ class D4Element:
 
 @dataclass(frozen=True)
 class BoardSymmetry:
-    """One element of D4 acting on the cells of one ``n x n`` board.
+    """One element of D4 acting on the cells of one ``n x n`` board, or of an ``n x
+    columns`` rectangle.
 
     This is what :meth:`queenslab.constraints.Constraint.image` receives: a constraint
-    maps its cells with :meth:`cell` without knowing the board size itself.
+    maps its cells with :meth:`cell` without knowing the board size itself. A rectangle
+    (``columns != n``) is mapped onto itself by the four elements without ``inv``
+    (identity, rotate-180 and the two mirrors in its centre lines); an element that
+    transposes it is refused.
 
     Parameters
     ----------
     element : D4Element
     n : int
+        The number of rows.
+    columns : int, optional
+        The number of columns (default ``n``).
 
     Examples
     --------
     >>> s = BoardSymmetry(element("rotate-90"), 4)
     >>> s.cell(0, 0), s.name, s.apply((1, 3, 0, 2))
     ((0, 3), 'rotate-90', (1, 3, 0, 2))
+    >>> BoardSymmetry(element("rotate-180"), 2, 5).apply((0, -1))    # -1: an empty row
+    (-1, 4)
     """
 
     element: D4Element
     n: int
+    columns: int | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.element, D4Element):
             raise QueensError(f"a board symmetry's element is a D4Element, got {validate.brief(self.element)}")
         object.__setattr__(self, "n", validate.whole_number(self.n, "n", minimum=1))
+        m = self.n if self.columns is None else validate.whole_number(self.columns, "columns", minimum=1)
+        object.__setattr__(self, "columns", m)
+        if m != self.n and self.element.inv:
+            raise QueensError(
+                f"{self.element.name} maps the {self.n}x{m} board onto a {m}x{self.n} one: a rectangle's symmetries "
+                "are the identity, rotate-180 and the mirrors in its centre lines"
+            )
+
+    @property
+    def is_square(self) -> bool:
+        """Whether the board is square."""
+        return self.columns == self.n
 
     @property
     def name(self) -> str:
@@ -399,11 +421,31 @@ class BoardSymmetry:
 
     def cell(self, r: int, c: int) -> tuple[int, int]:
         """The image of the 0-based cell ``(r, c)``."""
-        return self.element.cell(self.n, r, c)
+        n, m = self.n, cast(int, self.columns)
+        if m == n:
+            return self.element.cell(n, r, c)
+        if not (type(r) is int and type(c) is int and 0 <= r < n and 0 <= c < m):
+            raise InvalidPlacement(f"cell ({validate.brief(r)}, {validate.brief(c)}) is off the {n}x{m} board")
+        return (n - 1 - r if self.element.rev else r), (m - 1 - c if self.element.cmpl else c)
 
     def apply(self, placement: Sequence[int]) -> tuple[int, ...]:
-        """The image of a placement of this board (0-based columns by row)."""
-        return self.element.apply(placement)
+        """The image of a placement of this board (0-based columns by row; -1 for an
+        empty row where the board holds fewer queens than rows)."""
+        if self.is_square and all(type(c) is int and c >= 0 for c in placement):
+            return self.element.apply(placement)
+        if len(placement) != self.n:
+            raise InvalidPlacement(
+                f"a placement of the {self.n}x{self.columns} board has {self.n} rows, got {len(placement)}"
+            )
+        out = [-1] * self.n
+        for r, c in enumerate(placement):
+            if c == -1:
+                continue
+            r2, c2 = self.cell(r, int(c))
+            if out[r2] != -1:
+                raise InvalidPlacement(f"{validate.brief(tuple(placement))} has two queens in column {c + 1}")
+            out[r2] = c2
+        return tuple(out)
 
 
 def _board_cell(n: object, r: object, c: object) -> tuple[int, int, int]:

@@ -17,6 +17,13 @@ and ``constraints=[...]`` takes any :class:`~queenslab.constraints.Constraint`, 
 a kind defined outside the package included. The problem's symmetry group is derived
 from its constraints' images (:meth:`Problem.symmetries`).
 
+The board is ``n x n`` with ``n`` queens unless ``columns`` (an ``n x columns``
+rectangle) or ``queens`` (fewer queens than rows: rows may stay empty) say otherwise --
+the k-queens problems of Kotesovec's *Non-attacking chess pieces* and of Chaiken, Hanusa
+and Zaslavsky's *A q-queens problem*. A placement is then the column of each row's queen,
+-1 for an empty row; the group is the board's own (D4 on a square, the identity,
+rotate-180 and the two mirrors on a rectangle) intersected with the constraints'.
+
 Cells are 0-based ``(row, column)`` tuples in the Python API. Constraints that
 contradict each other (two fixed queens attacking each other, a fixed queen on a blocked
 cell, bounds no placement meets) make a valid problem with no solutions, as in CP and SAT
@@ -32,7 +39,7 @@ import hashlib
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -55,7 +62,18 @@ from .constraints.region import regions_of
 from .d4 import D4, BoardSymmetry, D4Element
 from .errors import InvalidPlacement, InvalidProblem, QueensError
 
-__all__ = ["Problem", "Region", "Cell", "attacks", "leaps", "leap_offsets", "leaper_name", "FORMAT_VERSION", "MAX_N"]
+__all__ = [
+    "Problem",
+    "Region",
+    "Cell",
+    "EMPTY",
+    "attacks",
+    "leaps",
+    "leap_offsets",
+    "leaper_name",
+    "FORMAT_VERSION",
+    "MAX_N",
+]
 
 #: The largest board of a Problem: the largest any method of queenslab handles (the
 #: constructive heuristics index rows with 32-bit counters).
@@ -64,10 +82,14 @@ MAX_N = 2**31 - 1
 #: Version of the plain form written by :meth:`Problem.to_dict`.
 FORMAT_VERSION = 1
 #: The fields of that form, in order (besides ``version`` and ``base``).
-_FIELDS = ("n", *(key for kind in KINDS for key in kind.FIELDS))
+_FIELDS = ("n", "columns", "queens", *(key for kind in KINDS for key in kind.FIELDS))
 #: The fields a fingerprint covers even when empty (the later ones only when used, so
 #: that the fingerprints of problems without them never change).
 _FINGERPRINT_FIELDS = ("n", "toroidal", "knight", "blocked", "fixed")
+#: The board's fields: written (and fingerprinted) only when not the default, n.
+_BOARD_FIELDS = ("columns", "queens")
+#: The value of an empty row in a placement of a board with fewer queens than rows.
+EMPTY = -1
 
 Cell = tuple[int, int]
 #: Re-exported for the names this module always had.
@@ -207,14 +229,22 @@ class Problem:
         ``toroidal=True``, ...), a kind defined outside the package is kept as given.
         After construction :attr:`constraints` holds every constraint of the problem,
         the built-in ones first, in the order of :data:`queenslab.constraints.KINDS`.
+    columns : int, default n
+        The board's columns: ``n x columns``. A rectangle has no torus here, and its
+        symmetries are the four that keep its shape.
+    queens : int, default n
+        How many queens: with fewer than ``n`` rows may stay empty (a placement has -1
+        there). More queens than rows or columns make a problem without solutions.
 
     Raises
     ------
     InvalidProblem
         If ``n < 1``, a cell is off the board, a leaper offset is not a jump (``(0, b)``
         or ``(a, a)``), or a region is malformed (no cells, ``at_least > at_most``, more
-        queens than cells). Constraints that contradict each other make a problem with
-        no solutions (see :attr:`contradiction`), not an error.
+        queens than cells); ``columns < 1``, ``queens < 0``, a torus on a rectangle, or a
+        kind defined outside the package on a board other than n queens on n x n.
+        Constraints that contradict each other make a problem with no solutions (see
+        :attr:`contradiction`), not an error.
 
     Examples
     --------
@@ -228,6 +258,9 @@ class Problem:
     >>> from queenslab.constraints import Torus, Blocked
     >>> Problem(5, constraints=[Torus(), Blocked([(0, 0)])]) == Problem(5, toroidal=True, blocked=[(0, 0)])
     True
+    >>> p = Problem(4, columns=6, queens=3)
+    >>> p.describe(), [g.name for g in p.symmetries()]
+    ('3 queens on 4x6', ['identity', 'reflect-vertical-axis', 'reflect-horizontal-axis', 'rotate-180'])
     """
 
     n: int
@@ -238,6 +271,8 @@ class Problem:
     leapers: tuple[tuple[int, int], ...] = field(default=())
     regions: tuple[Region, ...] = field(default=())
     constraints: tuple[Constraint, ...] = field(default=(), repr=False)
+    columns: int = field(default=cast(int, None))
+    queens: int = field(default=cast(int, None))
 
     if TYPE_CHECKING:
         # The constructor takes any iterable of cells; __post_init__ stores them as a
@@ -252,6 +287,8 @@ class Problem:
             leapers: Iterable[tuple[int, int]] | None = (),
             regions: Iterable[Region | dict[str, Any]] | None = (),
             constraints: Iterable[Constraint] = (),
+            columns: int | None = None,
+            queens: int | None = None,
         ) -> None: ...
 
     def __post_init__(self) -> None:
@@ -261,14 +298,45 @@ class Problem:
         for flag in ("toroidal", "knight"):
             object.__setattr__(self, flag, _flag(getattr(self, flag), flag))
         object.__setattr__(self, "n", n)
+        m = (
+            n
+            if self.columns is None
+            else validate.whole_number(
+                self.columns, "columns", maximum=MAX_N, error=InvalidProblem, why="the largest board of a Problem"
+            )
+        )
+        k = (
+            n
+            if self.queens is None
+            else validate.whole_number(
+                self.queens,
+                "queens",
+                minimum=0,
+                maximum=MAX_N,
+                error=InvalidProblem,
+                why="the largest board of a Problem",
+            )
+        )
+        object.__setattr__(self, "columns", m)
+        object.__setattr__(self, "queens", k)
         given = _given(self.constraints)
         own = [c for c in given if type(c) not in KINDS]
-        blocked = _merged_cells(self.blocked, given, Blocked, n)
-        fixed = _merged_cells(self.fixed, given, Fixed, n)
+        if own and not self.is_plain_board:
+            raise InvalidProblem(
+                f"the {own[0].kind} constraint is a kind of your own: such kinds go on a board of n queens on n x n "
+                f"(its holds() and image() are checked on permutations), not on {k} queens on {n}x{m}"
+            )
+        blocked = _merged_cells(self.blocked, given, Blocked, n, m)
+        fixed = _merged_cells(self.fixed, given, Fixed, n, m)
         object.__setattr__(self, "blocked", blocked)
         object.__setattr__(self, "fixed", fixed)
         if any(isinstance(c, Torus) for c in given):
             object.__setattr__(self, "toroidal", True)
+        if self.toroidal and m != n:
+            raise InvalidProblem(
+                f"a torus here is square: the {n}x{m} board cannot be toroidal (its broken diagonals would not "
+                "close); drop toroidal, or give columns = n"
+            )
         leapers = offsets_of(
             [
                 *(() if self.leapers is None else offsets_of(self.leapers)),
@@ -279,9 +347,9 @@ class Problem:
             object.__setattr__(self, "knight", True)
             leapers = tuple(x for x in leapers if x != (1, 2))
         object.__setattr__(self, "leapers", leapers)
-        regions = regions_of(self.regions, n)
+        regions = regions_of(self.regions, n, m)
         if any(isinstance(c, Region) for c in given):
-            regions = regions_of([*regions, *(c for c in given if isinstance(c, Region))], n)
+            regions = regions_of([*regions, *(c for c in given if isinstance(c, Region))], n, m)
         object.__setattr__(self, "regions", regions)
         built: list[Constraint] = [Torus()] if self.toroidal else []
         built += [Leaper(a, b, self.toroidal) for a, b in self.leaps]
@@ -312,6 +380,12 @@ class Problem:
         >>> Problem(8).contradiction is None
         True
         """
+        n, m, k = self.n, self.columns, self.queens
+        if k > min(n, m):
+            return (
+                f"{k} queens need {k} rows and {k} columns (one queen on each), but the {n}x{m} board has "
+                f"{min(n, m)} {'rows' if n <= m else 'columns'}"
+            )
         both = set(self.blocked) & set(self.fixed)
         if both:
             r, c = min(both)
@@ -320,6 +394,8 @@ class Problem:
         if pair is not None:
             (r1, c1), (r2, c2) = pair
             return f"the fixed queens at ({r1 + 1},{c1 + 1}) and ({r2 + 1},{c2 + 1}) attack each other ({self.attack(*pair)})"
+        if len(self.fixed) > k:
+            return f"{len(self.fixed)} fixed queens stand on a board of {k} queens"
         fixed = set(self.fixed)
         for i, region in enumerate(self.regions):
             inside = sum(cell in fixed for cell in region.cells)
@@ -337,8 +413,19 @@ class Problem:
     # ------------------------------------------------------------------ views
     @property
     def is_standard(self) -> bool:
-        """True for the plain n-queens problem (no constraint)."""
-        return not self.constraints
+        """True for the plain n-queens problem (no constraint, n queens on n x n)."""
+        return not self.constraints and self.is_plain_board
+
+    @property
+    def is_plain_board(self) -> bool:
+        """True for n queens on an n x n board (whatever the constraints), the board of
+        every method; False for a rectangle or fewer queens than rows."""
+        return self.columns == self.n and self.queens == self.n
+
+    @property
+    def is_square(self) -> bool:
+        """True when the board has as many columns as rows."""
+        return self.columns == self.n
 
     @property
     def kinds(self) -> tuple[type[Constraint], ...]:
@@ -356,7 +443,8 @@ class Problem:
             for name in ("n", "toroidal", "knight", "blocked", "fixed", "leapers", "regions")
         )
         own = self.own_constraints
-        return f"Problem({fields}{f', constraints={own!r}' if own else ''})"
+        board = "".join(f", {name}={getattr(self, name)}" for name in _BOARD_FIELDS if getattr(self, name) != self.n)
+        return f"Problem({fields}{board}{f', constraints={own!r}' if own else ''})"
 
     def symmetries(self) -> tuple[D4Element, ...]:
         """The subgroup of D4 that maps this problem onto itself, identity first.
@@ -383,7 +471,9 @@ class Problem:
         own = set(self.constraints)
         out = []
         for g in D4:
-            on_board = BoardSymmetry(g, self.n)
+            if g.inv and not self.is_square:
+                continue  # a transposition maps a rectangle onto another board
+            on_board = BoardSymmetry(g, self.n, self.columns)
             images = set()
             for c in self.constraints:
                 image = c.image(on_board)
@@ -417,7 +507,15 @@ class Problem:
         InvalidPlacement
             If ``a`` or ``b`` is not a cell of the board, or they are the same cell.
         """
-        n = self.n
+        n, m = self.n, self.columns
+        if m != n:
+            for what, cell in (("a", a), ("b", b)):
+                r, c = cell_pair(cell, what, InvalidPlacement)
+                if not (0 <= r < n and 0 <= c < m):
+                    raise InvalidPlacement(f"{what} = ({r}, {c}) is off the {n}x{m} board")
+            if tuple(a) == tuple(b):
+                raise InvalidPlacement(f"a and b are the same cell {tuple(a)}: attack() compares two distinct cells")
+            return line_attack(n, tuple(a), tuple(b), False, self.leaps, leaper_name)
         if not (_is_cell(a, n) and _is_cell(b, n)) or a == b:
             return attacks(n, a, b, toroidal=self.toroidal, leapers=self.leaps)  # checks, or raises
         return line_attack(n, a, b, self.toroidal, self.leaps, leaper_name)
@@ -434,7 +532,8 @@ class Problem:
         Returns
         -------
         dict
-            ``version`` (the format's version), ``base`` (0 or 1), ``n``, ``toroidal``,
+            ``version`` (the format's version), ``base`` (0 or 1), ``n``, ``columns`` and
+            ``queens`` (only when they are not ``n``), ``toroidal``,
             ``knight``, ``blocked`` and ``fixed`` (lists of ``[row, column]``),
             ``leapers`` (a list of ``[a, b]``) and ``regions`` (a list of
             ``{"cells": [[row, column], ...], "at_least": k, "at_most": k or null}``).
@@ -449,6 +548,7 @@ class Problem:
         """
         k = 1 if one_based else 0
         out: dict[str, Any] = {"version": FORMAT_VERSION, "base": k, "n": self.n}
+        out.update({name: getattr(self, name) for name in _BOARD_FIELDS if getattr(self, name) != self.n})
         for kind in KINDS:  # each kind writes its own keys
             out.update(kind.to_fields([c for c in self.constraints if type(c) is kind], k))
         for c in self.own_constraints:
@@ -492,7 +592,7 @@ class Problem:
         if type(base) is not int or base not in (0, 1):
             raise InvalidProblem(f"'base' is 0 or 1 (0- or 1-based cells), got {validate.brief(base)}")
 
-        given: dict[str, Any] = {}
+        given: dict[str, Any] = {name: data[name] for name in _BOARD_FIELDS if data.get(name) is not None}
         for kind in KINDS:  # each kind reads its own keys
             given.update(kind.from_fields(data, base))
         return cls(data["n"], **given)
@@ -511,7 +611,11 @@ class Problem:
         >>> Problem(8).fingerprint()[:12]
         '8d27241a7be7'
         """
-        fields = {k: v for k, v in self.to_dict().items() if k in _FINGERPRINT_FIELDS or (k in _FIELDS and v)}
+        fields = {
+            k: v
+            for k, v in self.to_dict().items()
+            if k in _FINGERPRINT_FIELDS or k in _BOARD_FIELDS or (k in _FIELDS and v)
+        }
         text = json.dumps({"v": 1, **fields}, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()
 
@@ -521,7 +625,8 @@ class Problem:
         >>> Problem(8, toroidal=True, blocked=[(0, 0), (1, 1)]).describe()
         '8-queens, toroidal, 2 blocked'
         """
-        parts = [f"{self.n}-queens"]
+        n, m, k = self.n, self.columns, self.queens
+        parts = [f"{n}-queens" if self.is_plain_board else f"{k} queen{'' if k == 1 else 's'} on {n}x{m}"]
         if self.toroidal:
             parts.append("toroidal")
         if self.knight:
@@ -562,11 +667,13 @@ def _check_image(constraint: Constraint, image: Constraint, symmetry: BoardSymme
             )
 
 
-def _merged_cells(value: object, given: list[Constraint], kind: type[Blocked | Fixed], n: int) -> tuple[Cell, ...]:
+def _merged_cells(
+    value: object, given: list[Constraint], kind: type[Blocked | Fixed], n: int, m: int
+) -> tuple[Cell, ...]:
     """The cells of a keyword (``blocked=``, ``fixed=``) and of the constraints of its kind, on the board."""
-    cells = () if value is None else board_cells(value, n, kind.kind)
+    cells = () if value is None else board_cells(value, n, kind.kind, m)
     more = [x for c in given if isinstance(c, kind) for x in c.cells]
-    return board_cells([*cells, *more], n, kind.kind) if more else cells
+    return board_cells([*cells, *more], n, kind.kind, m) if more else cells
 
 
 def _given(value: object) -> list[Constraint]:

@@ -1,8 +1,8 @@
 """Problem files: a variant written down once, in TOML, with 1-based cells.
 
 A problem file holds the keys of :class:`~queenslab.problem.Problem` -- ``n``,
-``toroidal``, ``knight``, ``leapers``, ``blocked``, ``fixed`` -- and one ``[[region]]``
-table per region. Cells are ``[row, column]`` pairs counted from 1, as on the command
+``columns`` and ``queens`` (k queens on an n x columns board; default n), ``toroidal``,
+``knight``, ``leapers``, ``blocked``, ``fixed`` -- and one ``[[region]]`` table per region. Cells are ``[row, column]`` pairs counted from 1, as on the command
 line; ``description`` may say what the problem is. Every command that takes variant flags
 reads one with ``--problem FILE``::
 
@@ -47,7 +47,9 @@ else:  # pragma: no cover - Python 3.10
 __all__ = ["read_problem", "write_problem", "problem_text", "problem_from_toml", "KEYS", "REGION_KEYS"]
 
 #: The top-level keys of a problem file.
-KEYS = ("description", "n", "toroidal", "knight", "leapers", "blocked", "fixed", "region")
+KEYS = ("description", "n", "columns", "queens", "toroidal", "knight", "leapers", "blocked", "fixed", "region")
+#: The shape keys a region takes on a rectangle (the others are lines of a square board).
+RECTANGLE_SHAPE_KEYS = ("cells", "rectangle")
 #: The keys of a ``[[region]]`` table that give its cells (any of them, at least one).
 SHAPE_KEYS = ("cells", "rows", "columns", "rectangle", "diagonal", "anti_diagonal")
 #: The keys of a ``[[region]]`` table.
@@ -140,17 +142,19 @@ def _key_line(text: str, key: str, region: int | None = None) -> str:
     return f" (line {lo + 1})" if region is not None else ""
 
 
-def _cells(value: Any, n: int) -> list[tuple[int, int]]:
-    """1-based ``[row, column]`` pairs as 0-based cells, each on the board."""
+def _cells(value: Any, n: int, m: int | None = None) -> list[tuple[int, int]]:
+    """1-based ``[row, column]`` pairs as 0-based cells, each on the ``n x m`` board (``m``: default n)."""
+    m = n if m is None else m
     if not isinstance(value, list) or not all(
         isinstance(x, list) and len(x) == 2 and all(type(v) is int for v in x) for x in value
     ):
         raise InvalidProblem(f"a list of [row, column] pairs of integers, got {validate.brief(value)}")
     out = []
     for r, c in value:
-        if not (1 <= r <= n and 1 <= c <= n):
+        if not (1 <= r <= n and 1 <= c <= m):
             hint = " (cells in a problem file count from 1, as on the command line)" if 0 in (r, c) else ""
-            raise InvalidProblem(f"cell [{r}, {c}] is off the {n}x{n} board: rows and columns are 1..{n}{hint}")
+            ranges = f"rows and columns are 1..{n}" if m == n else f"rows are 1..{n} and columns 1..{m}"
+            raise InvalidProblem(f"cell [{r}, {c}] is off the {n}x{m} board: {ranges}{hint}")
         out.append((r - 1, c - 1))
     return out
 
@@ -172,8 +176,18 @@ def _one_or_more_cells(value: Any, n: int) -> list[tuple[int, int]]:
     return _cells(value, n)
 
 
-def _shape(key: str, value: Any, n: int) -> Sequence[tuple[int, int]]:
-    """The 0-based cells of one shape key of a region table (1-based values)."""
+def _shape(key: str, value: Any, n: int, m: int | None = None) -> Sequence[tuple[int, int]]:
+    """The 0-based cells of one shape key of a region table (1-based values) on the
+    ``n x m`` board (``m``: default n; a rectangle takes cells and rectangle only)."""
+    if m is not None and m != n:
+        if key not in RECTANGLE_SHAPE_KEYS:
+            raise InvalidProblem(f"on the {n}x{m} board a region is given by {' or '.join(RECTANGLE_SHAPE_KEYS)}")
+        corners = _cells(value, n, m)
+        if key == "cells":
+            return corners
+        if len(corners) != 2:
+            raise InvalidProblem(f"two opposite corners [[row, column], [row, column]], got {validate.brief(value)}")
+        return Region.rectangle(*corners).cells
     if key == "cells":
         return _cells(value, n)
     if key == "rows":
@@ -209,7 +223,7 @@ def problem_from_toml(text: str, name: str = "the problem file") -> Problem:
     >>> problem_from_toml("n = 6\\nblock = [[1, 1]]")
     Traceback (most recent call last):
     ...
-    queenslab.errors.InvalidProblem: the problem file: unknown key 'block' (line 2); the keys are description, n, toroidal, knight, leapers, blocked, fixed, region
+    queenslab.errors.InvalidProblem: the problem file: unknown key 'block' (line 2); the keys are description, n, columns, queens, toroidal, knight, leapers, blocked, fixed, region
     """
     if not isinstance(name, str):
         raise QueensError(f"name is a string naming the problem's source, got {validate.brief(name)}")
@@ -233,6 +247,10 @@ def problem_from_toml(text: str, name: str = "the problem file") -> Problem:
     n = data["n"]
     if type(n) is not int:
         raise top("n", QueensError(f"the board size is an integer, got {validate.brief(n)}"))
+    for key in ("columns", "queens"):
+        if key in data and type(data[key]) is not int:
+            raise top(key, QueensError(f"an integer, got {validate.brief(data[key])}"))
+    m = data.get("columns", n)
     if "description" in data and not isinstance(data["description"], str):
         raise top("description", QueensError("a description is a string"))
     for key in ("toroidal", "knight"):
@@ -241,7 +259,7 @@ def problem_from_toml(text: str, name: str = "the problem file") -> Problem:
     cells = {}
     for key in ("blocked", "fixed"):
         try:
-            cells[key] = _cells(data.get(key, []), n) if n >= 1 else []
+            cells[key] = _cells(data.get(key, []), n, m) if n >= 1 and m >= 1 else []
         except InvalidProblem as e:
             raise top(key, e) from None
     leapers = data.get("leapers", [])
@@ -276,7 +294,7 @@ def problem_from_toml(text: str, name: str = "the problem file") -> Problem:
         region_cells: set[tuple[int, int]] = set()
         for key in shapes:
             try:
-                region_cells.update(_shape(key, table[key], n) if n >= 1 else [])
+                region_cells.update(_shape(key, table[key], n, m) if n >= 1 and m >= 1 else [])
             except InvalidProblem as e:
                 raise InvalidProblem(f"{where}: {key}{_key_line(text, key, i)}: {e}") from None
         bounds = {key: table[key] for key in ("at_least", "at_most", "exactly") if key in table}
@@ -294,9 +312,12 @@ def problem_from_toml(text: str, name: str = "the problem file") -> Problem:
             fixed=cells["fixed"],
             leapers=leapers,
             regions=regions,
+            columns=data.get("columns"),
+            queens=data.get("queens"),
         )
     except InvalidProblem as e:
-        key = "leapers" if "leaper" in str(e) else "n"
+        words = str(e)
+        key = next((k for k in ("leapers", "columns", "queens") if k.rstrip("s") in words), "n")
         raise top(key, e) from None
 
 
@@ -350,6 +371,9 @@ def problem_text(problem: Problem, description: str | None = None) -> str:
     if description:
         lines.append(f"description = {_toml_string(description)}")
     lines.append(f"n = {problem.n}")
+    for key in ("columns", "queens"):
+        if key in d:
+            lines.append(f"{key} = {d[key]}")
     for key in ("toroidal", "knight"):
         if d[key]:
             lines.append(f"{key} = true")
@@ -357,7 +381,8 @@ def problem_text(problem: Problem, description: str | None = None) -> str:
         if d[key]:
             lines.append(f"{key} = {pairs(d[key])}")
     for region in problem.regions:
-        lines += ["", "[[region]]", _shape_line(region, problem.n)]
+        shape = _shape_line(region, problem.n) if problem.is_square else _cells_line(region)
+        lines += ["", "[[region]]", shape]
         if region.at_most is not None and region.at_least == region.at_most:
             lines.append(f"exactly = {region.at_least}")
         else:
@@ -389,6 +414,11 @@ def _shape_line(region: Region, n: int) -> str:
     ):
         return f"rectangle = [[{rows[0] + 1}, {cols[0] + 1}], [{rows[-1] + 1}, {cols[-1] + 1}]]"
     return "cells = [" + ", ".join(f"[{r + 1}, {c + 1}]" for r, c in cells) + "]"
+
+
+def _cells_line(region: Region) -> str:
+    """The region's cells as a list (1-based), the form that holds on any board."""
+    return "cells = [" + ", ".join(f"[{r + 1}, {c + 1}]" for r, c in region.cells) + "]"
 
 
 def _toml_string(text: str) -> str:

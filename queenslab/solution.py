@@ -5,6 +5,10 @@ A *placement* is a sequence ``p`` of length n: the queen of row ``r`` stands in 
 1-based, as in the literature (``"2 8 10 4 1 5 9 6 3 7"``). Text input also accepts
 commas, brackets, and digit strings such as ``"27368514"`` for n <= 9.
 
+On a board with fewer queens than rows (``Problem(n, queens=k)``) a row may stay empty:
+its entry is -1 in Python and ``-`` in text (``"2 - 4"``); on an ``n x columns`` board
+the columns run to ``columns``.
+
 Columns are integers (Python or numpy); a float is never taken as a column, not even
 ``1.0`` (docs/reliability.md). The checks work for boards of any size: they group the
 queens by line (O(n log n)) instead of comparing every pair.
@@ -21,7 +25,7 @@ import numpy as np
 from . import validate
 from .compiled import Conflict, region_conflicts
 from .errors import InvalidPlacement, TooLarge
-from .problem import MAX_N, Problem, as_problem, leap_offsets
+from .problem import EMPTY, MAX_N, Problem, as_problem, leap_offsets
 
 __all__ = [
     "parse_placement",
@@ -32,6 +36,7 @@ __all__ = [
     "is_solution",
     "board_text",
     "as_columns",
+    "board_placement",
     "MAX_CONFLICTS",
     "BOARD_TEXT_MAX_N",
 ]
@@ -185,6 +190,8 @@ def format_placement(placement: Sequence[int], style: str = "spaces") -> str:
     """
     if not isinstance(style, str) or style not in ("spaces", "commas", "digits"):
         raise InvalidPlacement(f"unknown style {validate.brief(style)}; use 'spaces', 'commas' or 'digits'")
+    if not isinstance(placement, (str, bytes)) and any(type(c) is int and c == EMPTY for c in placement):
+        return _format_board(placement, style)
     one = (as_columns(placement) + 1).tolist()
     if style == "spaces":
         return " ".join(map(str, one))
@@ -195,19 +202,81 @@ def format_placement(placement: Sequence[int], style: str = "spaces") -> str:
     return "".join(map(str, one))
 
 
-def _as_placement(problem: Problem, placement: Any) -> np.ndarray:
+def _format_board(placement: Sequence[int], style: str) -> str:
+    """A placement with empty rows (-1) as 1-based text, ``-`` for an empty row."""
+    if style == "digits":
+        raise InvalidPlacement("the digits format has no mark for an empty row; use 'spaces' or 'commas'")
+    cells = validate.columns(placement, "placement", InvalidPlacement)
+    bad = next((c for c in cells if c < EMPTY), None)
+    if bad is not None:
+        raise InvalidPlacement(f"column {bad} is off the board: 0-based columns, -1 for an empty row")
+    return (" " if style == "spaces" else ",").join("-" if c == EMPTY else str(c + 1) for c in cells)
+
+
+def board_placement(problem: Problem, placement: Any) -> np.ndarray:
+    """A placement of ``problem``'s board (0-based columns by row, -1 for an empty row
+    where the board holds fewer queens than rows; or 1-based text, ``-`` for an empty
+    row) as a 1-D int64 array; InvalidPlacement for anything else.
+
+    Examples
+    --------
+    >>> board_placement(Problem(3, columns=5, queens=2), "5 - 1").tolist()
+    [4, -1, 0]
+    """
+    problem = as_problem(problem)
+    n, m = problem.n, problem.columns
+    if problem.is_plain_board:
+        if isinstance(placement, str):
+            return np.array(parse_placement(placement, n), dtype=np.int64)
+        return as_columns(placement, n)
+    empty_ok = problem.queens < n
     if isinstance(placement, str):
-        return np.array(parse_placement(placement, problem.n), dtype=np.int64)
-    return as_columns(placement, problem.n)
+        body = placement.strip()
+        if body[:1] in "[(" and body[-1:] in "])":
+            body = body[1:-1].strip()
+        tokens = [t for t in _SEP.split(body) if t]
+        if len(tokens) != n:
+            raise InvalidPlacement(
+                f"expected {n} entries (a column or - for an empty row, one per row), got {len(tokens)}"
+            )
+        cells = []
+        for r, t in enumerate(tokens):
+            if t == "-" and empty_ok:
+                cells.append(EMPTY)
+            elif _NUMBER.fullmatch(t):
+                cells.append(int(t) - 1)
+            else:
+                allowed = "a 1-based column number" + (" or - for an empty row" if empty_ok else "")
+                raise InvalidPlacement(f"row {r + 1}: {validate.brief(t)} is not {allowed}")
+    else:
+        if isinstance(placement, bytes):
+            raise InvalidPlacement(f"placement must be a sequence of 0-based columns, got {validate.brief(placement)}")
+        cells = validate.columns(placement, "placement", InvalidPlacement)
+        if len(cells) != n:
+            raise InvalidPlacement(f"expected {n} entries (one per row), got {len(cells)}")
+    low = EMPTY if empty_ok else 0
+    for r, c in enumerate(cells):
+        if not low <= c < m:
+            raise InvalidPlacement(
+                f"row {r + 1}: column {c} is off the {n}x{m} board; 0-based columns are 0..{m - 1}"
+                + (", -1 for an empty row" if empty_ok else "")
+            )
+    return np.array(cells, dtype=np.int64).reshape(-1)
 
 
 def _line_keys(problem: Problem, p: np.ndarray) -> list[np.ndarray]:
-    """For each line family (column, diagonal, anti-diagonal), every queen's line."""
+    """For each line family (column, diagonal, anti-diagonal), every queen's line (an
+    empty row gets a key of its own in each family, so it meets no queen)."""
     rows = np.arange(p.size, dtype=np.int64)
     diag, anti = p - rows, p + rows
     if problem.toroidal:
         diag, anti = diag % problem.n, anti % problem.n
-    return [p, diag, anti]
+    keys = [p, diag, anti]
+    empty = p == EMPTY
+    if empty.any():
+        alone = -4 * (problem.n + problem.columns) - rows  # below every line's key, one per row
+        keys = [np.where(empty, alone, key) for key in keys]
+    return keys
 
 
 def _leap_pairs(problem: Problem, p: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -221,9 +290,9 @@ def _leap_pairs(problem: Problem, p: np.ndarray) -> list[tuple[np.ndarray, np.nd
         r2, c2 = rows + dr, p + dc
         if problem.toroidal:
             r2, c2 = r2 % n, c2 % n
-            ok = r2 != rows
+            ok = (r2 != rows) & (p != EMPTY)
         else:
-            ok = (r2 < n) & (c2 >= 0) & (c2 < n)
+            ok = (r2 < n) & (c2 >= 0) & (c2 < problem.columns) & (p != EMPTY)
         src = rows[ok]
         hit = p[r2[ok]] == c2[ok]
         i, j = src[hit], r2[ok][hit]
@@ -232,9 +301,14 @@ def _leap_pairs(problem: Problem, p: np.ndarray) -> list[tuple[np.ndarray, np.nd
 
 
 def _cell_conflicts(problem: Problem, p: np.ndarray) -> list[Conflict]:
-    """Queens on blocked cells (row order), then missing fixed queens, then broken region bounds."""
+    """The number of queens where the board has fewer than rows, queens on blocked cells
+    (row order), then missing fixed queens, then broken region bounds."""
     columns = tuple(int(c) for c in p)
-    out = [x for c in problem.constraints if c.kind == "blocked" for x in c.conflicts(columns)]
+    out = []
+    placed = int((p != EMPTY).sum())
+    if placed != problem.queens:
+        out.append(Conflict("queens", (), f"the placement holds {placed} queens, the problem {problem.queens}"))
+    out += [x for c in problem.constraints if c.kind == "blocked" for x in c.conflicts(columns)]
     out += [x for c in problem.constraints if c.kind == "fixed" for x in c.conflicts(columns)]
     return out + region_conflicts(problem, p)
 
@@ -310,7 +384,7 @@ def conflicts(problem: Problem, placement: Any) -> list[Conflict]:
     ['the queens at (1,1) and (2,2) attack each other (diagonal)']
     """
     problem = as_problem(problem)
-    p = _as_placement(problem, placement)
+    p = board_placement(problem, placement)
     out = _cell_conflicts(problem, p)
     rows = np.arange(p.size, dtype=np.int64)
     groups = []
@@ -362,7 +436,7 @@ def why_not_solution(problem: Problem, placement: Any) -> str | None:
     'the queens at (1,1) and (3,1) attack each other (column)'
     """
     problem = as_problem(problem)
-    found = _first_conflict(problem, _as_placement(problem, placement))
+    found = _first_conflict(problem, board_placement(problem, placement))
     return None if found is None else found.message
 
 
@@ -383,7 +457,7 @@ def is_solution(problem: Problem, placement: Any) -> bool:
     True
     """
     problem = as_problem(problem)
-    return _first_conflict(problem, _as_placement(problem, placement)) is None
+    return _first_conflict(problem, board_placement(problem, placement)) is None
 
 
 def board_text(problem: Problem, placement: Any = None) -> str:
@@ -406,10 +480,10 @@ def board_text(problem: Problem, placement: Any = None) -> str:
     . . Q .
     """
     problem = as_problem(problem)
-    n = problem.n
-    if n > BOARD_TEXT_MAX_N:
-        raise TooLarge(f"a {n} x {n} board is too large to draw as text; board_text draws n <= {BOARD_TEXT_MAX_N}")
-    p = _as_placement(problem, placement).tolist() if placement is not None else None
+    n, m = problem.n, problem.columns
+    if max(n, m) > BOARD_TEXT_MAX_N:
+        raise TooLarge(f"a {n} x {m} board is too large to draw as text; board_text draws n <= {BOARD_TEXT_MAX_N}")
+    p = board_placement(problem, placement).tolist() if placement is not None else None
     blocked = set(problem.blocked)
     fixed = set(problem.fixed)
     marks: dict[tuple[int, int], str] = {}
@@ -420,7 +494,7 @@ def board_text(problem: Problem, placement: Any = None) -> str:
     rows = []
     for r in range(n):
         line = []
-        for c in range(n):
+        for c in range(m):
             if p is not None and p[r] == c:
                 ch = "Q"
             elif (r, c) in blocked:

@@ -470,3 +470,83 @@ def independence_number(problem):
                 best = k
                 break
     return best
+
+
+# ----------------------------------------------------------------------------- k queens on r x c boards
+
+
+def attacked_on(rows, columns, a, b, knight=False, leapers=()):
+    """Do queens on cells a and b of a rows x columns board attack each other? Ray walking
+    inside the rectangle (no torus on a rectangle)."""
+    (r1, c1), (r2, c2) = a, b
+    if r1 == r2 or c1 == c2:
+        return True
+    for dr, dc in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
+        r, c = r1 + dr, c1 + dc
+        while 0 <= r < rows and 0 <= c < columns:
+            if (r, c) == (r2, c2):
+                return True
+            r, c = r + dr, c + dc
+    return any((r1 + dr, c1 + dc) == (r2, c2) for dr, dc in (KNIGHT if knight else []) + _jumps(leapers))
+
+
+def board_is_solution(problem, p):
+    """``p`` (the column of each row's queen, -1 for an empty row) against a problem with
+    ``columns`` and ``queens``: the number of queens, each rule, each pair by ray walking
+    (on a square torus by :func:`attacked`)."""
+    n, m = problem.n, problem.columns
+    cells = [(r, c) for r, c in enumerate(p) if c != -1]
+    if len(cells) != problem.queens or any(not 0 <= c < m for _, c in cells):
+        return False
+    if any(cell in set(problem.blocked) for cell in cells) or any(cell not in cells for cell in problem.fixed):
+        return False
+    for region in problem.regions:
+        k = sum(cell in set(region.cells) for cell in cells)
+        if k < region.at_least or (region.at_most is not None and k > region.at_most):
+            return False
+    if problem.toroidal:
+        hits = lambda a, b: attacked(n, a, b, True, problem.knight, problem.leapers)
+    else:
+        hits = lambda a, b: attacked_on(n, m, a, b, problem.knight, problem.leapers)
+    return not any(hits(a, b) for a, b in itertools.combinations(cells, 2))
+
+
+def board_solutions(problem):
+    """Every placement of ``problem.queens`` queens, one per chosen row, in distinct columns
+    (k rows of n, then k columns of m in every order), kept when a solution; sorted."""
+    n, m, k = problem.n, problem.columns, problem.queens
+    out = []
+    for rows in itertools.combinations(range(n), k):
+        for cols in itertools.permutations(range(m), k):
+            p = [-1] * n
+            for r, c in zip(rows, cols):
+                p[r] = c
+            if board_is_solution(problem, p):
+                out.append(tuple(p))
+    return sorted(out)
+
+
+def _cells_board(n, m, cells):
+    b = np.zeros((n, m), dtype=np.int8)
+    for r, c in cells:
+        b[r, c] = 1
+    return b
+
+
+def board_orbit_count(problem, sols=None):
+    """Orbits of a board's solutions under the numpy rotations and flips that keep the
+    board's shape and map its blocked cells, fixed cells and regions onto themselves."""
+    n, m = problem.n, problem.columns
+    marks = lambda t: (
+        t(_cells_board(n, m, problem.blocked)).tobytes(),
+        t(_cells_board(n, m, problem.fixed)).tobytes(),
+        sorted((t(_cells_board(n, m, g.cells)).tobytes(), g.at_least, g.at_most) for g in problem.regions),
+    )
+    same = marks(lambda a: a)
+    group = [t for t in _transforms() if t(np.zeros((n, m))).shape == (n, m) and marks(t) == same]
+    sols = board_solutions(problem) if sols is None else sols
+    canon = set()
+    for p in sols:
+        b = _cells_board(n, m, [(r, c) for r, c in enumerate(p) if c != -1])
+        canon.add(min(t(b).tobytes() for t in group))
+    return len(canon)

@@ -70,6 +70,7 @@ class CpmpyBackend(Backend):
     name = "cpmpy"
     kinds = KINDS
     hooks = ("compile", "encode_cpmpy")
+    boards = True
     summary = "CPMpy model on any installed CPMpy solver, lex-leader constraints for orbits (extra queenslab[cpmpy])"
     # every solution passes through CPMpy's Python callback, about two thousand a second:
     # n = 11 (2,680) takes 1.5 s, n = 12 (14,200) 8 s, n = 14 (365,596) minutes

@@ -35,7 +35,7 @@ from ..constraints import KINDS
 from ..errors import Incomplete, QueensError
 from ..models import model_option, size
 from ..models.breaking import LEX_LEADER, check_model_count
-from ..models.cpsat import SEARCH, CpsatModel, Formulation, build, cp_model_module
+from ..models.cpsat import SEARCH, CpsatModel, Formulation, build, cp_model_module, default_formulation
 from ..problem import Problem
 from .interface import ASSUME_SYMMETRIC, FORCE, LIMIT, SEED, SOLVE, TIME_LIMIT, Backend, CountResult, Option
 
@@ -49,6 +49,7 @@ class CpsatBackend(Backend):
     name = "cpsat"
     kinds = KINDS
     hooks = ("compile", "encode_cpsat")
+    boards = True
     summary = "OR-Tools CP-SAT models (integer or Boolean), lex-leader constraints for orbits"
     # a count enumerates every solution, a few thousand a second: n = 14 (365,596) takes
     # minutes, n = 16 (14.8 million) hours
@@ -58,8 +59,8 @@ class CpsatBackend(Backend):
         Option(
             "formulation",
             "choice",
-            "CP-SAT model: integer q[r] or Boolean x[r][c]",
-            default="integer",
+            "CP-SAT model: integer q[r] or Boolean x[r][c] (default: integer for n queens on n x n, Boolean for "
+            "other boards)",
             choices=("integer", "boolean"),
         ),
         TIME_LIMIT,
@@ -89,7 +90,7 @@ class CpsatBackend(Backend):
             if m.symmetry == LEX_LEADER:
                 return CountResult(None, found, None, self.name, m.formulation.value + "/lex-leader", complete)
             return CountResult(found, None, None, self.name, m.formulation.value, complete)
-        form = Formulation(opts.get("formulation", "integer"))
+        form = Formulation(opts.get("formulation") or default_formulation(problem))
         force = opts.get("force", False)
         total, complete = _build_and_count(problem, form, None, force, search)
         orbits = None
@@ -144,7 +145,7 @@ def _model(problem: Problem, opts: dict[str, Any], force: bool, clock: size.Cloc
     m = _given(problem, opts)
     if m is not None:
         return m
-    return build(problem, formulation=opts.get("formulation", "integer"), force=force, clock=clock)
+    return build(problem, formulation=opts.get("formulation"), force=force, clock=clock)
 
 
 def _check_search(problem: Problem, force: bool, time_limit: float | None) -> None:

@@ -259,6 +259,9 @@ class Backend(ABC):
     #: ``"encode_cpsat"``, ...: a kind's own encoding), by which it handles a kind
     #: defined outside the package.
     hooks: ClassVar[tuple[str, ...]] = ()
+    #: Whether it counts k queens on an r x c board (rows may stay empty, a rectangle):
+    #: a backend that does not is refused such a problem, never counts it as n queens.
+    boards: ClassVar[bool] = False
     #: One line for ``--help`` and the docs.
     summary: ClassVar[str] = ""
     #: The options this backend takes besides the signatures' arguments.
@@ -322,6 +325,12 @@ class Backend(ABC):
         does not handle (naming the backends that do)."""
         if not isinstance(problem, Problem):
             raise QueensError(f"expected a queenslab Problem, got {type(problem).__name__}")
+        if not problem.is_plain_board and not self.boards:
+            others = [be.name for be in _registered() if be.boards and not be.unhandled(problem)]
+            raise UnsupportedProblem(
+                f"the {self.name} backend counts n queens on an n x n board, not {problem.describe()}; "
+                f"backends that count k queens on an r x c board: {', '.join(others)}"
+            )
         left = self.unhandled(problem)
         if left:
             c = left[0]

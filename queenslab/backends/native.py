@@ -15,6 +15,7 @@ class NativeBackend(Backend):
     name = "native"
     kinds = KINDS
     hooks = ("compile",)
+    boards = True
     summary = "numba bitboard search: every variant, all cores, solutions in lexicographic order"
     options = (
         THREADS,
@@ -28,7 +29,7 @@ class NativeBackend(Backend):
             default="auto",
             # the names of queenslab.native.methods.REGISTRY, in its order (a test holds them
             # equal): written out so that --help does not load the kernels
-            choices=("auto", "join", "symmetric", "general"),
+            choices=("auto", "join", "symmetric", "general", "board"),
             applies_to=frozenset({COUNTS}),
         ),
         FORCE,
@@ -46,7 +47,13 @@ class NativeBackend(Backend):
         the search's classification, its canonical-form test)."""
         from ..native.methods import REGISTRY
 
-        able = [m.name for m in REGISTRY.values() if problem.n >= 4 and m.refusal(problem) is None]
+        # the board search counts n queens on n x n too, slowest of all: it stands in
+        # for the others only on the boards they refuse
+        able = [
+            m.name
+            for m in REGISTRY.values()
+            if problem.n >= 4 and m.refusal(problem) is None and not (m.boards and problem.is_plain_board)
+        ]
         if len(able) > 2:
             able.remove("general")  # two specialised methods: the general search is the slowest
         return [{"method": name} for name in able] if len(able) > 1 else [{}]

@@ -58,6 +58,7 @@ class SatBackend(Backend):
     name = "sat"
     kinds = KINDS
     hooks = ("compile", "encode_cnf")
+    boards = True
     summary = "pysat: SAT enumeration of the CNF model, blocking each solution found"
     options = (
         ENCODING,
@@ -89,6 +90,7 @@ class GanakBackend(Backend):
     name = "ganak"
     kinds = KINDS
     hooks = ("compile", "encode_cnf")
+    boards = True
     summary = "Ganak: exact projected #SAT of the CNF model (extra queenslab[count])"
     options = (
         ENCODING,
@@ -209,7 +211,9 @@ def _enumerate(m: CnfModel, limit: int | None, solver: str) -> Iterator[tuple[in
             found += 1
             if limit is not None and found >= limit:
                 return
-            s.add_clause([-m.var(r, c) for r, c in enumerate(p)])
+            # its queens (-1: an empty row); every solution holds as many, so another
+            # one misses at least one of them
+            s.add_clause([-m.var(r, c) for r, c in enumerate(p) if c >= 0])
 
 
 def _pyganak():

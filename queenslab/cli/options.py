@@ -106,11 +106,27 @@ def parse_cells(values: tuple[str, ...], what: str) -> list[tuple[int, int]]:
     return cells
 
 
+def _board_size(value: int | None, what: str, least: int) -> int | None:
+    if value is not None and value < least:
+        raise QueensError(
+            f"--{what} {value}: give {'a number of columns >= 1' if least else 'a number of queens >= 0'}"
+        )
+    return value
+
+
 def _problem(
-    n: int | None, toroidal: bool, knight: bool, block: tuple[str, ...], fix: tuple[str, ...], file: str | None
+    n: int | None,
+    toroidal: bool,
+    knight: bool,
+    block: tuple[str, ...],
+    fix: tuple[str, ...],
+    file: str | None,
+    columns: int | None = None,
+    queens: int | None = None,
 ) -> Problem:
     """The Problem of the variant flags, merged into the problem file's when one is given:
-    the flags add their constraints to the file's (a flag never removes one)."""
+    the flags add their constraints to the file's (a flag never removes one); ``--columns``
+    and ``--queens`` set the board (the file's unless given)."""
     base = read_problem(file) if file is not None else None
     if n is None:
         if base is None:
@@ -118,12 +134,23 @@ def _problem(
         n = base.n
     elif base is not None and base.n != n:
         raise QueensError(f"N is {n} but the problem file {file} says n = {base.n}; give the same size, or leave N out")
+    columns, queens = _board_size(columns, "columns", 1), _board_size(queens, "queens", 0)
+    if base is not None:
+        columns = base.columns if columns is None else columns
+        queens = base.queens if queens is None else queens
+    m = n if columns is None else columns
     blocked, fixed = parse_cells(block, "block"), parse_cells(fix, "fix")
     for r, c in blocked + fixed:
-        if not (0 <= r < n and 0 <= c < n):
-            raise QueensError(f"cell {r + 1},{c + 1} is outside the {n}x{n} board; rows and columns are 1..{n}")
+        if not (0 <= r < n and 0 <= c < m):
+            raise QueensError(
+                f"cell {r + 1},{c + 1} is outside the {n}x{m} board; rows are 1..{n} and columns 1..{m}"
+                if m != n
+                else f"cell {r + 1},{c + 1} is outside the {n}x{n} board; rows and columns are 1..{n}"
+            )
     if base is None:
-        return Problem(n, toroidal=toroidal, knight=knight, blocked=blocked, fixed=fixed)
+        return Problem(
+            n, toroidal=toroidal, knight=knight, blocked=blocked, fixed=fixed, columns=columns, queens=queens
+        )
     return Problem(
         n,
         toroidal=base.toroidal or toroidal,
@@ -132,6 +159,8 @@ def _problem(
         fixed=[*base.fixed, *fixed],
         leapers=base.leapers,
         regions=base.regions,
+        columns=columns,
+        queens=queens,
     )
 
 
@@ -140,9 +169,18 @@ class Variant:
     the ``Problem``; ``variant.given`` says whether any flag (or a problem file) was set,
     ``variant.file`` is the problem file's problem, if any."""
 
-    def __init__(self, toroidal: bool, knight: bool, block: tuple[str, ...], fix: tuple[str, ...], file: str | None):
-        self._flags = (toroidal, knight, block, fix, file)
-        self.given = bool(toroidal or knight or block or fix or file)
+    def __init__(
+        self,
+        toroidal: bool,
+        knight: bool,
+        block: tuple[str, ...],
+        fix: tuple[str, ...],
+        file: str | None,
+        columns: int | None = None,
+        queens: int | None = None,
+    ):
+        self._flags = (toroidal, knight, block, fix, file, columns, queens)
+        self.given = bool(toroidal or knight or block or fix or file or columns is not None or queens is not None)
         self.file = file
 
     def __call__(self, n: int | None) -> Problem:
@@ -161,7 +199,15 @@ def problem_options(fn: Callable | None = None, *, n_argument: bool = True, opti
     def decorate(f: Callable) -> Callable:
         @functools.wraps(f)
         def wrapper(**kw: Any) -> Any:
-            flags = (kw.pop("toroidal"), kw.pop("knight"), kw.pop("block"), kw.pop("fix"), kw.pop("problem_file"))
+            flags = (
+                kw.pop("toroidal"),
+                kw.pop("knight"),
+                kw.pop("block"),
+                kw.pop("fix"),
+                kw.pop("problem_file"),
+                kw.pop("columns"),
+                kw.pop("queens"),
+            )
             if n_argument:
                 kw["problem"] = _problem(kw.pop("n"), *flags)
             else:
@@ -170,13 +216,30 @@ def problem_options(fn: Callable | None = None, *, n_argument: bool = True, opti
 
         w: Callable = wrapper
         w = click.option(
+            "--queens",
+            "queens",
+            type=int,
+            default=None,
+            metavar="K",
+            help="K queens in all (default N): with fewer than N rows may stay empty (k queens on an r x c board, "
+            "Kotesovec; Chaiken, Hanusa and Zaslavsky).",
+        )(w)
+        w = click.option(
+            "--columns",
+            "columns",
+            type=int,
+            default=None,
+            metavar="M",
+            help="An N x M board (default square): N rows, M columns.",
+        )(w)
+        w = click.option(
             "--problem",
             "problem_file",
             type=InputPath(),
             metavar="FILE",
             default=None,
-            help="A problem file (TOML, 1-based cells: n, toroidal, knight, leapers, blocked, fixed, [[region]] "
-            "tables); the variant flags add to it. See docs/variants.md.",
+            help="A problem file (TOML, 1-based cells: n, columns, queens, toroidal, knight, leapers, blocked, fixed, "
+            "[[region]] tables); the variant flags add to it. See docs/variants.md.",
         )(w)
         w = click.option(
             "--fix",

@@ -281,8 +281,9 @@ class Constraint(abc.ABC):
 
     @abc.abstractmethod
     def holds(self, columns: Sequence[int]) -> bool:
-        """Whether the full placement ``columns`` (0-based column of each row's queen, one
-        queen per row and column) meets this constraint."""
+        """Whether the placement ``columns`` (0-based column of each row's queen, one
+        queen per row and column; on a board with fewer queens than rows, -1 for an
+        empty row) meets this constraint."""
 
     @abc.abstractmethod
     def image(self, symmetry: BoardSymmetry) -> Constraint:
@@ -384,9 +385,10 @@ def unhandled(constraints: Iterable[Constraint], kinds: Iterable[type], hooks: I
     return [c for c in given if not isinstance(c, tuple(allowed)) and not any(type(c).gives(h) for h in read)]
 
 
-def board_cells(value: object, n: int, what: str) -> tuple[Cell, ...]:
-    """The cells of ``value`` (a collection of 0-based pairs) on an ``n x n`` board,
-    sorted, without repeats; InvalidProblem for anything else."""
+def board_cells(value: object, n: int, what: str, columns: int | None = None) -> tuple[Cell, ...]:
+    """The cells of ``value`` (a collection of 0-based pairs) on an ``n x n`` board (``n x
+    columns`` when given), sorted, without repeats; InvalidProblem for anything else."""
+    m = n if columns is None else columns
     out = set()
     for cell in items_of(value, f"{what} must be a collection of (row, column) pairs"):
         if isinstance(cell, (str, bytes)):
@@ -396,13 +398,20 @@ def board_cells(value: object, n: int, what: str) -> tuple[Cell, ...]:
         except (TypeError, ValueError):
             raise InvalidProblem(f"{what} must hold (row, column) pairs, got {validate.brief(cell)}") from None
         r, c = integer(r, f"a row in {what}"), integer(c, f"a column in {what}")
-        if not (0 <= r < n and 0 <= c < n):
-            raise InvalidProblem(
-                f"{what} cell ({r}, {c}) is outside the {n}x{n} board: rows and columns "
-                f"are 0..{n - 1} in the Python API (1..{n} on the command line)"
-            )
+        if not (0 <= r < n and 0 <= c < m):
+            raise InvalidProblem(f"{what} cell ({r}, {c}) is outside the {off_board(n, m)}")
         out.add((r, c))
     return tuple(sorted(out))
+
+
+def off_board(n: int, m: int) -> str:
+    """The end of an "outside the board" message: the board and its 0- and 1-based ranges."""
+    if n == m:
+        return f"{n}x{n} board: rows and columns are 0..{n - 1} in the Python API (1..{n} on the command line)"
+    return (
+        f"{n}x{m} board: rows are 0..{n - 1} and columns 0..{m - 1} in the Python API (1..{n} and 1..{m} on "
+        "the command line)"
+    )
 
 
 class CellSet(Constraint):

@@ -168,9 +168,9 @@ class Leaper(Constraint):
 
     def conflicts(self, columns: Sequence[int]) -> list[Conflict]:
         n = len(columns)
-        where = {(r, int(c)) for r, c in enumerate(columns)}
+        where = {(r, int(c)) for r, c in enumerate(columns) if c >= 0}  # -1: an empty row
         out = []
-        for r, c in enumerate(columns):
+        for r, c in sorted(where):
             for dr, dc in _jumps((self.offset,)):
                 r2, c2 = r + dr, int(c) + dc
                 if self.wrap:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 from .. import validate
 from ..d4 import BoardSymmetry
 from ..errors import InvalidProblem
-from .base import Cell, Constraint, Tables, cell_pair, items_of
+from .base import Cell, Constraint, Tables, cell_pair, items_of, off_board
 
 __all__ = ["Region", "regions_of"]
 
@@ -310,9 +310,11 @@ def _on_board(cell: object, n: int, what: str) -> Cell:
     return r, c
 
 
-def regions_of(value: object, n: int) -> tuple[Region, ...]:
-    """Regions normalised: Region objects (or dicts of their fields), on the board, sorted,
-    without repeats and without regions that bound nothing."""
+def regions_of(value: object, n: int, columns: int | None = None) -> tuple[Region, ...]:
+    """Regions normalised: Region objects (or dicts of their fields), on the ``n x n`` board
+    (``n x columns`` when given), sorted, without repeats and without regions that bound
+    nothing."""
+    m = n if columns is None else columns
     if value is None:
         return ()
     if isinstance(value, (str, bytes, Region)):
@@ -336,11 +338,8 @@ def regions_of(value: object, n: int) -> tuple[Region, ...]:
                 f"region {i + 1} must be a Region(cells, at_least, at_most), got {validate.brief(item)}"
             )
         for r, c in item.cells:
-            if not (0 <= r < n and 0 <= c < n):
-                raise InvalidProblem(
-                    f"region {i + 1}: cell ({r}, {c}) is outside the {n}x{n} board: rows and columns "
-                    f"are 0..{n - 1} in the Python API (1..{n} on the command line)"
-                )
+            if not (0 <= r < n and 0 <= c < m):
+                raise InvalidProblem(f"region {i + 1}: cell ({r}, {c}) is outside the {off_board(n, m)}")
         if not item.bounds_nothing:
             out[item.key()] = item
     return tuple(out[k] for k in sorted(out))

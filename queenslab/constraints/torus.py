@@ -49,6 +49,8 @@ class Torus(Constraint):
         seen: dict[tuple[str, int], tuple[int, int]] = {}
         out = []
         for r, c in enumerate(columns):
+            if c < 0:
+                continue  # an empty row (fewer queens than rows)
             for rule, key in (("diagonal", (c - r) % n), ("anti-diagonal", (c + r) % n)):
                 other = seen.setdefault((rule, key), (r, int(c)))
                 if other != (r, int(c)):

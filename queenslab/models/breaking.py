@@ -14,11 +14,13 @@ every backend, for counting a model given as it was built or edited):
 * CNF compares cell variables. For placements as 0/1 vectors ``X`` in row-major order,
   ``q <lex q'`` exactly when ``X >lex X'`` (the earlier queen sets the earlier bit), so the
   constraint becomes ``X >=lex Y`` with ``Y[k] = X[source(k)]`` (:func:`cell_sources`).
+  On a board with empty rows or a rectangle every model compares cell vectors so: the
+  order is that of placements with an empty row after every column (the native engine's).
 """
 
 from __future__ import annotations
 
-from ..d4 import D4Element
+from ..d4 import BoardSymmetry, D4Element
 from ..errors import QueensError
 from ..problem import Problem
 
@@ -30,6 +32,7 @@ __all__ = [
     "breaking_elements",
     "image_terms",
     "cell_sources",
+    "cells_in_order",
 ]
 
 LEX_LEADER = "lex-leader"
@@ -110,10 +113,24 @@ def image_terms(n: int, g: D4Element) -> list[tuple[bool, int, bool]]:
     return [(g.inv, n - 1 - i if g.rev else i, g.cmpl) for i in range(n)]
 
 
-def cell_sources(n: int, g: D4Element) -> list[tuple[int, int]]:
+def cell_sources(n: int, g: D4Element, columns: int | None = None) -> list[tuple[int, int]]:
     """For the image ``Y`` of the cell vector under ``g``: the cell ``Y[k]`` copies.
 
-    ``Y[r * n + c] = X[g^{-1}(r, c)]``; returned in row-major order of ``(r, c)``.
+    ``Y[r * m + c] = X[g^{-1}(r, c)]`` on the ``n x m`` board (``m = columns``, default
+    ``n``); returned in row-major order of ``(r, c)``. On a board with empty rows or a
+    rectangle this comparison of cell vectors is the lex-leader rule of every model.
+
+    Examples
+    --------
+    >>> from queenslab.d4 import element
+    >>> cell_sources(2, element("rotate-180"), 3)[:3]
+    [(1, 2), (1, 1), (1, 0)]
     """
-    h = g.inverse()
-    return [h.cell(n, r, c) for r in range(n) for c in range(n)]
+    m = n if columns is None else columns
+    h = BoardSymmetry(g.inverse(), n, m)
+    return [h.cell(r, c) for r in range(n) for c in range(m)]
+
+
+def cells_in_order(problem: Problem) -> list[tuple[int, int]]:
+    """The cells of ``problem``'s board in row-major order (the order of the cell vectors)."""
+    return [(r, c) for r in range(problem.n) for c in range(problem.columns)]

@@ -31,7 +31,7 @@ from ..compiled import compile_problem
 from ..errors import MissingDependency, QueensError
 from ..problem import Problem
 from . import given_model, size
-from .breaking import LEX_LEADER, breaking_elements, cell_sources, check_symmetry
+from .breaking import LEX_LEADER, breaking_elements, cell_sources, cells_in_order, check_symmetry
 
 __all__ = [
     "Encoding",
@@ -117,14 +117,14 @@ class CnfModel:
 
     def cell_variables(self) -> list[int]:
         """Every cell variable, row-major."""
-        n = self.problem.n
-        return [self.var(r, c) for r in range(n) for c in range(n)]
+        return [self.var(r, c) for r, c in cells_in_order(self.problem)]
 
     def decode(self, assignment) -> tuple[int, ...]:
-        """The placement of a model (a list of signed literals, as pysat returns it)."""
+        """The placement of a model (a list of signed literals, as pysat returns it; -1
+        for an empty row)."""
         true = {lit for lit in assignment if lit > 0}
-        n = self.problem.n
-        return tuple(next(c for c in range(n) if self.var(r, c) in true) for r in range(n))
+        n, m = self.problem.n, self.problem.columns
+        return tuple(next((c for c in range(m) if self.var(r, c) in true), -1) for r in range(n))
 
 
 #: The practical limit of :func:`build`, on the model's estimated size
@@ -193,21 +193,25 @@ def build(
     from pysat.card import CardEnc
     from pysat.formula import CNF, IDPool
 
-    n = problem.n
     pool = IDPool()
-    for r in range(n):  # cell variables first: 1 .. n*n, row-major
-        for c in range(n):
-            pool.id(("x", r, c))
+    for cell in cells_in_order(problem):  # cell variables first: 1 .. n*m, row-major
+        pool.id(("x", *cell))
     m = CnfModel(problem, enc, symmetry, CNF(), pool)
-    s = compile_problem(problem, ("encode_cnf",))
+    s = compile_problem(problem, ("encode_cnf",), boards=True)
     et = enc.enc_type()
 
     def lits(line):
         return [m.var(r, c) for r, c in line]
 
-    for line in s.rows() + s.columns():
-        clock.check()
-        m.cnf.extend(CardEnc.equals(lits(line), bound=1, vpool=pool, encoding=et).clauses)
+    # each row and column: exactly one queen, or at most one where rows or columns
+    # outnumber the queens (then the queens are counted in all)
+    for lines, full in ((s.rows(), s.rows_full), (s.columns(), s.columns_full)):
+        card = CardEnc.equals if full else CardEnc.atmost
+        for line in lines:
+            clock.check()
+            m.cnf.extend(card(lits(line), bound=1, vpool=pool, encoding=et).clauses)
+    if not (s.rows_full or s.columns_full):
+        _add_bounds(m, m.cell_variables(), s.queens, s.queens, enc)
     for diagonal in s.diagonals:
         clock.check()
         m.cnf.extend(CardEnc.atmost(lits(diagonal), bound=1, vpool=pool, encoding=et).clauses)
@@ -272,10 +276,10 @@ def _add_lex_leader(m: CnfModel) -> None:
     the cell variables, so the auxiliary freedom never changes a count.
     """
     n = m.problem.n
+    cells = cells_in_order(m.problem)
     for gi, g in enumerate(breaking_elements(m.problem)):
-        sources = cell_sources(n, g)
+        sources = cell_sources(n, g, m.problem.columns)
         eq: int | None = None  # literal meaning "equal so far"; None = true
-        cells = [(r, c) for r in range(n) for c in range(n)]
         positions = [k for k, cell in enumerate(cells) if sources[k] != cell]
         for j, k in enumerate(positions):
             xk = m.var(*cells[k])
@@ -312,7 +316,7 @@ def to_dimacs(problem: Problem, *, encoding="pairwise", symmetry=None, model=Non
         For a model beyond :data:`BUILD` (MB, estimated) without ``force``.
     """
     m = _model_for(problem, model, encoding, symmetry, validate.flag(force, "force"))
-    n = problem.n
+    cells = cells_in_order(problem)
     lines = [
         f"c queenslab CNF model: {problem.describe()}",
         f"c encoding {m.encoding.value}; symmetry {m.symmetry or 'none'}",
@@ -322,15 +326,15 @@ def to_dimacs(problem: Problem, *, encoding="pairwise", symmetry=None, model=Non
     if m.symmetry == LEX_LEADER:
         names = ", ".join(g.name for g in problem.symmetries())
         lines.append(f"c lex-leader constraints keep one solution per orbit under the group {{{names}}}")
-    if m.pool.top > n * n:
+    if m.pool.top > len(cells):
         # auxiliary variables (encodings, lex-leader) may take several values for one
         # placement: counting or enumerating over every variable would overcount
         lines += [
-            f"c the solutions are the models projected on the {n * n} cell variables (c p show below):",
+            f"c the solutions are the models projected on the {len(cells)} cell variables (c p show below):",
             "c a model counter must project on them and an enumerator must block them only;",
-            f"c the {m.pool.top - n * n} other variables are auxiliary",
+            f"c the {m.pool.top - len(cells)} other variables are auxiliary",
         ]
-    lines += [f"c x {r + 1} {c + 1} {m.var(r, c)}" for r in range(n) for c in range(n)]
+    lines += [f"c x {r + 1} {c + 1} {m.var(r, c)}" for r, c in cells]
     lines.append("c p show " + " ".join(map(str, m.cell_variables())) + " 0")
     lines.append(f"p cnf {m.pool.top} {len(m.cnf.clauses)}")
     lines += [" ".join(map(str, cl)) + " 0" for cl in m.cnf.clauses]

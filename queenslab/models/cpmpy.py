@@ -36,7 +36,7 @@ from ..compiled import compile_problem
 from ..errors import MissingDependency, QueensError
 from ..problem import Problem
 from . import size
-from .breaking import LEX_LEADER, breaking_elements, check_symmetry, image_terms
+from .breaking import LEX_LEADER, breaking_elements, cell_sources, cells_in_order, check_symmetry, image_terms
 
 __all__ = ["CpmpyModel", "BUILD", "SEARCH", "build"]
 
@@ -92,10 +92,13 @@ class CpmpyModel:
         ``"lex-leader"`` when symmetry-breaking constraints were added.
     model : cpmpy.Model
         Add your own constraints here before solving (``m.model += expression``).
-    q : cpmpy NDVarArray of intvar
-        Column of each row's queen.
+    q : cpmpy NDVarArray of intvar, or None
+        Column of each row's queen (None on a board whose rows may stay empty, or a
+        rectangle: its model has cell variables ``x`` instead).
     inverse : cpmpy NDVarArray of intvar or None
         Row of each column's queen, when a symmetry element needed it.
+    x : cpmpy NDVarArray of boolvar, or None
+        ``x[r, c]``: a queen on cell ``(r, c)``, on a board other than n queens on n x n.
     """
 
     problem: Problem
@@ -103,6 +106,7 @@ class CpmpyModel:
     model: Any
     q: Any
     inverse: Any = None
+    x: Any = None
     #: The backend that counts, enumerates and solves this model (``count(problem,
     #: model=m)`` picks it).
     backend: ClassVar[str] = "cpmpy"
@@ -132,7 +136,11 @@ class CpmpyModel:
         return changed or self.model.objective_ is not None
 
     def decode(self) -> tuple[int, ...]:
-        """The placement of the solution the solver last assigned to ``q``."""
+        """The placement of the solution the solver last assigned to ``q`` (or ``x``; -1
+        for an empty row)."""
+        if self.x is not None:
+            rows = self.x.value()
+            return tuple(next((c for c, on in enumerate(row) if on), -1) for row in rows)
         return tuple(int(v) for v in self.q.value())
 
 
@@ -193,6 +201,8 @@ def build(
         clock,
         _BUILD_HINT,
     )
+    if not problem.is_plain_board:
+        return _build_cells(problem, symmetry, cp, clock)
     s = compile_problem(problem, ("encode_cpmpy",))
     q = cp.intvar(0, n - 1, shape=(n,), name="q")
     model = cp.Model(cp.AllDifferent(q))
@@ -215,6 +225,44 @@ def build(
         constraint.encode_cpmpy(m)
     if symmetry == LEX_LEADER:
         _add_lex_leader(m, cp)
+    m._seal()
+    return m
+
+
+def _build_cells(problem: Problem, symmetry: str | None, cp: Any, clock: size.Clock) -> CpmpyModel:
+    """The model of a board whose rows may stay empty, or of a rectangle: a Boolean per
+    cell, at most one queen per row and column (exactly one where they are as many as
+    the queens), ``queens`` in all; lex-leader on the cell vectors."""
+    s = compile_problem(problem, ("encode_cpmpy",), boards=True)
+    x = cp.boolvar(shape=(s.n, s.width), name="x")
+    model = cp.Model()
+    for lines, full in ((s.rows(), s.rows_full), (s.columns(), s.columns_full)):
+        for line in lines:
+            on = cp.sum([x[r, c] for r, c in line])
+            model += (on == 1) if full else (on <= 1)
+    if not (s.rows_full or s.columns_full):
+        model += cp.sum(x) == s.queens
+    for line in s.diagonals:
+        clock.check()
+        model += cp.sum([x[r, c] for r, c in line]) <= 1
+    for (r1, c1), (r2, c2) in s.leap_pairs:
+        model += ~x[r1, c1] | ~x[r2, c2]
+    model += [~x[r, c] for r, c in s.forbidden]
+    model += [x[r, c] for r, c in s.fixed]
+    for region in s.regions:
+        on = cp.sum([x[r, c] for r, c in region.cells])
+        if region.at_least > 0:
+            model += on >= region.at_least
+        if region.upper < len(region.cells):
+            model += on <= region.upper
+    m = CpmpyModel(problem, symmetry, model, None, x=x)
+    if symmetry == LEX_LEADER:
+        cells = cells_in_order(problem)
+        for g in breaking_elements(problem):
+            sources = cell_sources(problem.n, g, problem.columns)
+            keep = [k for k, cell in enumerate(cells) if sources[k] != cell]
+            if keep:  # X >=lex g(X) on the cell vectors
+                m.model += cp.LexLessEq([x[sources[k]] for k in keep], [x[cells[k]] for k in keep])
     m._seal()
     return m
 

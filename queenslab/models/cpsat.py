@@ -36,10 +36,10 @@ from typing import Any, ClassVar
 
 from .. import limits, validate
 from ..compiled import compile_problem
-from ..errors import MissingDependency, QueensError
+from ..errors import MissingDependency, QueensError, UnsupportedProblem
 from ..problem import Problem
 from . import given_model, size
-from .breaking import LEX_LEADER, breaking_elements, check_symmetry, image_terms
+from .breaking import LEX_LEADER, breaking_elements, cell_sources, cells_in_order, check_symmetry, image_terms
 
 __all__ = [
     "Formulation",
@@ -132,19 +132,19 @@ class CpsatModel:
     def decode(self, value: Callable) -> tuple[int, ...]:
         """The placement of the current solution; ``value`` is ``solver.Value`` (or a
         callback's ``Value``)."""
-        n = self.problem.n
+        n, m = self.problem.n, self.problem.columns
         if self.formulation is Formulation.INTEGER:
             return tuple(int(value(v)) for v in self._q())
         x = self._x()
-        return tuple(next(c for c in range(n) if value(x[r][c])) for r in range(n))
+        return tuple(next((c for c in range(m) if value(x[r][c])), -1) for r in range(n))
 
     def column_expressions(self) -> list:
         """Expressions for the column of each row's queen, in either formulation."""
         if self.q is not None:
             return list(self.q)
-        n = self.problem.n
+        n, m = self.problem.n, self.problem.columns
         x = self._x()
-        return [sum(c * x[r][c] for c in range(n)) for r in range(n)]
+        return [sum(c * x[r][c] for c in range(m)) for r in range(n)]
 
     def cell(self, r: int, c: int) -> Any:
         """A Boolean literal that is true exactly when the queen of row ``r`` stands in
@@ -236,10 +236,17 @@ SEARCH = limits.declare(
 _BUILD_HINT = "give the search a time limit (time_limit=S, --time-limit S), which then covers building the model"
 
 
+def default_formulation(problem: Problem) -> str:
+    """The formulation a model of ``problem`` takes unless told: ``"integer"`` for n queens
+    on n x n, ``"boolean"`` for a board whose rows may stay empty or a rectangle (the
+    integer one gives every row a queen)."""
+    return "integer" if problem.is_plain_board else "boolean"
+
+
 def build(
     problem: Problem,
     *,
-    formulation="integer",
+    formulation=None,
     symmetry: str | None = None,
     force: bool = False,
     clock: size.Clock | None = None,
@@ -285,6 +292,8 @@ def build(
         clock = size.Clock()  # no time limit: Ctrl-C between the steps
     if not isinstance(problem, Problem):
         raise QueensError(f"expected a queenslab Problem, got {type(problem).__name__}")
+    if formulation is None and isinstance(problem, Problem):
+        formulation = default_formulation(problem)
     form = validate.member(Formulation, formulation, "CP-SAT formulation")
     check_symmetry(symmetry)
     size.check_build(
@@ -296,11 +305,16 @@ def build(
         clock,
         _BUILD_HINT,
     )
+    if form is Formulation.INTEGER and not problem.is_plain_board:
+        raise UnsupportedProblem(
+            f"{problem.describe()}: the integer formulation gives every row a queen; build formulation='boolean' "
+            "(the cpsat backend takes it for such a board by default)"
+        )
     cp_model = cp_model_module()
     n = problem.n
     model = cp_model.CpModel()
     m = CpsatModel(problem, form, symmetry, model)
-    s = compile_problem(problem, ("encode_cpsat",))
+    s = compile_problem(problem, ("encode_cpsat",), boards=True)
     if form is Formulation.INTEGER:
         q = [model.NewIntVar(0, n - 1, f"q[{r}]") for r in range(n)]
         m.q = q
@@ -326,11 +340,16 @@ def build(
         x = []
         for r in range(n):
             clock.check()
-            x.append([model.NewBoolVar(f"x[{r},{c}]") for c in range(n)])
+            x.append([model.NewBoolVar(f"x[{r},{c}]") for c in range(s.width)])
         m.x = x
-        for line in s.rows() + s.columns():
-            clock.check()
-            model.AddExactlyOne(x[r][c] for r, c in line)
+        # each row and column: exactly one queen, or at most one where rows or columns
+        # outnumber the queens (then the queens are counted in all)
+        for lines, full in ((s.rows(), s.rows_full), (s.columns(), s.columns_full)):
+            for line in lines:
+                clock.check()
+                (model.AddExactlyOne if full else model.AddAtMostOne)(x[r][c] for r, c in line)
+        if not (s.rows_full or s.columns_full):
+            model.Add(sum(x[r][c] for r, c in cells_in_order(problem)) == s.queens)
         for diagonal in s.diagonals:
             clock.check()
             model.AddAtMostOne(x[r][c] for r, c in diagonal)
@@ -368,6 +387,9 @@ def _add_lex_leader(m: CpsatModel, clock: size.Clock) -> None:
     elements = breaking_elements(m.problem)
     if not elements:
         return
+    if not m.problem.is_plain_board:
+        _add_cell_lex_leader(m, elements, clock)
+        return
     if m.formulation is Formulation.INTEGER:
         q = m._q()
         if any(g.inv for g in elements):
@@ -403,13 +425,44 @@ def _add_lex_leader(m: CpsatModel, clock: size.Clock) -> None:
         _lex_leq(model, q, image, trivial, n)
 
 
+def _add_cell_lex_leader(m: CpsatModel, elements, clock: size.Clock) -> None:
+    """``X >=lex g(X)`` on the cell vectors (:func:`~queenslab.models.breaking.cell_sources`),
+    for a board whose rows may stay empty or a rectangle, as the chain of "equal so far"
+    literals the CNF model posts as clauses."""
+    model, x = m.model, m._x()
+    cells = cells_in_order(m.problem)
+    for gi, g in enumerate(elements):
+        sources = cell_sources(m.problem.n, g, m.problem.columns)
+        positions = [k for k, cell in enumerate(cells) if sources[k] != cell]
+        eq = None  # "X and Y agree so far"; None: true
+        for j, k in enumerate(positions):
+            clock.check()
+            (r, c), (sr, sc) = cells[k], sources[k]
+            xk, yk = x[r][c], x[sr][sc]
+            ct = model.AddImplication(yk, xk)  # agreeing so far, Y_k = 1 forces X_k = 1
+            if eq is not None:
+                ct.OnlyEnforceIf(eq)
+            if j == len(positions) - 1:
+                break
+            # nxt <-> eq and X_k == Y_k, fully reified: an enumeration counts each
+            # placement once (X_k = 1 and Y_k = 0 ends the comparison)
+            nxt = model.NewBoolVar(f"lex[{gi},{k}]")
+            for a, b in ((xk, yk), (xk.Not(), yk.Not())):
+                model.AddBoolOr([a.Not(), b.Not(), nxt] + ([] if eq is None else [eq.Not()]))
+            model.AddBoolOr([nxt.Not(), xk.Not(), yk])
+            model.AddBoolOr([nxt.Not(), xk, yk.Not()])
+            if eq is not None:
+                model.AddImplication(nxt, eq)
+            eq = nxt
+
+
 def _model_for(problem, model, formulation, symmetry, force=False) -> CpsatModel:
     if model is None:
         return build(problem, formulation=formulation, symmetry=symmetry, force=force)
     return given_model(model, CpsatModel, problem)
 
 
-def export_text(problem: Problem, *, formulation="integer", symmetry=None, model=None, force: bool = False) -> str:
+def export_text(problem: Problem, *, formulation=None, symmetry=None, model=None, force: bool = False) -> str:
     """The model as CP-SAT's text protocol buffer (``CpModelProto`` text format).
 
     Raises

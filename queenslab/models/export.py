@@ -82,6 +82,10 @@ def export(
             raise QueensError(f"{other} is not an option of the {model} model; the {model} model takes {takes}")
     # an empty setting is refused with the allowed values by the model, never read as the default
     value = default if given[setting] is None else given[setting]
+    if setting == "formulation" and given[setting] is None:
+        from .cpsat import default_formulation
+
+        value = default_formulation(problem)  # a board with empty rows takes the Boolean one
     build = getattr(importlib.import_module(f"{__package__}.{module}"), function)
     text = build(problem, **{setting: value}, symmetry=None if symmetry == "none" else symmetry, force=force)
     header = next((line.split() for line in text.splitlines() if line.startswith("p cnf")), None)

@@ -72,7 +72,7 @@ def _leap_pairs(problem: Problem) -> int:
 
 def cnf_bytes(problem: Problem, encoding: str) -> int:
     """Estimated peak memory of the CNF model of ``problem`` with ``encoding``."""
-    n = problem.n
+    n = max(problem.n, problem.columns)  # a rectangle: bounded by its square
     if n > 100_000:  # the cells alone need terabytes: a lower bound is enough to refuse, and cheap
         return n * n * BYTES_PER_CNF_CELL
     clauses = sum(_clauses(k, encoding) for k in _line_lengths(problem))
@@ -81,7 +81,7 @@ def cnf_bytes(problem: Problem, encoding: str) -> int:
 
 def cpsat_bytes(problem: Problem, formulation: str) -> int:
     """Estimated peak memory of the CP-SAT model of ``problem`` in ``formulation``."""
-    n = problem.n
+    n = max(problem.n, problem.columns)  # a rectangle: bounded by its square
     cells = n * BYTES_PER_INT_ROW if formulation == "integer" else n * n * BYTES_PER_BOOL_CELL
     return cells + _leap_pairs(problem) * BYTES_PER_LEAP_PAIR
 

@@ -263,8 +263,19 @@ def count_both(
     validate.choice(method, METHODS, "method")
     unique = validate.flag(unique, "unique")
     progress = validate.callback(progress)
-    check_size(problem, force)
+    _check_reach(problem, force, unique)
     return choose(problem, method, threads).count(problem, unique, threads, progress)
+
+
+def _check_reach(problem: Problem, force: bool, unique: bool) -> None:
+    """The practical limit of a count: on n for n queens on n x n, on the placements
+    searched for another board (:func:`queenslab.native.boards.check_reach`)."""
+    if problem.is_plain_board:
+        check_size(problem, force)
+    else:
+        from . import boards
+
+        boards.check_reach(problem, force, unique)
 
 
 def chosen_method(problem: Problem, method: str = "auto", threads: int | None = None, *, split: bool = False) -> str:
@@ -327,7 +338,7 @@ def count_classes(
     threads = validate.threads(threads)
     validate.choice(method, METHODS, "method")
     progress = validate.callback(progress)
-    check_size(problem, force)
+    _check_reach(problem, force, True)
     return choose(problem, method, threads).classes(problem, threads, progress)
 
 
@@ -563,8 +574,25 @@ def solution_batches(
     check_problem(problem)
     batch = _check_batch(batch)
     limit = validate.optional_whole_number(limit, "limit")
+    if not problem.is_plain_board and not prefix:
+        yield from _board_batches(problem, batch, limit)
+        return
     p = check_prefix(problem, prefix)
     yield from Walker(problem).stream(problem.n, batch, limit, p)
+
+
+def _board_batches(problem: Problem, batch: int, limit: int | None) -> Iterator[np.ndarray]:
+    """The board search's solutions (-1: an empty row) as arrays of at most ``batch`` rows."""
+    from . import boards
+
+    rows: list[tuple[int, ...]] = []
+    for p in boards.solutions(problem, limit, batch):
+        rows.append(p)
+        if len(rows) == batch:
+            yield np.array(rows, np.int64)
+            rows = []
+    if rows:
+        yield np.array(rows, np.int64)
 
 
 def fundamental_batches(

@@ -7,7 +7,14 @@
   orbits at once;
 * :class:`GeneralMethod` (``"general"``) -- the row-by-row walk of
   :mod:`queenslab.native.walker` over the compiled form: every problem the compiled form
-  says.
+  says;
+* :class:`BoardMethod` (``"board"``) -- the search of :mod:`queenslab.native.boards`,
+  which may leave rows empty: k queens on an r x c board (and n queens on n x n, which
+  the others count faster).
+
+Only the board method counts a board other than n queens on n x n: each method says
+whether it does (:attr:`CountMethod.boards`), and one that does not refuses such a
+problem instead of counting it as n queens.
 
 :data:`REGISTRY` holds them in the order "auto" tries them, as CPMpy orders its solvers:
 a count takes the first method that :meth:`~CountMethod.applies`, a split the first that
@@ -46,6 +53,7 @@ __all__ = [
     "SYM_KERNEL",
     "SYM_MAX_N",
     "CountMethod",
+    "BoardMethod",
     "GeneralMethod",
     "JoinMethod",
     "SymmetricMethod",
@@ -241,6 +249,8 @@ class CountMethod(ABC):
     kinds: ClassVar[tuple[type[Constraint], ...]] = ()
     #: ... and the constraint hooks it reads (``"compile"``: any kind said in the compiled form).
     hooks: ClassVar[tuple[str, ...]] = ()
+    #: Whether it counts k queens on an r x c board (rows may stay empty, a rectangle).
+    boards: ClassVar[bool] = False
     #: How the notice of :mod:`queenslab.warm` names its kernels.
     kernel_note: ClassVar[str] = ""
     #: What a task's count gives besides the total: ``"always"`` the orbits,
@@ -256,9 +266,16 @@ class CountMethod(ABC):
         """The constraints of ``problem`` outside the allow-list."""
         return unhandled(problem.constraints, self.kinds, self.hooks)
 
-    @abstractmethod
     def refusal(self, problem: Problem, threads: int = 1) -> str | None:
-        """Why this method cannot count ``problem`` (None: it can)."""
+        """Why this method cannot count ``problem`` (None: it can): a board it does not
+        count, or :meth:`refuses`."""
+        if not self.boards and not problem.is_plain_board:
+            return "counts n queens on an n x n board only (the board method counts k queens on r x c)"
+        return self.refuses(problem, threads)
+
+    @abstractmethod
+    def refuses(self, problem: Problem, threads: int = 1) -> str | None:
+        """Why this method cannot count ``problem``, a board it counts (None: it can)."""
 
     def check(self, problem: Problem, threads: int = 1) -> None:
         """Raise :class:`~queenslab.errors.UnsupportedProblem` with :meth:`refusal`."""
@@ -319,7 +336,7 @@ class JoinMethod(CountMethod):
     subtrees = False
     largest_first = True
 
-    def refusal(self, problem: Problem, threads: int = 1) -> str | None:
+    def refuses(self, problem: Problem, threads: int = 1) -> str | None:
         left = self.unhandled(problem)
         if left:
             return (
@@ -416,7 +433,7 @@ class SymmetricMethod(CountMethod):
     kernel_note = "the counting kernels"
     task_orbits = "always"
 
-    def refusal(self, problem: Problem, threads: int = 1) -> str | None:
+    def refuses(self, problem: Problem, threads: int = 1) -> str | None:
         left = self.unhandled(problem)
         if left or not 4 <= problem.n <= SYM_MAX_N:
             return f"counts the standard problem with 4 <= n <= {SYM_MAX_N} only (use method='general')"
@@ -484,7 +501,7 @@ class GeneralMethod(CountMethod):
     hooks = ("compile",)
     kernel_note = "the general search kernel"
 
-    def refusal(self, problem: Problem, threads: int = 1) -> str | None:
+    def refuses(self, problem: Problem, threads: int = 1) -> str | None:
         left = self.unhandled(problem)
         if left:
             return f"reads the compiled form, which the {left[0].kind} constraint does not say (it gives no compile())"
@@ -541,8 +558,63 @@ class GeneralMethod(CountMethod):
         self.count(Problem(6, toroidal=True), False, 1, None)
 
 
+class BoardMethod(CountMethod):
+    """The search that may leave rows empty (:mod:`queenslab.native.boards`)."""
+
+    name = "board"
+    summary = "the board search: k queens on an r x c board (rows may stay empty), every built-in kind, 64 x 64"
+    kinds = KINDS
+    hooks = ("compile",)
+    boards = True
+    kernel_note = "the board search kernel"
+    subtrees = False
+
+    def refuses(self, problem: Problem, threads: int = 1) -> str | None:
+        left = self.unhandled(problem)
+        if left:
+            return f"reads the compiled form, which the {left[0].kind} constraint does not say (it gives no compile())"
+        return None
+
+    def splits(self, problem: Problem) -> bool:
+        return False  # one task: its counts take seconds where the others' take hours
+
+    def count(self, problem: Problem, unique: bool, threads: int, progress: Progress | None) -> CountResult:
+        from . import boards
+
+        found = boards.count(problem, unique)
+        if progress is not None:
+            progress(1, 1)
+        return found
+
+    def classes(self, problem: Problem, threads: int, progress: Progress | None) -> tuple[CountResult, dict[int, int]]:
+        from . import boards
+
+        return boards.classes(problem)
+
+    def split(
+        self, problem: Problem, *, depth: int | None, least: int, force: bool
+    ) -> tuple[int, list[tuple[int, ...]]]:
+        raise UnsupportedProblem("the board method counts in one task: it does not split a count")
+
+    def count_task(
+        self, problem: Problem, task: Sequence[int], *, unique: bool, force: bool, general: bool
+    ) -> tuple[int, int | None, int]:
+        raise UnsupportedProblem("the board method counts in one task: it has no tasks to count")
+
+    def dispatchers(self) -> list[Callable]:
+        from . import board_kernels as BK
+
+        return [BK.board_search]
+
+    def warm_up(self) -> None:
+        self.count(Problem(5, queens=3), False, 1, None)  # the count, the last queen's rows at once
+        self.count(Problem(4, columns=5, queens=3), True, 1, None)  # the orbits, a leap table
+
+
 #: The counting methods, in the order "auto" tries them: the first that applies counts.
-REGISTRY: dict[str, CountMethod] = {m.name: m for m in (JoinMethod(), SymmetricMethod(), GeneralMethod())}
+REGISTRY: dict[str, CountMethod] = {
+    m.name: m for m in (JoinMethod(), SymmetricMethod(), GeneralMethod(), BoardMethod())
+}
 
 
 def named(name: str) -> CountMethod:
