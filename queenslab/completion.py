@@ -52,7 +52,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import validate
+from .backends.crosscheck import crosscheck
+from .backends.registry import BACKENDS, exact_backends, get_backend
+from .counting import count
 from .errors import MissingDependency, QueensError, TooLarge
+from .problem import Problem
+from .provenance import environment
 from .reports import ONE_BASED
 
 __all__ = [
@@ -452,9 +457,6 @@ def default_backends(n: int) -> list[str]:
     >>> default_backends(8)[0]
     'native'
     """
-    from .backends.registry import exact_backends, get_backend
-    from .problem import Problem
-
     n = _check_n(n)
     chosen = []
     for name in exact_backends():
@@ -468,9 +470,6 @@ def default_backends(n: int) -> list[str]:
 
 def _check_backends(backends: Sequence[str] | None, n: int, time_limit: float | None) -> tuple[list[str], bool]:
     """The backends to count with, and whether they were named (then any failure raises)."""
-    from .backends.registry import BACKENDS, exact_backends, get_backend
-    from .problem import Problem
-
     if backends is None:
         chosen = default_backends(n)
         if not chosen:
@@ -600,8 +599,6 @@ def completion_experiment(
         rows.append(cases)
     used = tuple(name for name in names if name not in {s.backend for s in skipped})
     results = tuple(_row(k, cases, used) for k, cases in zip(chosen_ks, rows))
-    from .provenance import environment
-
     return CompletionReport(
         experiment="completion",
         n=n,
@@ -630,8 +627,6 @@ def _count_all(
 ) -> list[Answer]:
     """Every backend's answer for the instance (a default backend that cannot run is
     added to ``skipped`` and not asked again)."""
-    from .problem import Problem
-
     problem = Problem(n, fixed=cells)
     active = [name for name in names if name not in {s.backend for s in skipped}]
     if time_limit is None:
@@ -639,10 +634,8 @@ def _count_all(
     return _count_elsewhere(problem, active, strict, time_limit, skipped)
 
 
-def _count_here(problem: Any, name: str, strict: bool, skipped: list[Skipped]) -> Answer | None:
+def _count_here(problem: Problem, name: str, strict: bool, skipped: list[Skipped]) -> Answer | None:
     """``name``'s count of ``problem`` in this process, to the end."""
-    from .counting import count
-
     try:
         r = count(problem, backend=name)
     except (MissingDependency, TooLarge) as e:
@@ -654,15 +647,12 @@ def _count_here(problem: Any, name: str, strict: bool, skipped: list[Skipped]) -
 
 
 def _count_elsewhere(
-    problem: Any, names: list[str], strict: bool, time_limit: float, skipped: list[Skipped]
+    problem: Problem, names: list[str], strict: bool, time_limit: float, skipped: list[Skipped]
 ) -> list[Answer]:
     """Each backend's count of ``problem`` in a process of its own, stopped at
     ``time_limit``. The time limit bounds the count, so it goes ahead beyond the backend's
     practical limit (``force``), as a backend's own time limit does; the option also makes
     the crosscheck run the backend's default count once."""
-    from .backends.crosscheck import crosscheck
-    from .backends.registry import get_backend
-
     options = {name: {"force": True} for name in names if get_backend(name).option("force") is not None}
     check = crosscheck(problem, names, unique=False, options=options, strict=strict, time_limit=time_limit)
     answers = []
