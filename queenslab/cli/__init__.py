@@ -12,10 +12,24 @@ variant flags, ``--json``, the backends' options derived from the registry):
 * :mod:`.watch` -- ``watch``, ``replay``;
 * :mod:`.estimate` -- ``estimate``;
 * :mod:`.growth` -- ``experiment growth``;
+* :mod:`.completion` -- ``experiment completion``;
 * :mod:`.warm` -- ``warm``.
 """
 
-from . import counting, estimate, growth, heuristics, limits, optimize, placements, ranking, symmetry, warm, watch  # noqa: F401  (they declare the commands)
+from . import (  # noqa: F401  (they declare the commands)
+    completion,
+    counting,
+    estimate,
+    growth,
+    heuristics,
+    limits,
+    optimize,
+    placements,
+    ranking,
+    symmetry,
+    warm,
+    watch,
+)
 from .app import cli, main, run
 
 __all__ = ["cli", "main", "run"]
