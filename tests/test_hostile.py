@@ -1351,6 +1351,17 @@ COMMANDS: dict[str, st.SearchStrategy] = {
         opt("--every", NUMBER_TOKENS),
         flag_("--json"),
     ),
+    "experiment completion": st.tuples(
+        # small boards and few instances: a valid large request would only be slow
+        st.sampled_from(["4", "5", "6", "3", "0", "65", "x", "-1", "8.5"]).map(lambda t: [t]),
+        opt("--ks", st.sampled_from(["0..2", "1,3", "0..9", "5..3", "-1", "x", "", "2,,3"])),
+        st.sampled_from(["1", "2", "0", "-1", "x", str(2**63)]).map(lambda t: ["--instances", t]),
+        opt("--seed", NUMBER_TOKENS),
+        opt("--backend", st.sampled_from(["native", "sat", "approxmc", "x", ""])),
+        opt("--time-limit", st.sampled_from(["0", "-1", "nan", "inf", "x"])),
+        opt("--plot", PATH_TOKENS),
+        flag_("--json"),
+    ),
     "experiment growth": st.tuples(
         # always a few sizes and few probes: the default grid probes for seconds per size
         st.sampled_from(["8", "8,10", "4..6", "0", "201", "x", "", "9..7", "13", "7,11"]).map(lambda t: ["--ns", t]),
