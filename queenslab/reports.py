@@ -83,7 +83,7 @@ def _plus_one(value: Any) -> Any:
     if isinstance(value, bool) or value is None:
         return value
     if isinstance(value, int):
-        return value + 1
+        return None if value == -1 else value + 1  # -1: an empty row of a board with fewer queens
     if isinstance(value, dict):
         return {k: _plus_one(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

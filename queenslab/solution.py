@@ -166,15 +166,18 @@ def as_columns(placement: Any, n: int | None = None, what: str = "placement") ->
     return np.asarray(values, dtype=np.int64).reshape(-1)
 
 
-def format_placement(placement: Sequence[int], style: str = "spaces") -> str:
+def format_placement(placement: Sequence[int], style: str = "spaces", columns: int | None = None) -> str:
     """Format a 0-based placement as 1-based text.
 
     Parameters
     ----------
     placement : sequence of int
-        0-based columns ``0..n-1`` (integers; repeats are allowed).
+        0-based columns ``0..n-1`` (integers; repeats are allowed), -1 for an empty row
+        (written ``-``).
     style : {"spaces", "digits", "commas"}
         ``"digits"`` is only allowed for n <= 9.
+    columns : int, optional
+        The board's columns when it is not square (default: as many as rows).
 
     Raises
     ------
@@ -190,8 +193,10 @@ def format_placement(placement: Sequence[int], style: str = "spaces") -> str:
     """
     if not isinstance(style, str) or style not in ("spaces", "commas", "digits"):
         raise InvalidPlacement(f"unknown style {validate.brief(style)}; use 'spaces', 'commas' or 'digits'")
-    if not isinstance(placement, (str, bytes)) and any(type(c) is int and c == EMPTY for c in placement):
-        return _format_board(placement, style)
+    if columns is not None or (
+        not isinstance(placement, (str, bytes)) and any(type(c) is int and c == EMPTY for c in placement)
+    ):
+        return _format_board(placement, style, columns)
     one = (as_columns(placement) + 1).tolist()
     if style == "spaces":
         return " ".join(map(str, one))
@@ -202,14 +207,20 @@ def format_placement(placement: Sequence[int], style: str = "spaces") -> str:
     return "".join(map(str, one))
 
 
-def _format_board(placement: Sequence[int], style: str) -> str:
-    """A placement with empty rows (-1) as 1-based text, ``-`` for an empty row."""
-    if style == "digits":
-        raise InvalidPlacement("the digits format has no mark for an empty row; use 'spaces' or 'commas'")
+def _format_board(placement: Sequence[int], style: str, columns: int | None = None) -> str:
+    """A placement of a board with empty rows (-1) or ``columns`` columns as 1-based text,
+    ``-`` for an empty row."""
     cells = validate.columns(placement, "placement", InvalidPlacement)
-    bad = next((c for c in cells if c < EMPTY), None)
+    if style == "digits":
+        if EMPTY in cells or len(cells) > 9 or (columns or 0) > 9:
+            raise InvalidPlacement("the digits format is for n <= 9 queens on n <= 9 columns, no empty row")
+        style = "digits"
+    m = len(cells) if columns is None else validate.whole_number(columns, "columns", error=InvalidPlacement)
+    bad = next((c for c in cells if not EMPTY <= c < m), None)
     if bad is not None:
-        raise InvalidPlacement(f"column {bad} is off the board: 0-based columns, -1 for an empty row")
+        raise InvalidPlacement(f"column {bad} is off the board: 0-based columns are 0..{m - 1}, -1 for an empty row")
+    if style == "digits":
+        return "".join(str(c + 1) for c in cells)
     return (" " if style == "spaces" else ",").join("-" if c == EMPTY else str(c + 1) for c in cells)
 
 

@@ -214,3 +214,28 @@ def test_cli_counts_a_board_and_says_it(tmp_path, capsys, monkeypatch):
     assert code == 0 and json.loads(out)["count"] == A061989[7]
     code, _, err = run("count", "6", "--columns", "0")
     assert code == 2 and err.startswith("error:") and "columns" in err
+
+
+def test_cli_checks_shows_and_draws_a_board(tmp_path, capsys, monkeypatch):
+    def run(*args):
+        return _run_cli(capsys, monkeypatch, *args)
+
+    board = ("--columns", "5", "--queens", "2")
+    code, out, _ = run("check", "5", "-", "1", *board)
+    assert code == 0 and "a solution of 2 queens on 3x5" in out
+    code, out, _ = run("check", "5", "-", "3", *board, "--json")
+    assert code == 1 and [c["rule"] for c in json.loads(out)["conflicts"]] == ["anti-diagonal"]
+    code, out, _ = run("show", "5", "-", "1", *board)
+    assert out.splitlines() == [". . . . Q", ". . . . .", "Q . . . ."]
+    svg = tmp_path / "b.svg"
+    code, _, _ = run("show", "5", "-", "1", *board, "--svg", str(svg))
+    text = svg.read_text()
+    assert code == 0 and text.count('class="queen"') == 2 and 'viewBox="-0.6 -0.6 5.6 3.6"' in text
+    code, out, _ = run("solve", "8", "--queens", "3", "--json")
+    solution = json.loads(out)["solution"]
+    assert code == 0 and solution.count(None) == 5  # an empty row is null in 1-based JSON
+    assert naive.board_is_solution(Problem(8, queens=3), [c - 1 if c else -1 for c in solution])
+    code, out, _ = run("count", "4..7", "--queens", "2")
+    assert code == 0 and [int(line.split()[1]) for line in out.splitlines()[1:]] == [a036464(n) for n in range(4, 8)]
+    code, _, err = run("check", "2", "-1", "3")
+    assert code == 2 and err.startswith("error:")

@@ -96,7 +96,9 @@ def _n_or_range(f: Callable) -> Callable:
                     "fixes one n: give a single N with --problem, or the variant flags with the range"
                 )
             kw["n"], kw["sizes"] = sizes.first, sizes
-            kw["variant"] = Variant(kw["toroidal"], kw["knight"], kw["block"], kw["fix"], None)
+            kw["variant"] = Variant(
+                kw["toroidal"], kw["knight"], kw["block"], kw["fix"], None, kw.get("columns"), kw.get("queens")
+            )
         return f(**kw)
 
     return wrapper

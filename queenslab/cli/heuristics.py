@@ -268,7 +268,7 @@ def solve_cmd(
         emit_json(report(verified=True, solution=shown, out=out, error=None))
         return 0
     if shown is not None:
-        click.echo(format_placement(shown))
+        click.echo(format_placement(shown, columns=problem.columns))
     label = f"{name} backend" if backend is not None else name
     click.echo(f"{label}: a solution of {problem.describe()} in {seconds:.3f} s, verified", err=True)
     if default and method is not None:

@@ -19,6 +19,7 @@ from ..errors import InvalidPlacement, QueensError
 from ..outfile import check_output_path
 from ..problem import Problem
 from ..problem_file import read_problem
+from ..solution import board_placement, parse_placement
 from ..validate import MAX_SECONDS
 
 __all__ = [
@@ -182,9 +183,21 @@ class Variant:
         self._flags = (toroidal, knight, block, fix, file, columns, queens)
         self.given = bool(toroidal or knight or block or fix or file or columns is not None or queens is not None)
         self.file = file
+        #: Whether --columns or --queens set a board other than n queens on n x n.
+        self.board = columns is not None or queens is not None
 
     def __call__(self, n: int | None) -> Problem:
         return _problem(n, *self._flags)
+
+    def placement(self, text: str) -> tuple[Problem, tuple[int, ...]]:
+        """The problem of a placement's text (as :func:`placement_arg` gives it; its rows
+        are the board's) and the placement, 0-based (-1: an empty row)."""
+        if not self.board:
+            p = parse_placement(text)
+            return self(len(p)), p
+        tokens = [t for t in _PLACEMENT_WORDS.split(text) if t]
+        problem = self(len(tokens))
+        return problem, tuple(int(c) for c in board_placement(problem, text))
 
 
 def problem_options(fn: Callable | None = None, *, n_argument: bool = True, optional_n: bool = False) -> Callable:
@@ -508,9 +521,12 @@ def placement_arg(words: tuple[str, ...]) -> str:
     if not words:
         raise InvalidPlacement(f"give a placement: {how} (or 2413 for n <= 9)")
     text = " ".join(words)
-    if any(ch not in _PLACEMENT_CHARS for ch in text):
-        bad = next(t for t in _PLACEMENT_WORDS.split(text) if t and not (t.isascii() and t.isdigit()))
+    if any(ch not in _PLACEMENT_CHARS for ch in text.replace("-", "")):
+        bad = next(t for t in _PLACEMENT_WORDS.split(text) if t and t != "-" and not (t.isascii() and t.isdigit()))
         raise InvalidPlacement(f"{bad[:40]!r} is not a column number: {how}")
+    bad = next((t for t in _PLACEMENT_WORDS.split(text) if "-" in t and t != "-"), None)
+    if bad is not None:
+        raise InvalidPlacement(f"{bad[:40]!r} is not a column number: {how} (- alone is an empty row, with --queens)")
     body = text.strip().strip("[]()").strip()
     if not body:
         raise InvalidPlacement(f"empty placement: {how}")

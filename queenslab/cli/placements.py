@@ -18,7 +18,7 @@ from ..outfile import NpyRows, atomic_output, free_bytes
 from ..placement_file import read_placement
 from ..problem import Problem, leaper_name
 from ..reports import BrokenRule, CheckReport, ShowReport, SolutionsReport
-from ..solution import board_text, conflicts, format_placement, parse_placement
+from ..solution import board_text, conflicts, format_placement, parse_placement, why_not_solution
 from ..viz.bits import MAX_PNG_SIDE
 from .app import cli, emit_json
 from .options import InputPath, force_option, json_option, number_option, out_option, placement_arg, problem_options
@@ -100,13 +100,13 @@ def solutions_cmd(problem, limit, offset, fmt, out, force, as_json):
         for arr in stream():
             interrupt.check()
             written += len(arr)
-            if fmt == "json":
-                lines = [json.dumps(row) for row in (arr + 1).tolist()]
+            if fmt == "json":  # 1-based, null for an empty row
+                lines = [json.dumps([c + 1 if c >= 0 else None for c in row]) for row in arr.tolist()]
             elif fmt == "board":
                 first = offset + written - len(arr) + 1
                 lines = [f"solution {first + k}:\n{board_text(problem, row)}\n" for k, row in enumerate(arr.tolist())]
             else:
-                lines = [format_placement(row, fmt) for row in arr.tolist()]
+                lines = [format_placement(row, fmt, problem.columns) for row in arr.tolist()]
             fh.write("\n".join(lines) + "\n")
         return written
 
@@ -160,8 +160,7 @@ def check_cmd(placement, variant, as_json):
       queenslab check 2 8 10 4 1 5 9 6 3 7
       queenslab check 15863724 --json
     """
-    p = parse_placement(placement_arg(placement))
-    problem = variant(len(p))
+    problem, p = variant.placement(placement_arg(placement))
     found = conflicts(problem, p)
     if as_json:
         emit_json(
@@ -257,12 +256,44 @@ def _show_problem(problem: Problem, png, svg, scale, attacks, as_json: bool) -> 
     return 0
 
 
-def _say_written(pictures: dict, n: int) -> None:
+def _show_board(problem: Problem, p: tuple[int, ...], png, svg, scale, attacks, as_json: bool) -> int:
+    """``show`` of a placement of k queens on an r x c board (--columns, --queens): the
+    text board (``.`` for an empty row's cells) or its pictures, and whether it solves the problem."""
+    if max(problem.n, problem.columns) > TEXT_BOARD_MAX_N and png is None and svg is None:
+        raise TooLarge(f"a {problem.n} x {problem.columns} board is too large to draw as text; write --svg F")
+    if attacks is not None and attacks <= problem.n and p[attacks - 1] < 0:
+        raise QueensError(f"--attacks {attacks}: row {attacks} holds no queen")
+    pictures = _pictures(problem, p, png, svg, scale, False, attacks)
+    why = why_not_solution(problem, p)
+    text = board_text(problem, p) if png is None and svg is None else None
+    if as_json:
+        emit_json(
+            ShowReport(
+                n=problem.n,
+                problem=problem,
+                placement=p,
+                valid=why is None,
+                conflict=why,
+                board=tuple(text.splitlines()) if text is not None else None,
+                **pictures,
+            )
+        )
+        return 0
+    if text is None:
+        _say_written(pictures, problem.n, problem.columns)
+    else:
+        click.echo(text)
+    click.echo(f"a solution of {problem.describe()}" if why is None else f"not a solution: {why}", err=True)
+    return 0
+
+
+def _say_written(pictures: dict, n: int, m: int | None = None) -> None:
+    m = n if m is None else m
     if pictures["svg"] is not None:
-        click.echo(f"wrote {pictures['svg']} (SVG, {n} x {n} board)")
+        click.echo(f"wrote {pictures['svg']} (SVG, {n} x {m} board)")
     if pictures["png"] is not None:
         width, height = pictures["pixels"]
-        click.echo(f"wrote {pictures['png']} ({width} x {height} pixels, {n} x {n} board)")
+        click.echo(f"wrote {pictures['png']} ({width} x {height} pixels, {n} x {m} board)")
 
 
 @cli.command("show")
@@ -330,6 +361,9 @@ def show_cmd(placement, from_file, png, svg, scale, bits, attacks, variant, as_j
         p = read_placement(from_file)
     elif not placement and variant.file is not None:
         return _show_problem(variant(None), png, svg, scale, attacks, as_json)
+    elif variant.board:
+        board, p = variant.placement(placement_arg(placement))
+        return _show_board(board, p, png, svg, scale, attacks, as_json)
     else:
         p = parse_placement(placement_arg(placement))
     n = len(p)

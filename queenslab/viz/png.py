@@ -45,11 +45,11 @@ def board_image(problem: Problem | None = None, placement: Any = None, *, attack
         Without Pillow.
     """
     s = scene(problem, placement, attacks_of=attacks_of)
-    n = s.n
-    px = svg.cell_size(n) if cell is None else validate.whole_number(cell, "cell", minimum=1, maximum=512)
-    if n * px > MAX_SIDE:
+    n, m = s.n, s.width
+    px = svg.cell_size(max(n, m)) if cell is None else validate.whole_number(cell, "cell", minimum=1, maximum=512)
+    if max(n, m) * px > MAX_SIDE:
         raise TooLarge(
-            f"a {n * px} x {n * px} pixel board picture is too large: n * cell <= {MAX_SIDE} is allowed "
+            f"a {m * px} x {n * px} pixel board picture is too large: n * cell <= {MAX_SIDE} is allowed "
             f"(the 1-bit picture takes up to {MAX_PNG_SIDE})"
         )
     try:
@@ -57,7 +57,7 @@ def board_image(problem: Problem | None = None, placement: Any = None, *, attack
     except ImportError:
         raise MissingDependency("writing PNG pictures needs Pillow: pip install pillow") from None
     squares = np.array([_rgb(svg.LIGHT), _rgb(svg.DARK)], np.uint8)
-    parity = np.add.outer(np.arange(n), np.arange(n)) & 1
+    parity = np.add.outer(np.arange(n), np.arange(m)) & 1
     img = np.repeat(np.repeat(squares[parity], px, axis=0), px, axis=1)
     for i, (cells, _, _) in enumerate(s.regions):
         _tint(img, cells, svg.REGION_COLOURS[i % len(svg.REGION_COLOURS)], 0.45, px)

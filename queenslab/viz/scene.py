@@ -15,7 +15,7 @@ import numpy as np
 from .. import validate
 from ..errors import InvalidPlacement, QueensError, TooLarge
 from ..problem import Problem, as_problem, leap_offsets
-from ..solution import as_columns, why_not_solution
+from ..solution import as_columns, board_placement, why_not_solution
 
 __all__ = ["MAX_N", "Scene", "scene"]
 
@@ -32,6 +32,7 @@ class Scene:
     Attributes
     ----------
     n : int
+        The rows.
     title : str
         What the board is (the problem, and whether the placement solves it).
     queens : tuple of Cell
@@ -45,6 +46,8 @@ class Scene:
     attacked : tuple of Cell
         The cells the queen ``attacker`` attacks.
     attacker : Cell or None
+    columns : int
+        The columns (0: as many as rows).
     """
 
     n: int
@@ -55,6 +58,12 @@ class Scene:
     regions: tuple[tuple[tuple[Cell, ...], str, str], ...] = ()
     attacked: tuple[Cell, ...] = ()
     attacker: Cell | None = None
+    columns: int = 0
+
+    @property
+    def width(self) -> int:
+        """The number of columns."""
+        return self.columns or self.n
 
 
 def scene(problem: Problem | None = None, placement: Any = None, *, attacks_of: int | None = None) -> Scene:
@@ -78,17 +87,20 @@ def scene(problem: Problem | None = None, placement: Any = None, *, attacks_of: 
     """
     if problem is None and placement is None:
         raise QueensError("draw a problem, a placement, or both")
-    p = as_columns(placement) if placement is not None else None
+    if problem is not None and not as_problem(problem).is_plain_board:
+        p = board_placement(problem, placement) if placement is not None else None
+    else:
+        p = as_columns(placement) if placement is not None else None
     if problem is None:
         assert p is not None
         problem = Problem(int(p.size))
     problem = as_problem(problem)
-    n = problem.n
-    if n > MAX_N:
-        raise TooLarge(f"a {n} x {n} board is drawn cell by cell up to n = {MAX_N}; write a 1-bit PNG instead")
+    n, m = problem.n, problem.columns
+    if max(n, m) > MAX_N:
+        raise TooLarge(f"a {n} x {m} board is drawn cell by cell up to n = {MAX_N}; write a 1-bit PNG instead")
     if p is not None and p.size != n:
         raise InvalidPlacement(f"the placement has {p.size} queens; the {n}-queens board needs {n}")
-    queens = tuple((r, int(c)) for r, c in enumerate(p.tolist())) if p is not None else ()
+    queens = tuple((r, int(c)) for r, c in enumerate(p.tolist()) if c >= 0) if p is not None else ()
     marks: dict[str, set[Cell]] = {"blocked": set(), "fixed": set()}
     for constraint in problem.constraints:  # each kind marks its own cells
         constraint.draw(marks)
@@ -103,6 +115,8 @@ def scene(problem: Problem | None = None, placement: Any = None, *, attacks_of: 
         if p is None:
             raise QueensError("attacks_of names a row whose queen attacks: give a placement too")
         row = validate.whole_number(attacks_of, "attacks_of", minimum=0, maximum=n - 1)
+        if p[row] < 0:
+            raise QueensError(f"attacks_of = {row}: row {row + 1} holds no queen")
         attacker = (row, int(p[row]))
         attacked = _attacked(problem, attacker)
     title = problem.describe()
@@ -118,15 +132,16 @@ def scene(problem: Problem | None = None, placement: Any = None, *, attacks_of: 
         regions=tuple(regions),
         attacked=attacked,
         attacker=attacker,
+        columns=0 if m == n else m,
     )
 
 
 def _attacked(problem: Problem, at: Cell) -> tuple[Cell, ...]:
     """Every cell a queen at ``at`` attacks: its row, column and diagonals (wrapping on a
     toroidal board) and the jumps of the problem's leapers."""
-    n = problem.n
+    n, m = problem.n, problem.columns
     r0, c0 = at
-    rows, cols = np.indices((n, n))
+    rows, cols = np.indices((n, m))
     dr, dc = rows - r0, cols - c0
     if problem.toroidal:
         hit = (dr == 0) | (dc == 0) | ((dr - dc) % n == 0) | ((dr + dc) % n == 0)
@@ -136,7 +151,7 @@ def _attacked(problem: Problem, at: Cell) -> tuple[Cell, ...]:
         r, c = r0 + jr, c0 + jc
         if problem.toroidal:
             hit[r % n, c % n] = True
-        elif 0 <= r < n and 0 <= c < n:
+        elif 0 <= r < n and 0 <= c < m:
             hit[r, c] = True
     hit[r0, c0] = False
     return tuple((int(r), int(c)) for r, c in zip(*np.nonzero(hit)))

@@ -113,11 +113,11 @@ def board_svg(
 
 def render(s: Scene, *, cell: int | None = None, labels: bool | None = None) -> str:
     """The SVG text of a :class:`~queenslab.viz.scene.Scene`."""
-    n = s.n
-    px = cell_size(n) if cell is None else validate.whole_number(cell, "cell", minimum=1, maximum=512)
-    labels = n <= 26 if labels is None else validate.flag(labels, "labels")
+    n, m = s.n, s.width
+    px = cell_size(max(n, m)) if cell is None else validate.whole_number(cell, "cell", minimum=1, maximum=512)
+    labels = max(n, m) <= 26 if labels is None else validate.flag(labels, "labels")
     margin = 0.6 if labels else 0.0
-    side = n + margin
+    side, across = n + margin, m + margin
     key = hashlib.blake2b(repr(s).encode(), digest_size=4).hexdigest()  # ids unique per board on one page
     ck, qn = f"ql-{key}-ck", f"ql-{key}-q"
     crown = " ".join(f"{_fmt(x)},{_fmt(y)}" for x, y in CROWN)
@@ -125,8 +125,8 @@ def render(s: Scene, *, cell: int | None = None, labels: bool | None = None) -> 
     small = px < 10  # a crown of a few pixels reads as a dot: draw a dot
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" version="1.1" '
-        f'width="{round(side * px)}" height="{round(side * px)}" viewBox="{_fmt(-margin)} {_fmt(-margin)} '
-        f'{_fmt(side)} {_fmt(side)}" role="img" aria-label="{escape(s.title, quote=True)}">',
+        f'width="{round(across * px)}" height="{round(side * px)}" viewBox="{_fmt(-margin)} {_fmt(-margin)} '
+        f'{_fmt(across)} {_fmt(side)}" role="img" aria-label="{escape(s.title, quote=True)}">',
         f"<title>{escape(s.title)}</title>",
         "<defs>",
         f'<pattern id="{ck}" width="2" height="2" patternUnits="userSpaceOnUse">'
@@ -140,7 +140,7 @@ def render(s: Scene, *, cell: int | None = None, labels: bool | None = None) -> 
         )
         + "</symbol>",
         "</defs>",
-        f'<rect class="board" width="{n}" height="{n}" fill="url(#{ck})"/>',
+        f'<rect class="board" width="{m}" height="{n}" fill="url(#{ck})"/>',
     ]
     for i, (cells, words, _) in enumerate(s.regions):
         colour = REGION_COLOURS[i % len(REGION_COLOURS)]
@@ -176,12 +176,12 @@ def render(s: Scene, *, cell: int | None = None, labels: bool | None = None) -> 
             )
         out.append("</g>")
     out.append(
-        f'<rect width="{n}" height="{n}" fill="none" stroke="#5a4632" stroke-width="{_fmt(min(0.08, 2 / px))}"/>'
+        f'<rect width="{m}" height="{n}" fill="none" stroke="#5a4632" stroke-width="{_fmt(min(0.08, 2 / px))}"/>'
     )
     if labels:
         size = 0.36
         out.append(f'<g font-family="sans-serif" font-size="{size}" fill="#888888" text-anchor="middle">')
-        out += [f'<text x="{k + 0.5}" y="-0.18">{k + 1}</text>' for k in range(n)]
+        out += [f'<text x="{k + 0.5}" y="-0.18">{k + 1}</text>' for k in range(m)]
         out += [f'<text x="-0.3" y="{k + 0.63}">{k + 1}</text>' for k in range(n)]
         out.append("</g>")
     out.append("</svg>")
