@@ -211,14 +211,14 @@ def _format_board(placement: Sequence[int], style: str, columns: int | None = No
     """A placement of a board with empty rows (-1) or ``columns`` columns as 1-based text,
     ``-`` for an empty row."""
     cells = validate.columns(placement, "placement", InvalidPlacement)
-    if style == "digits":
-        if EMPTY in cells or len(cells) > 9 or (columns or 0) > 9:
-            raise InvalidPlacement("the digits format is for n <= 9 queens on n <= 9 columns, no empty row")
-        style = "digits"
-    m = len(cells) if columns is None else validate.whole_number(columns, "columns", error=InvalidPlacement)
-    bad = next((c for c in cells if not EMPTY <= c < m), None)
+    if style == "digits" and (EMPTY in cells or len(cells) > 9 or (columns or 0) > 9):
+        raise InvalidPlacement("the digits format is for n <= 9 queens on n <= 9 columns, no empty row")
+    # without the board's columns, a placement with an empty row may hold any column
+    m = None if columns is None else validate.whole_number(columns, "columns", error=InvalidPlacement)
+    bad = next((c for c in cells if c < EMPTY or (m is not None and c >= m)), None)
     if bad is not None:
-        raise InvalidPlacement(f"column {bad} is off the board: 0-based columns are 0..{m - 1}, -1 for an empty row")
+        where = f"0..{m - 1}" if m is not None else "0 and up"
+        raise InvalidPlacement(f"column {bad} is off the board: 0-based columns are {where}, -1 for an empty row")
     if style == "digits":
         return "".join(str(c + 1) for c in cells)
     return (" " if style == "spaces" else ",").join("-" if c == EMPTY else str(c + 1) for c in cells)

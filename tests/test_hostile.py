@@ -1362,6 +1362,12 @@ COMMANDS: dict[str, st.SearchStrategy] = {
         opt("--plot", PATH_TOKENS),
         flag_("--json"),
     ),
+    "experiment q-queens": st.tuples(
+        st.sampled_from(["1", "2", "3", "0", "9", "x", "-1", "2.5"]).map(lambda t: [t]),
+        opt("--period", st.sampled_from(["1", "2", "0", "-1", "x", str(2**63)])),
+        opt("--n-max", st.sampled_from(["5", "10", "0", "65", "x"])),
+        flag_("--json"),
+    ),
     "experiment growth": st.tuples(
         # always a few sizes and few probes: the default grid probes for seconds per size
         st.sampled_from(["8", "8,10", "4..6", "0", "201", "x", "", "9..7", "13", "7,11"]).map(lambda t: ["--ns", t]),

@@ -110,6 +110,7 @@ CALLS = [
     ["estimate", 6, "--fix", "1,1", "--fix", "3,3"],
     ["optimize", "dominate", 5],
     ["optimize", "independence", 4, "--solver", "cpsat", "--time-limit", 30],
+    ["experiment", "q-queens", 3, "--period", 1],
     ["experiment", "completion", 6, "--ks", "0..2", "--instances", 2, "--backend", "native", "--backend", "sat"],
     ["experiment", "growth", "--ns", "7,13", "--samples", 1000, "--toroidal", "--out", "{tmp}/growth"],
     ["count", 0],

@@ -23,9 +23,10 @@ class NativeBackend(Backend):
             "method",
             "choice",
             "search: join (standard problem, or blocked and fixed cells only; half-board placements joined; "
-            "orbits by Burnside's lemma), symmetric (standard problem, total and unique in one pass) or general "
-            "(every variant); auto: the first that applies, in this order: join from n = 14 (blocked and fixed "
-            "cells: from 13 rows without a fixed queen), symmetric, general",
+            "orbits by Burnside's lemma), symmetric (standard problem, total and unique in one pass), general "
+            "(every variant) or board (k queens on an r x c board, rows may stay empty); auto: the first that "
+            "applies, in this order: join from n = 14 (blocked and fixed cells: from 13 rows without a fixed "
+            "queen), symmetric, general, board",
             default="auto",
             # the names of queenslab.native.methods.REGISTRY, in its order (a test holds them
             # equal): written out so that --help does not load the kernels

@@ -13,6 +13,7 @@ variant flags, ``--json``, the backends' options derived from the registry):
 * :mod:`.estimate` -- ``estimate``;
 * :mod:`.growth` -- ``experiment growth``;
 * :mod:`.completion` -- ``experiment completion``;
+* :mod:`.qqueens` -- ``experiment q-queens``;
 * :mod:`.warm` -- ``warm``.
 """
 
@@ -25,6 +26,7 @@ from . import (  # noqa: F401  (they declare the commands)
     limits,
     optimize,
     placements,
+    qqueens,
     ranking,
     symmetry,
     warm,
