@@ -49,7 +49,7 @@ import statistics
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from . import validate
 from .backends.crosscheck import crosscheck
@@ -824,7 +824,7 @@ def figure(report: CompletionReport) -> Any:
     except ImportError:
         raise MissingDependency('figures need matplotlib: pip install "queenslab[plot]"') from None
     chosen = current_style()
-    with matplotlib.rc_context(chosen.rc):
+    with matplotlib.rc_context(cast(Any, chosen.rc)):
         fig = matplotlib.figure.Figure(figsize=(6.8, 6.2), dpi=150, layout="constrained")
         top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=(1, 1))
         for ax in (top, bottom):

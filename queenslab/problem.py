@@ -509,13 +509,13 @@ class Problem:
         """
         n, m = self.n, self.columns
         if m != n:
-            for what, cell in (("a", a), ("b", b)):
-                r, c = cell_pair(cell, what, InvalidPlacement)
+            ca, cb = cell_pair(a, "a", InvalidPlacement), cell_pair(b, "b", InvalidPlacement)
+            for what, (r, c) in (("a", ca), ("b", cb)):
                 if not (0 <= r < n and 0 <= c < m):
                     raise InvalidPlacement(f"{what} = ({r}, {c}) is off the {n}x{m} board")
-            if tuple(a) == tuple(b):
-                raise InvalidPlacement(f"a and b are the same cell {tuple(a)}: attack() compares two distinct cells")
-            return line_attack(n, tuple(a), tuple(b), False, self.leaps, leaper_name)
+            if ca == cb:
+                raise InvalidPlacement(f"a and b are the same cell {ca}: attack() compares two distinct cells")
+            return line_attack(n, ca, cb, False, self.leaps, leaper_name)
         if not (_is_cell(a, n) and _is_cell(b, n)) or a == b:
             return attacks(n, a, b, toroidal=self.toroidal, leapers=self.leaps)  # checks, or raises
         return line_attack(n, a, b, self.toroidal, self.leaps, leaper_name)

@@ -278,10 +278,10 @@ def qqueens_experiment(
     fitted = fit(q, period, counts)
     agrees = None
     if known is not None and fitted.status == "determined":
-        _, known_period, constituents = known
+        _, known_period, formula = known
         # 2q + 1 points of every class modulo both periods: equal there, equal as polynomials
         probe = range(1, n_max + math.lcm(period, known_period) * (2 * q + 1) + 1)
-        agrees = all(fitted(n) == constituents[n % known_period](n) for n in probe)
+        agrees = all(fitted(n) == formula[n % known_period](n) for n in probe)
     constituents = tuple(
         {
             "residue": c.residue,

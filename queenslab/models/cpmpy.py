@@ -242,9 +242,9 @@ def _build_cells(problem: Problem, symmetry: str | None, cp: Any, clock: size.Cl
             model += (on == 1) if full else (on <= 1)
     if not (s.rows_full or s.columns_full):
         model += cp.sum(x) == s.queens
-    for line in s.diagonals:
+    for diagonal in s.diagonals:
         clock.check()
-        model += cp.sum([x[r, c] for r, c in line]) <= 1
+        model += cp.sum([x[r, c] for r, c in diagonal]) <= 1
     for (r1, c1), (r2, c2) in s.leap_pairs:
         model += ~x[r1, c1] | ~x[r2, c2]
     model += [~x[r, c] for r, c in s.forbidden]

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 
@@ -93,7 +94,8 @@ def _search(c: CompiledProblem, mode: int, skip: int = 0, out: np.ndarray | None
     opts = np.array([c.n, c.width, c.queens, int(c.toroidal), mode, skip], np.int64)
     out = np.zeros((0, c.n), np.int64) if out is None else out
     sizes = np.zeros(len(c.group) + 1, np.int64) if sizes is None else sizes
-    found = BK.board_search(opts, *_arrays(c), c.group_flags, sizes, out, interrupt.FLAG)
+    search: Any = BK.board_search  # a numba dispatcher: its arguments are the kernel's
+    found = search(opts, *_arrays(c), c.group_flags, sizes, out, interrupt.FLAG)
     interrupt.check()
     return tuple(int(x) for x in found)
 
