@@ -174,7 +174,7 @@ def _check_witness(b: Board, objective: str, cells: list[int], value: int, solve
     ok = len(chosen) == value and not chosen & set(b.forbidden) and set(b.fixed) <= chosen
     ok = ok and all(least <= len(chosen & set(rc)) <= most for rc, least, most in b.regions)
     if objective == "dominate":
-        ok = ok and all(chosen & set(cover) for cover in b.covers)
+        ok = ok and all(chosen & set(cover) for cover in b.covers if cover)  # a hole needs no cover
     else:
         ok = ok and all(len(chosen & set(line)) <= 1 for line in b.lines)
         ok = ok and not any(i in chosen and j in chosen for i, j in b.pairs)

@@ -45,6 +45,7 @@ import numpy as np
 
 from . import validate
 from .constraints import (
+    KIND_FIELDS,
     KINDS,
     Blocked,
     Constraint,
@@ -82,7 +83,7 @@ MAX_N = 2**31 - 1
 #: Version of the plain form written by :meth:`Problem.to_dict`.
 FORMAT_VERSION = 1
 #: The fields of that form, in order (besides ``version`` and ``base``).
-_FIELDS = ("n", "columns", "queens", *(key for kind in KINDS for key in kind.FIELDS))
+_FIELDS = ("n", "columns", "queens", *(key for kind in KIND_FIELDS for key in kind.FIELDS))
 #: The fields a fingerprint covers even when empty (the later ones only when used, so
 #: that the fingerprints of problems without them never change).
 _FINGERPRINT_FIELDS = ("n", "toroidal", "knight", "blocked", "fixed")
@@ -552,7 +553,9 @@ class Problem:
         for kind in KINDS:  # each kind writes its own keys
             out.update(kind.to_fields([c for c in self.constraints if type(c) is kind], k))
         for c in self.own_constraints:
-            type(c).to_fields([c], k)  # raises unless the kind has a JSON form of its own
+            fields = type(c).to_fields([c], k)  # raises unless the kind has a JSON form of its own
+            if type(c) in KIND_FIELDS:  # the package's kinds outside the compiled form (holes)
+                out.update(fields)
         return out
 
     @classmethod
@@ -593,7 +596,7 @@ class Problem:
             raise InvalidProblem(f"'base' is 0 or 1 (0- or 1-based cells), got {validate.brief(base)}")
 
         given: dict[str, Any] = {name: data[name] for name in _BOARD_FIELDS if data.get(name) is not None}
-        for kind in KINDS:  # each kind reads its own keys
+        for kind in KIND_FIELDS:  # each kind reads its own keys
             given.update(kind.from_fields(data, base))
         return cls(data["n"], **given)
 

@@ -2,7 +2,8 @@
 
 A problem file holds the keys of :class:`~queenslab.problem.Problem` -- ``n``,
 ``columns`` and ``queens`` (k queens on an n x columns board; default n), ``toroidal``,
-``knight``, ``leapers``, ``blocked``, ``fixed`` -- and one ``[[region]]`` table per region. Cells are ``[row, column]`` pairs counted from 1, as on the command
+``knight``, ``leapers``, ``blocked``, ``fixed``, ``holes`` (cells that stop the lines of
+attack, read by ``queenslab optimize``) -- and one ``[[region]]`` table per region. Cells are ``[row, column]`` pairs counted from 1, as on the command
 line; ``description`` may say what the problem is. Every command that takes variant flags
 reads one with ``--problem FILE``::
 
@@ -35,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from . import validate
+from .constraints import Holes
 from .errors import InvalidProblem, QueensError
 from .outfile import atomic_output
 from .problem import Problem, Region, as_problem
@@ -47,7 +49,7 @@ else:  # pragma: no cover - Python 3.10
 __all__ = ["read_problem", "write_problem", "problem_text", "problem_from_toml", "KEYS", "REGION_KEYS"]
 
 #: The top-level keys of a problem file.
-KEYS = ("description", "n", "columns", "queens", "toroidal", "knight", "leapers", "blocked", "fixed", "region")
+KEYS = ("description", "n", "columns", "queens", "toroidal", "knight", "leapers", "blocked", "fixed", "holes", "region")
 #: The shape keys a region takes on a rectangle (the others are lines of a square board).
 RECTANGLE_SHAPE_KEYS = ("cells", "rectangle")
 #: The keys of a ``[[region]]`` table that give its cells (any of them, at least one).
@@ -223,7 +225,7 @@ def problem_from_toml(text: str, name: str = "the problem file") -> Problem:
     >>> problem_from_toml("n = 6\\nblock = [[1, 1]]")
     Traceback (most recent call last):
     ...
-    queenslab.errors.InvalidProblem: the problem file: unknown key 'block' (line 2); the keys are description, n, columns, queens, toroidal, knight, leapers, blocked, fixed, region
+    queenslab.errors.InvalidProblem: the problem file: unknown key 'block' (line 2); the keys are description, n, columns, queens, toroidal, knight, leapers, blocked, fixed, holes, region
     """
     if not isinstance(name, str):
         raise QueensError(f"name is a string naming the problem's source, got {validate.brief(name)}")
@@ -257,7 +259,7 @@ def problem_from_toml(text: str, name: str = "the problem file") -> Problem:
         if key in data and not isinstance(data[key], bool):
             raise top(key, QueensError(f"true or false, got {validate.brief(data[key])}"))
     cells = {}
-    for key in ("blocked", "fixed"):
+    for key in ("blocked", "fixed", "holes"):
         try:
             cells[key] = _cells(data.get(key, []), n, m) if n >= 1 and m >= 1 else []
         except InvalidProblem as e:
@@ -314,6 +316,7 @@ def problem_from_toml(text: str, name: str = "the problem file") -> Problem:
             regions=regions,
             columns=data.get("columns"),
             queens=data.get("queens"),
+            constraints=[Holes(cells["holes"])] if cells["holes"] else (),
         )
     except InvalidProblem as e:
         words = str(e)
@@ -377,8 +380,8 @@ def problem_text(problem: Problem, description: str | None = None) -> str:
     for key in ("toroidal", "knight"):
         if d[key]:
             lines.append(f"{key} = true")
-    for key in ("leapers", "blocked", "fixed"):
-        if d[key]:
+    for key in ("leapers", "blocked", "fixed", "holes"):
+        if d.get(key):
             lines.append(f"{key} = {pairs(d[key])}")
     for region in problem.regions:
         shape = _shape_line(region, problem.n) if problem.is_square else _cells_line(region)

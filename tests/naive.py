@@ -550,3 +550,46 @@ def board_orbit_count(problem, sols=None):
         b = _cells_board(n, m, [(r, c) for r, c in enumerate(p) if c != -1])
         canon.add(min(t(b).tobytes() for t in group))
     return len(canon)
+
+
+# ----------------------------------------------------------------------------- boards with holes
+
+
+def attacked_around_holes(n, a, b, holes, knight=False, leapers=()):
+    """Do queens on a and b attack each other on an n x n board (no torus) whose holes
+    stop every line? Rays walked from a in the eight directions, each ending at a hole or
+    the edge; leapers jump over holes."""
+    (r1, c1), (r2, c2) = a, b
+    for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1)):
+        r, c = r1 + dr, c1 + dc
+        while 0 <= r < n and 0 <= c < n and (r, c) not in holes:
+            if (r, c) == (r2, c2):
+                return True
+            r, c = r + dr, c + dc
+    return any((r1 + dr, c1 + dc) == (r2, c2) for dr, dc in (KNIGHT if knight else []) + _jumps(leapers))
+
+
+def independence_with_holes(n, holes, knight=False):
+    """The most queens on the cells that are not holes, no two attacking each other around
+    the holes: sets tried size by size until a size has none (small boards only)."""
+    cells = [(r, c) for r in range(n) for c in range(n) if (r, c) not in holes]
+    best = 0
+    for k in range(1, len(cells) + 1):
+        if not any(
+            not any(attacked_around_holes(n, a, b, holes, knight) for a, b in itertools.combinations(chosen, 2))
+            for chosen in itertools.combinations(cells, k)
+        ):
+            return best
+        best = k
+    return best
+
+
+def domination_with_holes(n, holes, knight=False):
+    """The fewest queens, on cells that are not holes, occupying or attacking (around the
+    holes) every cell that is not a hole (small boards only)."""
+    cells = [(r, c) for r in range(n) for c in range(n) if (r, c) not in holes]
+    for k in range(len(cells) + 1):
+        for chosen in itertools.combinations(cells, k):
+            if all(any(q == v or attacked_around_holes(n, q, v, holes, knight) for q in chosen) for v in cells):
+                return k
+    return None

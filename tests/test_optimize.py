@@ -88,3 +88,60 @@ def test_the_command_line(capsys, monkeypatch):
     assert code == 0 and "the most queens that attack no other: 5 (proved)" in out
     code, _, err = run_cli(capsys, monkeypatch, "optimize", "dominate", "4", "--solver", "glpk")
     assert code == 2 and "error" in err.lower()
+
+
+# ------------------------------------------------------------------ holes: cells that stop the lines
+
+HOLED = [
+    (3, [(0, 1), (1, 0), (1, 1), (1, 2), (2, 1)]),  # four corners, cut off from each other
+    (4, [(1, 1), (2, 2)]),
+    (4, [(0, 1), (2, 2), (3, 0)]),
+    (5, [(2, 2)]),
+    (5, [(1, 2), (3, 2)]),
+]
+
+
+@pytest.mark.parametrize(("n", "holes"), HOLED)
+def test_holes_against_brute_force(n, holes):
+    from queenslab.constraints import Holes
+
+    problem = Problem(n, constraints=[Holes(holes)])
+    independent = optimize(problem, "independence")
+    dominating = optimize(problem, "dominate")
+    assert independent.agrees and dominating.agrees and independent.proved and dominating.proved
+    assert independent.optimum == naive.independence_with_holes(n, set(holes))
+    assert dominating.optimum == naive.domination_with_holes(n, set(holes))
+
+
+def test_holes_let_more_queens_than_rows_stand():
+    from queenslab.constraints import Holes
+
+    holes = [(1, 1), (1, 4), (4, 1), (4, 4), (2, 2), (3, 3), (2, 3), (3, 2)]
+    r = optimize(Problem(6, constraints=[Holes(holes)]), "independence")
+    assert r.optimum > 6 and r.proved and r.agrees
+    assert not any(naive.attacked_around_holes(6, a, b, set(holes)) for a in r.queens for b in r.queens if a < b)
+
+
+def test_holes_are_written_read_and_refused_by_every_counting_backend(tmp_path, capsys, monkeypatch):
+    from queenslab import get_backend
+    from queenslab.backends.registry import BACKENDS
+    from queenslab.constraints import Holes
+    from queenslab.errors import UnsupportedProblem
+    from queenslab.problem_file import problem_from_toml, problem_text
+
+    problem = Problem(5, constraints=[Holes([(2, 2)])])
+    assert Problem.from_dict(problem.to_dict(one_based=True)) == problem
+    assert problem_from_toml(problem_text(problem)) == problem
+    assert problem.fingerprint() != Problem(5).fingerprint()
+    for name in BACKENDS:
+        with pytest.raises(UnsupportedProblem, match="read by queenslab optimize"):
+            get_backend(name).counts(problem)
+    path = tmp_path / "holes.toml"
+    path.write_text(problem_text(problem))
+    code, _, err = run_cli(capsys, monkeypatch, "count", "--problem", str(path))
+    assert code == 2 and "holes" in err
+    code, out, _ = run_cli(capsys, monkeypatch, "optimize", "independence", "3", *HOLE_FLAGS, "--json")
+    assert code == 0 and json.loads(out)["optimum"] == 4
+
+
+HOLE_FLAGS = [x for cell in ("1,2", "2,1", "2,2", "2,3", "3,2") for x in ("--holes", cell)]

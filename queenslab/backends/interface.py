@@ -335,11 +335,14 @@ class Backend(ABC):
         if left:
             c = left[0]
             others = [be.name for be in _registered() if be.name != self.name and not be.unhandled(problem)]
+            read_by = getattr(type(c), "READ_BY", "")  # a kind of the package that only other tools read
             raise UnsupportedProblem(
                 f"the {self.name} backend does not handle the {c.kind} constraint (the problem: {problem.describe()})"
                 + (
                     f"; backends that do: {', '.join(others)}"
                     if others
+                    else f"; no counting backend does: it is read by {read_by}"
+                    if read_by
                     else f"; no backend of queenslab does: give {type(c).__name__} a compile() (said in the compiled "
                     "form's words, read by every backend) or its own encode_cpsat / encode_cnf / encode_cpmpy"
                 )

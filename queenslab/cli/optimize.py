@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import click
 
+from ..constraints import Holes
 from ..problem import Problem
 from ..reports import OptimiserRun, OptimumReport
 from .app import cli, emit_json
-from .options import Seconds, json_option, problem_options
+from .options import Seconds, json_option, parse_cells, problem_options
 
 #: What each objective's result is called in words.
 _WORDS = {
@@ -34,6 +35,14 @@ def _command(objective: str, summary: str, examples: str) -> None:
     @optimize.command(objective, help=f"{summary}\n\n{_HELP}\n\n\b\nExamples:\n{examples}")
     @problem_options
     @click.option(
+        "--holes",
+        "holes",
+        multiple=True,
+        metavar="R,C",
+        help="A hole at row R, column C (1-based; repeatable): no queen there, no cover needed, and every line of "
+        "attack stops at it, so more queens than rows can fit.",
+    )
+    @click.option(
         "--solver",
         type=click.Choice(["both", "maxsat", "cpsat"]),
         default="both",
@@ -48,8 +57,11 @@ def _command(objective: str, summary: str, examples: str) -> None:
         help="Seconds each optimiser may take; one stopped by it reports its best value and proved bound.",
     )
     @json_option
-    def command(problem: Problem, solver: str, time_limit: float | None, as_json: bool) -> int:
+    def command(problem: Problem, holes: tuple[str, ...], solver: str, time_limit: float | None, as_json: bool) -> int:
         from ..optimize import SOLVERS, optimize as solve
+
+        if holes:
+            problem = Problem(problem.n, constraints=[*problem.constraints, Holes(parse_cells(holes, "holes"))])
 
         r = solve(problem, objective, solvers=SOLVERS if solver == "both" else (solver,), time_limit=time_limit)
         if as_json:
@@ -75,7 +87,7 @@ def _command(objective: str, summary: str, examples: str) -> None:
 
 
 _HELP = """The optimum, whether it is proved, each optimiser's value, proved bound and time, and
-a witness board (1-based cells; drawn up to n = 40). Exit 0 for a proved optimum on which
+a witness board (1-based cells; drawn up to n = 40, Q a queen, # a hole). Exit 0 for a proved optimum on which
 the optimisers agree, 1 when none proved it in time or they disagree.
 
 \b
@@ -101,7 +113,9 @@ def _lines(r) -> list[str]:  # r: queenslab.optimize.Optimum
         n = r.problem.n
         if n <= DRAW_MAX_N:
             on = set(r.queens)
-            out += ["".join("Q" if (row, col) in on else "." for col in range(n)) for row in range(n)]
+            holes = {cell for c in r.problem.constraints if isinstance(c, Holes) for cell in c.cells}
+            mark = lambda cell: "Q" if cell in on else "#" if cell in holes else "."
+            out += ["".join(mark((row, col)) for col in range(n)) for row in range(n)]
     return out
 
 
@@ -115,5 +129,7 @@ _command(
     "independence",
     "The most queens no two of which attack each other (n on the standard board from n = 4; fewer where "
     "cells are blocked).",
-    "  queenslab optimize independence 8 --block 1,1 --block 8,8\n  queenslab optimize independence 6 --knight",
+    "  queenslab optimize independence 8 --block 1,1 --block 8,8\n  queenslab optimize independence 6 --knight\n"
+    "  queenslab optimize independence 6 --holes 2,2 --holes 2,5 --holes 5,2 --holes 5,5 --holes 3,3 --holes 3,4 "
+    "--holes 4,3 --holes 4,4   # 8 queens",
 )

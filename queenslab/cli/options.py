@@ -162,6 +162,7 @@ def _problem(
         regions=base.regions,
         columns=columns,
         queens=queens,
+        constraints=base.own_constraints,  # the file's holes
     )
 
 

@@ -11,7 +11,10 @@ Two objectives (:data:`OBJECTIVES`), each built for two independent optimisers:
 
 The queens obey the problem's constraints as the compiled form says them: no queen on a
 forbidden cell, a queen on each fixed cell, each region's bounds on its queens; the
-lines, the torus and the leapers say which cells a queen attacks. :func:`cpsat_model`
+lines, the torus and the leapers say which cells a queen attacks. Holes
+(:class:`~queenslab.constraints.Holes`) are read here too: no queen stands on one, no
+hole needs covering, and every line is cut at its holes into segments, each of which
+holds at most one queen of an independent set (leapers jump over holes). :func:`cpsat_model`
 builds the CP-SAT model (a Boolean per cell, the objective as a linear sum),
 :func:`wcnf_model` the weighted CNF of a MaxSAT solver (the cover or the non-attack
 conditions hard, one soft unit clause per cell). This module builds;
@@ -26,7 +29,7 @@ from typing import Any
 
 from .. import validate
 from ..compiled import compile_problem
-from ..constraints import KINDS, unhandled
+from ..constraints import KINDS, Holes, unhandled
 from ..errors import UnsupportedProblem
 from ..problem import Cell, Problem, as_problem
 
@@ -47,10 +50,11 @@ class Board:
     cells : tuple of Cell
         Every cell, row-major (cell ``i`` is variable ``i + 1`` of the weighted CNF).
     covers : tuple of tuple of int
-        For each cell, the indices of the cells whose queen occupies or attacks it.
+        For each cell, the indices of the cells whose queen occupies or attacks it (empty
+        for a hole, which needs no cover).
     lines : tuple of tuple of int
-        The rows, columns and diagonals (broken on a torus) of two or more cells: each
-        holds at most one queen of an independent set.
+        The rows, columns and diagonals (broken on a torus), cut at the holes, of two or
+        more cells: each holds at most one queen of an independent set.
     pairs : tuple of (int, int)
         The cells a leaper's jump apart.
     forbidden, fixed : tuple of int
@@ -92,17 +96,23 @@ def board(problem: Problem) -> Board:
     """
     problem = as_problem(problem)
     validate.whole_number(problem.n, "n", maximum=MAX_N, why="the optimisation models' largest board")
-    left = unhandled(problem.constraints, KINDS, ("compile",))
+    left = unhandled(problem.constraints, (*KINDS, Holes), ("compile",))
     if left:
         raise UnsupportedProblem(
             f"the optimisation models read the compiled form, which the {left[0].kind} constraint does not say"
         )
-    c = compile_problem(problem)
+    holes = {cell for h in problem.constraints if isinstance(h, Holes) for cell in h.cells}
+    c = compile_problem(Problem(problem.n, constraints=[x for x in problem.constraints if not isinstance(x, Holes)]))
     n = problem.n
     index = {(r, col): r * n + col for r in range(n) for col in range(n)}
-    lines = [tuple(index[x] for x in line) for line in c.rows() + c.columns() + list(c.diagonals)]
-    pairs = tuple(sorted((index[a], index[b]) for a, b in c.leap_pairs))
-    covers: list[set[int]] = [{i} for i in range(n * n)]
+    gaps = {index[x] for x in holes}
+    lines = [
+        segment
+        for line in c.rows() + c.columns() + list(c.diagonals)
+        for segment in _segments(tuple(index[x] for x in line), gaps, c.toroidal and line in c.diagonals)
+    ]
+    pairs = tuple(sorted((index[a], index[b]) for a, b in c.leap_pairs if not {index[a], index[b]} & gaps))
+    covers: list[set[int]] = [set() if i in gaps else {i} for i in range(n * n)]
     for line in lines:
         for i in line:
             covers[i].update(line)
@@ -115,10 +125,35 @@ def board(problem: Problem) -> Board:
         covers=tuple(tuple(sorted(s)) for s in covers),
         lines=tuple(line for line in lines if len(line) > 1),
         pairs=pairs,
-        forbidden=tuple(sorted(index[x] for x in c.forbidden)),
+        forbidden=tuple(sorted({index[x] for x in c.forbidden} | gaps)),
         fixed=tuple(sorted(index[x] for x in c.fixed)),
         regions=tuple((tuple(index[x] for x in r.cells), r.at_least, r.upper) for r in c.regions),
     )
+
+
+def _segments(line: tuple[int, ...], gaps: set[int], cyclic: bool) -> list[tuple[int, ...]]:
+    """The runs of ``line`` (cells in order along it) between its holes; a wrapping line
+    (``cyclic``: a broken diagonal of a torus, whose last cell touches its first) is cut
+    only where it has holes.
+
+    >>> _segments((0, 1, 2, 3, 4), {2}, False), _segments((0, 1, 2, 3, 4), {2}, True)
+    ([(0, 1), (3, 4)], [(3, 4, 0, 1)])
+    """
+    cut = [k for k, i in enumerate(line) if i in gaps]
+    if not cut:
+        return [line]
+    if cyclic:
+        line = line[cut[0] + 1 :] + line[: cut[0] + 1]  # start after a hole: the wrap is inside a run
+    runs: list[tuple[int, ...]] = []
+    run: list[int] = []
+    for i in line:
+        if i in gaps:
+            runs.append(tuple(run))
+            run = []
+        else:
+            run.append(i)
+    runs.append(tuple(run))
+    return [r for r in runs if r]
 
 
 def cpsat_model(b: Board, objective: str) -> tuple[Any, list[Any]]:
@@ -130,7 +165,8 @@ def cpsat_model(b: Board, objective: str) -> tuple[Any, list[Any]]:
     x = [model.NewBoolVar(f"q[{r},{c}]") for r, c in b.cells]
     if objective == "dominate":
         for cover in b.covers:
-            model.AddBoolOr([x[i] for i in cover])
+            if cover:  # a hole needs no cover
+                model.AddBoolOr([x[i] for i in cover])
     else:
         for line in b.lines:
             model.AddAtMostOne(x[i] for i in line)
@@ -162,7 +198,8 @@ def wcnf_model(b: Board, objective: str) -> Any:
     w = WCNF()
     if objective == "dominate":
         for cover in b.covers:
-            w.append([i + 1 for i in cover])
+            if cover:  # a hole needs no cover
+                w.append([i + 1 for i in cover])
     else:
         for line in b.lines:
             for i, j in itertools.combinations(line, 2):
