@@ -13,9 +13,8 @@ import click
 
 from ..backends.registry import exact_backends
 from ..completion import DEFAULT_INSTANCES, MAX_INSTANCES, completion_experiment, figure, table
-from ..errors import QueensError
 from .app import emit_json, experiment
-from .options import Progress, Seconds, json_option, number_option, out_option
+from .options import Progress, Seconds, json_option, number_list, number_option, out_option
 
 
 def parse_ks(text: str) -> list[int]:
@@ -24,25 +23,7 @@ def parse_ks(text: str) -> list[int]:
     >>> parse_ks("2,4..6")
     [2, 4, 5, 6]
     """
-    out: list[int] = []
-    for part in text.replace(" ", "").split(","):
-        lo, sep, hi = part.partition("..")
-        try:
-            a = int(lo)
-            b = int(hi) if sep else a
-        except ValueError:
-            raise QueensError(
-                f"--ks {text!r}: {part!r} is not a number of queens or a range; give numbers and ranges such as "
-                "0..8 or 2,4,6"
-            ) from None
-        if a < 0:
-            raise QueensError(f"--ks {text!r}: {part!r} starts below 0; the numbers of queens are 0 .. N")
-        if b < a:
-            raise QueensError(f"--ks {text!r}: the range {part!r} is empty (its end is before its start)")
-        if b - a > 10_000:
-            raise QueensError(f"--ks {text!r}: the range {part!r} is longer than any board allows")
-        out.extend(range(a, b + 1))
-    return out
+    return number_list(text, "--ks", "a number of queens", "0..8 or 2,4,6", minimum=0)
 
 
 @experiment.command("completion")

@@ -35,7 +35,7 @@ from ..growth import (
 from ..provenance import environment
 from ..reports import GrowthReport, to_json
 from .app import emit_json, experiment
-from .options import Progress, Seconds, choice_option, json_option, number_option
+from .options import Progress, Seconds, choice_option, json_option, number_list, number_option
 
 #: The files ``--out DIR`` writes.
 TABLE_FILE, JSON_FILE, FIGURE_FILE = "growth.md", "growth.json", "growth.svg"
@@ -43,22 +43,7 @@ TABLE_FILE, JSON_FILE, FIGURE_FILE = "growth.md", "growth.json", "growth.svg"
 
 def parse_ns(text: str) -> list[int]:
     """``"8,12,16..20"`` as ``[8, 12, 16, 17, 18, 19, 20]`` (commas, ``a..b`` ranges)."""
-    out: list[int] = []
-    for part in text.replace(" ", "").split(","):
-        lo, sep, hi = part.partition("..")
-        try:
-            a = int(lo)
-            b = int(hi) if sep else a
-        except ValueError:
-            raise QueensError(
-                f"--ns {text!r}: {part!r} is not a board size or a range; give sizes and ranges such as 8,12,16..20"
-            ) from None
-        if b < a:
-            raise QueensError(f"--ns {text!r}: the range {part!r} is empty (its end is before its start)")
-        if b - a > 10_000:
-            raise QueensError(f"--ns {text!r}: the range {part!r} is longer than the experiment can take")
-        out.extend(range(a, b + 1))
-    return out
+    return number_list(text, "--ns", "a board size", "8,12,16..20")
 
 
 def _out_dir(path: str) -> Path:

@@ -274,6 +274,34 @@ def problem_options(fn: Callable | None = None, *, n_argument: bool = True, opti
     return decorate(fn) if fn is not None else decorate
 
 
+def number_list(text: str, flag: str, noun: str, example: str, minimum: int | None = None) -> list[int]:
+    """The numbers of a list option: ``"8,12,16..20"`` as ``[8, 12, 16, 17, 18, 19, 20]``
+    (commas, ``a..b`` ranges); ``noun`` names one (``"a board size"``) and ``example``
+    shows the form in the message of a bad list.
+
+    >>> number_list("2,4..6", "--ks", "a number of queens", "0..8 or 2,4,6")
+    [2, 4, 5, 6]
+    """
+    out: list[int] = []
+    for part in text.replace(" ", "").split(","):
+        lo, sep, hi = part.partition("..")
+        try:
+            a = int(lo)
+            b = int(hi) if sep else a
+        except ValueError:
+            raise QueensError(
+                f"{flag} {text!r}: {part!r} is not {noun} or a range; give numbers and ranges such as {example}"
+            ) from None
+        if minimum is not None and a < minimum:
+            raise QueensError(f"{flag} {text!r}: {part!r} starts below {minimum}")
+        if b < a:
+            raise QueensError(f"{flag} {text!r}: the range {part!r} is empty (its end is before its start)")
+        if b - a > 10_000:
+            raise QueensError(f"{flag} {text!r}: the range {part!r} is longer than the experiment can take")
+        out.extend(range(a, b + 1))
+    return out
+
+
 def json_option(fn: Callable) -> Callable:
     """``--json``: print one JSON object with the command's documented keys."""
     return click.option("--json", "as_json", is_flag=True, help="Print one JSON object (documented keys).")(fn)
