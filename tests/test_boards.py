@@ -1,7 +1,8 @@
 """k queens on an r x c board: fewer queens than rows, rectangles.
 
 Every count is held to an independent source: the terms of Kotesovec's OEIS families
-(A036464 by its formula, A047659, A061989, A061991, A061992, A269133, as published) or
+(A036464 by its formula, A047659, A061989, A061990 and Tarry's formula, A061991, A061992,
+A176186, A269133, as published) or
 the brute-force oracle of tests/naive.py, which tries every placement of k queens in
 distinct rows and columns and walks each pair's rays.
 """
@@ -34,6 +35,12 @@ A061992 = [0, 0, 0, 0, 0, 0, 4, 94, 550, 2292, 7552, 21362, 52856, 117694]
 A269133 = [1, 2, 0, 3, 2, 0, 4, 6, 4, 2, 5, 12, 14, 12, 10, 6, 20, 36, 46, 40, 4, 7, 30, 76, 140, 164, 94, 40,
            8, 42, 140, 344, 568, 550, 312, 92, 9, 56, 234, 732, 1614, 2292, 2038, 1066, 352, 10, 72, 364, 1400,
            3916, 7552, 9632, 7828, 4040, 724]  # fmt: skip
+
+#: OEIS A061990, 4 queens on a 4 x n board (n = 0..11, as published); from n = 7 on
+#: Tarry's formula n^4 - 18n^3 + 139n^2 - 534n + 840 (1890).
+A061990 = [0, 0, 0, 0, 2, 12, 46, 140, 344, 732, 1400, 2468]
+#: OEIS A176186, 6 queens on an n x n board, n = 6..10 (as published).
+A176186 = {6: 4, 7: 832, 8: 22708, 9: 312956, 10: 2716096}
 
 EXACT = ("native", "cpsat", "sat", "ganak", "cpmpy")
 
@@ -70,6 +77,18 @@ def test_k_queens_on_k_rows_are_the_kotesovec_rows(rows, family):
     for n, expected in enumerate(family):
         if n >= 1:
             assert engine.count(Problem(rows, columns=n)) == expected, (rows, n)
+
+
+def test_four_queens_on_four_rows_follow_tarrys_formula():
+    for n, expected in enumerate(A061990):
+        assert engine.count(Problem(4, columns=max(n, 1))) == (expected if n else 0), n
+    for n in range(7, 41):
+        assert engine.count(Problem(4, columns=n)) == n**4 - 18 * n**3 + 139 * n**2 - 534 * n + 840, n
+
+
+def test_six_queens_on_a_square_are_a176186():
+    for n, expected in A176186.items():
+        assert engine.count(Problem(n, queens=6)) == expected, n
 
 
 # ------------------------------------------------------------------ every backend against the oracle
