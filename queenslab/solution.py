@@ -193,9 +193,7 @@ def format_placement(placement: Sequence[int], style: str = "spaces", columns: i
     """
     if not isinstance(style, str) or style not in ("spaces", "commas", "digits"):
         raise InvalidPlacement(f"unknown style {validate.brief(style)}; use 'spaces', 'commas' or 'digits'")
-    if columns is not None or (
-        not isinstance(placement, (str, bytes)) and any(type(c) is int and c == EMPTY for c in placement)
-    ):
+    if columns is not None or (isinstance(placement, (list, tuple)) and EMPTY in placement):
         return _format_board(placement, style, columns)
     one = (as_columns(placement) + 1).tolist()
     if style == "spaces":

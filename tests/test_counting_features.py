@@ -221,6 +221,7 @@ def _kernels_compiled():
 
 
 @pytest.mark.usefixtures("_kernels_compiled")
+@pytest.mark.slow  # measured among the heaviest of the suite: runs in CI's slow step
 def test_a_backend_out_of_time_is_stopped_and_the_others_decide():
     t0 = time.perf_counter()
     r = crosscheck(TORUS_13, ["native", "sat", "ganak"], unique=False, time_limit=OUT_OF_TIME)
@@ -233,6 +234,7 @@ def test_a_backend_out_of_time_is_stopped_and_the_others_decide():
 
 
 @pytest.mark.usefixtures("_kernels_compiled")
+@pytest.mark.slow  # measured among the heaviest of the suite: runs in CI's slow step
 def test_one_answer_and_a_timeout_is_inconclusive(capsys, monkeypatch):
     t0 = time.perf_counter()
     code, out, _ = run_cli(

@@ -102,6 +102,7 @@ def test_an_interrupted_count_resumes_from_its_ledger_and_recomputes_only_the_re
     assert "Traceback" not in err and "distributed." not in err, err
 
 
+@pytest.mark.slow  # measured among the heaviest of the suite: runs in CI's slow step
 def test_a_killed_worker_does_not_change_the_count(cluster, tmp_path, capfd):
     logs, client = cluster
     box = {}
@@ -229,6 +230,7 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.mark.slow  # measured among the heaviest of the suite: runs in CI's slow step
 def test_a_real_cluster_started_with_dasks_own_tools(tmp_path):
     """A scheduler and two workers as separate processes (``dask scheduler`` / ``dask
     worker``) on 127.0.0.1, counted through ``--dask tcp://127.0.0.1:PORT``."""
@@ -326,6 +328,7 @@ def _log_line(err: str, tmp_path, *, written: bool = True) -> str:
     return line
 
 
+@pytest.mark.slow  # measured among the heaviest of the suite: runs in CI's slow step
 def test_ctrl_c_on_a_local_cluster_says_one_line_stops_it_and_exits_130(tmp_path):
     """Ctrl-C in a terminal signals the whole process group, the worker processes
     included: only the command sees it, says so, stops the cluster and exits 130."""
@@ -349,6 +352,7 @@ def test_ctrl_c_on_a_local_cluster_says_one_line_stops_it_and_exits_130(tmp_path
         _end_group(proc)
 
 
+@pytest.mark.slow  # measured among the heaviest of the suite: runs in CI's slow step
 def test_a_killed_worker_on_the_command_line_is_one_line_and_the_count_is_exact(tmp_path):
     psutil = pytest.importorskip("psutil")
     proc, ledger = _count_17_on_local_2(tmp_path)
@@ -435,6 +439,7 @@ def _not_a_scheduler(kind, seconds=120):
 
 
 @pytest.mark.parametrize("kind", ["http", "garbage", "silent"])
+@pytest.mark.slow  # measured among the heaviest of the suite: runs in CI's slow step
 def test_an_address_that_is_not_a_dask_scheduler_is_a_clear_error_in_bounded_time(kind, capsys, monkeypatch):
     monkeypatch.setattr(runner, "CONNECT_SECONDS", 6.0)
     with _not_a_scheduler(kind) as address:

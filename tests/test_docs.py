@@ -86,6 +86,7 @@ def test_tutorial_is_a_python_notebook():
     assert titles[0] == "# Tutorial"
 
 
+@pytest.mark.slow  # measured among the heaviest of the suite: runs in CI's slow step
 def test_tutorial_runs_without_errors(tmp_path):
     nb = _tutorial()
     nbclient = pytest.importorskip("nbclient")
@@ -375,6 +376,7 @@ def _pages(site: Path) -> list[Path]:
     return pages
 
 
+@pytest.mark.slow  # measured among the heaviest of the suite: runs in CI's slow step
 def test_site_loads_nothing_from_outside(site):
     assert check_offline.check(site) == []
 

@@ -82,6 +82,7 @@ def test_unique_counts_under_subgroups(p):
 
 @settings(max_examples=10)
 @given(problems(min_n=8, max_n=8))
+@pytest.mark.slow  # measured among the heaviest of the suite: runs in CI's slow step
 def test_random_variants_n8(p):
     assert engine.count(p) == len(naive.all_solutions(p))
 
@@ -95,6 +96,7 @@ def test_fixed_queens_count_completions():
 
 
 @pytest.mark.parametrize("n", [1, 4, 6, 8, 9])
+@pytest.mark.slow  # measured among the heaviest of the suite: runs in CI's slow step
 def test_solutions_lexicographic_and_complete(n):
     got = list(engine.solutions(Problem(n), batch=5))
     assert got == naive.all_solutions(Problem(n))
@@ -110,6 +112,7 @@ def test_solution_batches_are_arrays_in_order():
     assert rows == sorted(rows)
 
 
+@pytest.mark.slow  # measured among the heaviest of the suite: runs in CI's slow step
 def test_solutions_limit_and_prefix():
     assert len(list(engine.solutions(Problem(10), limit=7))) == 7
     assert list(engine.solutions(Problem(10), limit=0)) == []

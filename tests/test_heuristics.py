@@ -250,6 +250,7 @@ def test_min_conflicts_large_n_and_limits():
 # ----------------------------------------------------------------------------- self-correcting search
 
 
+@pytest.mark.slow  # measured among the heaviest of the suite: runs in CI's slow step
 def test_self_correct_solves_small_boards_and_is_deterministic():
     for n in SMALL_N:
         check(self_correct(n, seed=n), n)

@@ -679,6 +679,11 @@ _target("queenslab.problem.leaper_name", offset=st.one_of(CELLS, JUNK))
 _target("queenslab.Region", at_least=INTS, at_most=st.one_of(st.none(), INTS))
 _target("queenslab.problem.Problem.attack", self=st.one_of(problems(max_n=6), st.just(Problem(2**31 - 1))))
 _target("queenslab.solution.as_columns", n=st.one_of(st.none(), SIZES))
+_target(
+    "queenslab.solution.board_placement",
+    problem=st.one_of(st.builds(Problem, st.integers(1, 6), columns=st.integers(1, 6), queens=st.integers(0, 6)), JUNK),
+    placement=st.one_of(st.lists(st.integers(-2, 7), max_size=7), st.sampled_from(["1 - 2", "- -", "x", ""]), JUNK),
+)
 for _name in ("verify", "find_conflict", "extend", "extension_pattern", "extension_pattern_works", "check_n"):
     _target("queenslab.heuristics." + _name, n=LARGE_SIZES)
 _target("queenslab.heuristics.construct.as_placement")
@@ -737,6 +742,7 @@ _target("queenslab.constraints.Torus")
 _target("queenslab.constraints.Leaper", a=st.one_of(INTS, JUNK), b=st.one_of(INTS, JUNK), wrap=JUNK)
 _target("queenslab.constraints.Blocked", cells=st.one_of(st.lists(CELLS, max_size=4), JUNK))
 _target("queenslab.constraints.Fixed", cells=st.one_of(st.lists(CELLS, max_size=4), JUNK))
+_target("queenslab.constraints.Holes", cells=st.one_of(st.lists(CELLS, max_size=4), JUNK))
 _target("queenslab.constraints.Tables", n=SIZES)
 _target(
     "queenslab.constraints.unhandled",

@@ -112,6 +112,7 @@ def test_the_library_refuses_a_large_first_solution(code):
     raises_within(f"from queenslab import Problem; {code}", "n <= 33", FORCE)
 
 
+@pytest.mark.slow  # measured among the heaviest of the suite: runs in CI's slow step
 def test_the_first_solution_below_the_limit_comes_at_once():
     code, out, _ = run_cli(["solutions", "33", "--limit", "1"], 60)
     first = [int(c) - 1 for c in out.split()]
@@ -122,6 +123,7 @@ def test_the_first_solution_below_the_limit_comes_at_once():
     assert code == 0 and json.loads(out)["orbits"][0]["solution"] == [c + 1 for c in first]
 
 
+@pytest.mark.slow  # measured among the heaviest of the suite: runs in CI's slow step
 def test_force_lifts_the_first_solution_limit():
     code, out, _ = run_cli(["solutions", "35", "--limit", "1", "--force"], 90)
     assert code == 0 and naive.is_solution(Problem(35), [int(c) - 1 for c in out.split()])
@@ -182,6 +184,7 @@ def test_the_integer_cpsat_model_of_a_large_board_is_exported_at_once():
     assert done.stdout.strip() == "True", done.stderr[-1500:]
 
 
+@pytest.mark.slow  # measured among the heaviest of the suite: runs in CI's slow step
 def test_force_lifts_the_model_limit():
     argv = ["export", "cnf", "103", "--json"]
     refused(argv, "about 201 MB", "MB <= 200")

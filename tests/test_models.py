@@ -62,12 +62,14 @@ def test_cpsat_boolean_lex_leader_gives_fundamental_counts(n):
 
 
 @pytest.mark.parametrize("n", range(1, 10))
+@pytest.mark.slow  # measured among the heaviest of the suite: runs in CI's slow step
 def test_sat_lex_leader_gives_fundamental_counts(n):
     assert backends.count(Problem(n), unique=True, backend="sat") == known_unique(n)
     assert backends.count(Problem(n), unique=True, backend="ganak") == known_unique(n)
 
 
 @pytest.mark.parametrize("encoding", [e.value for e in cnf.Encoding])
+@pytest.mark.slow  # measured among the heaviest of the suite: runs in CI's slow step
 def test_every_cardinality_encoding_counts_right(encoding):
     quadrant = Region([(r, c) for r in range(4) for c in range(4)], at_least=2, at_most=3)
     row0 = Region([(0, c) for c in range(0, 7, 2)], at_least=1)

@@ -359,6 +359,7 @@ def naive_closure(n):
 
 
 @pytest.mark.parametrize("n", range(1, 11))
+@pytest.mark.slow  # measured among the heaviest of the suite: runs in CI's slow step
 def test_search_reaches_exactly_the_orbits_of_a_scalar_closure(n):
     for strategy in ("bfs", "dfs"):
         s = search_orbits(n, strategy=strategy)

@@ -315,6 +315,7 @@ def docs_figures():
     return module
 
 
+@pytest.mark.slow  # measured among the heaviest of the suite: runs in CI's slow step
 def test_docs_build_returns_every_figure_as_svg():
     built = docs_figures().build()
     assert set(built) == FIGURE_KEYS | DARK_KEYS | ANIMATION_KEYS

@@ -46,6 +46,7 @@ def _isolated_index_dir(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("n", range(1, 10))
+@pytest.mark.slow  # measured among the heaviest of the suite: runs in CI's slow step
 def test_rank_unrank_every_solution_standard(n):
     p = Problem(n)
     for i, s in enumerate(naive.all_solutions(p)):  # brute-force order, not the engine's
@@ -71,6 +72,7 @@ def test_rank_is_the_position_in_brute_force_order(p):
 
 @settings(max_examples=25)
 @given(st.integers(10, 14), st.data())
+@pytest.mark.slow  # measured among the heaviest of the suite: runs in CI's slow step
 def test_round_trips_on_random_ranks(n, data):
     p = Problem(n)
     r = data.draw(st.integers(0, known_total(n) - 1))
@@ -119,6 +121,7 @@ def test_rank_errors_say_why():
         unrank(Problem(8), 1.5, index=None)
 
 
+@pytest.mark.slow  # measured among the heaviest of the suite: runs in CI's slow step
 def test_batches_from_continue_the_order():
     p = Problem(9, blocked=[(0, 4)])
     sols = naive.all_solutions(p)
@@ -348,6 +351,7 @@ def test_sample_is_reproducible_and_valid():
         sample(Problem(3), 1, index=None)
 
 
+@pytest.mark.slow  # measured among the heaviest of the suite: runs in CI's slow step
 def test_sample_is_uniform_chi_square():
     from scipy.stats import chisquare
 
@@ -381,6 +385,7 @@ def test_rank_cli_and_errors(capsys):
     assert capsys.readouterr().out.splitlines()[0] == "2 8 10 4 1 5 9 6 3 7"
 
 
+@pytest.mark.slow  # measured among the heaviest of the suite: runs in CI's slow step
 def test_sampling_an_edited_variant_draws_its_solutions(tmp_path):
     p = VARIANTS[-2]
     sols = set(naive.all_solutions(p))

@@ -172,6 +172,7 @@ def edited(draw):
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 @given(edited())
+@pytest.mark.slow  # measured among the heaviest of the suite: runs in CI's slow step
 def test_an_edited_trace_gets_the_verdict_of_the_naive_rules(case):
     trace, lines = case
     assert _verdict(trace, lines) == trace_violation(trace.method, trace.problem, lines, trace.options, trace.complete)
@@ -662,6 +663,7 @@ def test_watch_without_a_terminal_stops_on_ctrl_c(json_flag, tmp_path):
     assert not out.exists()
 
 
+@pytest.mark.slow  # measured among the heaviest of the suite: runs in CI's slow step
 def test_a_refused_output_leaves_every_output_unwritten(tmp_path, capsys):
     """replay writes all its outputs or none: a picture refused after the SVG was drawn
     leaves neither, and a file already at the SVG's name keeps its content."""
