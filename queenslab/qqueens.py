@@ -116,7 +116,7 @@ class ClassFit:
         """The polynomial's value at ``n`` (it must have coefficients)."""
         if self.coefficients is None:
             raise QueensError(f"residue {self.residue}: too few points for a polynomial")
-        return sum((c * n**k for k, c in enumerate(self.coefficients)), Fraction(0))
+        return _value(self.coefficients, n)
 
 
 @dataclass(frozen=True)
@@ -138,6 +138,11 @@ class Quasipolynomial:
 
     def __call__(self, n: int) -> Fraction:
         return self.classes[n % self.period](n)
+
+
+def _value(coefficients: tuple[Fraction, ...], n: int) -> Fraction:
+    """The polynomial of ``coefficients`` (of n**0 up) at ``n``."""
+    return sum((c * n**k for k, c in enumerate(coefficients)), Fraction(0))
 
 
 def _interpolate(points: list[tuple[int, int]]) -> tuple[Fraction, ...]:
@@ -189,13 +194,11 @@ def fit(q: int, period: int, counts: dict[int, int]) -> Quasipolynomial:
         if len(ns) < degree + 1:
             classes.append(ClassFit(r, tuple(ns), None, "undetermined"))
             continue
-        first = [(n, counts[n]) for n in ns[: degree + 1]]
-        coefficients = _interpolate(first)
-        poly = ClassFit(r, tuple(ns), coefficients, "checked", None, _text(coefficients))
+        coefficients = _interpolate([(n, counts[n]) for n in ns[: degree + 1]])
         rest = ns[degree + 1 :]
-        off = next((n for n in rest if poly(n) != counts[n]), None)
+        off = next((n for n in rest if _value(coefficients, n) != counts[n]), None)
         status = "refuted" if off is not None else ("checked" if rest else "unchecked")
-        classes.append(ClassFit(r, tuple(ns), coefficients, status, off, poly.text))
+        classes.append(ClassFit(r, tuple(ns), coefficients, status, off, _text(coefficients)))
     return Quasipolynomial(q, period, tuple(classes))
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import click
 
 from ..qqueens import MAX_N, MAX_Q, default_n_max, published, qqueens_experiment
-from ..reports import to_json
 from .app import emit_json, experiment
 from .options import Progress, json_option, number_option
 
@@ -91,6 +90,3 @@ def qqueens_cmd(q, period, n_max, force, as_json):
         click.echo(f"the fit {verdict[report.agrees]} the published formula: {report.published}")
     click.echo(f"{report.seconds:.1f} s")
     return 0 if ok else 1
-
-
-_ = to_json  # the report goes out through emit_json

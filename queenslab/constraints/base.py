@@ -433,6 +433,10 @@ class CellSet(Constraint):
     def image(self, symmetry: BoardSymmetry) -> Constraint:
         return type(self)(tuple(sorted(symmetry.cell(r, c) for r, c in self.cells)))
 
+    def occupied(self, columns: Sequence[int]) -> list[Cell]:
+        """The cells of this set that hold a queen of the placement ``columns``."""
+        return [(r, c) for r, c in self.cells if r < len(columns) and columns[r] == c]
+
     @classmethod
     def to_fields(cls, constraints: Sequence[Constraint], base: int) -> dict[str, Any]:
         cells = sorted({cell for c in constraints if isinstance(c, cls) for cell in c.cells})

@@ -31,7 +31,7 @@ class Blocked(CellSet):
         object.__setattr__(self, "cells", sorted_cells(cells, "a blocked cell"))
 
     def holds(self, columns: Sequence[int]) -> bool:
-        return all(columns[r] != c for r, c in self.cells if r < len(columns))
+        return not self.occupied(columns)
 
     def compile(self, tables: Tables) -> None:
         tables.forbid(self.cells)
@@ -42,8 +42,7 @@ class Blocked(CellSet):
     def conflicts(self, columns: Sequence[int]) -> list[Conflict]:
         return [
             Conflict("blocked", ((r, c),), f"the queen at ({r + 1},{c + 1}) stands on a blocked cell")
-            for r, c in self.cells
-            if r < len(columns) and columns[r] == c
+            for r, c in self.occupied(columns)
         ]
 
     def draw(self, marks: dict[str, set[Cell]]) -> None:

@@ -47,7 +47,7 @@ class Holes(CellSet):
         object.__setattr__(self, "cells", sorted_cells(cells, "a hole"))
 
     def holds(self, columns: Sequence[int]) -> bool:
-        return all(columns[r] != c for r, c in self.cells if r < len(columns))
+        return not self.occupied(columns)
 
     def describe(self) -> str:
         k = len(self.cells)
@@ -56,8 +56,7 @@ class Holes(CellSet):
     def conflicts(self, columns: Sequence[int]) -> list[Conflict]:
         return [
             Conflict("holes", ((r, c),), f"the queen at ({r + 1},{c + 1}) stands on a hole")
-            for r, c in self.cells
-            if r < len(columns) and columns[r] == c
+            for r, c in self.occupied(columns)
         ]
 
     def draw(self, marks: dict[str, set[Cell]]) -> None:

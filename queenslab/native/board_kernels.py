@@ -25,28 +25,12 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from .kernels import CANON, COUNT, EMIT, popcount
+from .kernels import CANON, COUNT, EMIT, popcount, shift_down, shift_up
 
 __all__ = ["board_search", "COUNT", "CANON", "EMIT"]
 
 _U0 = np.uint64(0)
 _U1 = np.uint64(1)
-
-
-@njit(cache=True, nogil=True)
-def _down_right(x, n, full, torus):
-    # the diagonal attacks one row further down: towards higher columns (wrapping on a torus)
-    if torus:
-        return ((x << _U1) | (x >> np.uint64(n - 1))) & full
-    return (x << _U1) & full
-
-
-@njit(cache=True, nogil=True)
-def _down_left(x, n, full, torus):
-    # the anti-diagonal attacks one row further down: towards lower columns
-    if torus:
-        return ((x >> _U1) | (x << np.uint64(n - 1))) & full
-    return x >> _U1
 
 
 @njit(cache=True, nogil=True)
@@ -113,8 +97,8 @@ def _last_queen(y0, n, m, full, torus, cols, dr, dl, q, allowed, must_after, lea
             if leap_rows.shape[0] and free:
                 free &= ~_leaps(y, y0, q, leap_rows, leap_masks)
             total += popcount(free)
-        dr = _down_right(dr, n, full, torus)
-        dl = _down_left(dl, n, full, torus)
+        dr = shift_up(dr, n, full, torus)
+        dl = shift_down(dl, n, full, torus)
     return total
 
 
@@ -195,16 +179,16 @@ def board_search(
             q[y] = trailing_zeros(bit)
             now = placed[y] + 1
             nc = cols[y] | bit
-            ndr = _down_right(dr[y] | bit, n, full, torus)
-            ndl = _down_left(dl[y] | bit, n, full, torus)
+            ndr = shift_up(dr[y] | bit, n, full, torus)
+            ndl = shift_down(dl[y] | bit, n, full, torus)
             nodes += 1
         elif may_skip[y]:
             may_skip[y] = False
             q[y] = -1
             now = placed[y]
             nc = cols[y]
-            ndr = _down_right(dr[y], n, full, torus)
-            ndl = _down_left(dl[y], n, full, torus)
+            ndr = shift_up(dr[y], n, full, torus)
+            ndl = shift_down(dl[y], n, full, torus)
         else:
             q[y] = -1
             y -= 1

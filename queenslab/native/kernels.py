@@ -85,16 +85,18 @@ def full_mask(n):
 
 
 @njit(cache=True, nogil=True)
-def _shift_up(x, n, full, torus):
-    # towards higher columns by one (wrapping on a torus)
+def shift_up(x, n, full, torus):
+    """The mask one column higher (wrapping on a torus of n columns): where the diagonal
+    attacks of ``x`` stand one row further down."""
     if torus:
         return ((x << _U1) | (x >> np.uint64(n - 1))) & full
     return (x << _U1) & full
 
 
 @njit(cache=True, nogil=True)
-def _shift_down(x, n, full, torus):
-    # towards lower columns by one (wrapping on a torus)
+def shift_down(x, n, full, torus):
+    """The mask one column lower (wrapping on a torus of n columns): where the
+    anti-diagonal attacks of ``x`` stand one row further down."""
     if torus:
         return ((x >> _U1) | (x << np.uint64(n - 1))) & full
     return x >> _U1
@@ -144,8 +146,8 @@ def row_candidates(y, allowed, s):
 @njit(cache=True, nogil=True)
 def place(y, bit, s, n, full, torus):
     s[1, y + 1] = s[1, y] | bit
-    s[2, y + 1] = _shift_up(s[2, y] | bit, n, full, torus)
-    s[3, y + 1] = _shift_down(s[3, y] | bit, n, full, torus)
+    s[2, y + 1] = shift_up(s[2, y] | bit, n, full, torus)
+    s[3, y + 1] = shift_down(s[3, y] | bit, n, full, torus)
 
 
 @njit(inline="always")
