@@ -6,31 +6,15 @@ The public API (re-exports only). See the documentation for the full tour.
 >>> count(Problem(8)), count(Problem(8), unique=True)
 (92, 12)
 
-The heuristic solvers for very large boards (``construct``, ``min_conflicts``,
-``self_correct``, ``genetic``, ``ant_colony``, ``solve_large``) and ranking (``rank``,
-``unrank``) are loaded on first use, so that ``import queenslab`` stays light.
+Every name but the errors is loaded on first use, so that ``import queenslab`` stays
+light: a program that reads one module pays for that module only.
 """
 
+import sys
 from importlib import import_module
-from importlib.metadata import PackageNotFoundError as _PackageNotFoundError, version as _version
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import errors as _errors
-from .backends import (
-    Backend,
-    Crosscheck,
-    CrosscheckRow,
-    Option,
-    count,
-    counts,
-    crosscheck,
-    get_backend,
-    solutions,
-    solve,
-)
-from .compiled import CompiledProblem, Conflict, compile_problem
-from .constraints import Constraint
-from .d4 import D4, D4Element
 from .errors import (  # re-exported: __all__ takes the names from errors.__all__
     Incomplete as Incomplete,
     InvalidIndex as InvalidIndex,
@@ -43,42 +27,92 @@ from .errors import (  # re-exported: __all__ takes the names from errors.__all_
     UnknownOption as UnknownOption,
     UnsupportedProblem as UnsupportedProblem,
 )
-from .problem import Problem, Region
-from .result import CountResult
-from .solution import (
-    board_text,
-    conflicts,
-    format_placement,
-    is_solution,
-    parse_placement,
-    why_not_solution,
-)
 
-try:
-    __version__ = _version("queenslab")
-except _PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0.0.0+unknown"
+if TYPE_CHECKING:  # what the names are, for type checkers; at run time they load on first use
+    from .backends import (
+        Backend,
+        Crosscheck,
+        CrosscheckRow,
+        Option,
+        count,
+        counts,
+        crosscheck,
+        get_backend,
+        solutions,
+        solve,
+    )
+    from .compiled import CompiledProblem, Conflict, compile_problem
+    from .constraints import Constraint
+    from .d4 import D4, D4Element
+    from .heuristics import ant_colony, construct, genetic, min_conflicts, self_correct, solve as solve_large
+    from .problem import Problem, Region
+    from .ranking.lex import rank, unrank
+    from .result import CountResult
+    from .solution import (
+        board_text,
+        conflicts,
+        format_placement,
+        is_solution,
+        parse_placement,
+        why_not_solution,
+    )
 
-#: Names loaded on first use: name -> (module, attribute).
+#: Every public name but the errors, loaded on first use: name -> (module, attribute).
+#: ``import queenslab`` itself loads only the errors, so that a command or a script
+#: that needs one module (the command line's ``check``, say) does not pay for numpy,
+#: numba and the backends it never touches.
 _LAZY = {
-    "construct": ("queenslab.heuristics", "construct"),
-    "min_conflicts": ("queenslab.heuristics", "min_conflicts"),
-    "self_correct": ("queenslab.heuristics", "self_correct"),
-    "genetic": ("queenslab.heuristics", "genetic"),
-    "ant_colony": ("queenslab.heuristics", "ant_colony"),
-    "solve_large": ("queenslab.heuristics", "solve"),
-    "rank": ("queenslab.ranking.lex", "rank"),
-    "unrank": ("queenslab.ranking.lex", "unrank"),
+    **dict.fromkeys(
+        (
+            "Backend",
+            "Crosscheck",
+            "CrosscheckRow",
+            "Option",
+            "count",
+            "counts",
+            "crosscheck",
+            "get_backend",
+            "solutions",
+            "solve",
+        ),
+        "queenslab.backends",
+    ),
+    **dict.fromkeys(("CompiledProblem", "Conflict", "compile_problem"), "queenslab.compiled"),
+    "Constraint": "queenslab.constraints",
+    **dict.fromkeys(("D4", "D4Element"), "queenslab.d4"),
+    **dict.fromkeys(("Problem", "Region"), "queenslab.problem"),
+    "CountResult": "queenslab.result",
+    **dict.fromkeys(
+        ("board_text", "conflicts", "format_placement", "is_solution", "parse_placement", "why_not_solution"),
+        "queenslab.solution",
+    ),
+    **dict.fromkeys(("construct", "min_conflicts", "self_correct", "genetic", "ant_colony"), "queenslab.heuristics"),
+    "solve_large": "queenslab.heuristics:solve",
+    **dict.fromkeys(("rank", "unrank"), "queenslab.ranking.lex"),
 }
 
 
 def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        module, attr = _LAZY[name]
-        value = getattr(import_module(module), attr)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'queenslab' has no attribute {name!r}")
+    if name == "__version__":
+        # read from the installed metadata only when asked: importlib.metadata costs a
+        # twentieth of a second at start-up
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            value = version("queenslab")
+        except PackageNotFoundError:  # pragma: no cover - running from a source tree
+            value = "0.0.0+unknown"
+    elif name in _LAZY:
+        module, _, attribute = _LAZY[name].partition(":")
+        value = getattr(import_module(module), attribute or name)
+    else:
+        raise AttributeError(f"module 'queenslab' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
 
 
 __all__ = [
@@ -119,8 +153,10 @@ __all__ = [
 ]
 __all__ += _errors.__all__
 
-# In a notebook: problems shown as boards, counts and cross-checks as tables (nothing happens
-# outside IPython).
-from .viz.notebook import register as _register_notebook_pictures  # noqa: E402
+# In a notebook: problems shown as boards, counts and cross-checks as tables. Only a
+# running IPython matters, so the drawing modules load only where IPython is loaded;
+# where queenslab came first, ``%load_ext queenslab.viz.notebook`` registers them.
+if "IPython" in sys.modules:
+    from .viz.notebook import register as _register_notebook_pictures
 
-_register_notebook_pictures()
+    _register_notebook_pictures()

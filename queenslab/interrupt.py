@@ -23,9 +23,12 @@ import contextlib
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+
+    FLAG: np.ndarray
 
 __all__ = [
     "FLAG",
@@ -40,8 +43,42 @@ __all__ = [
     "run",
 ]
 
-#: The stop flag read by the kernels: ``FLAG[0] != 0`` means "return now".
-FLAG = np.zeros(1, np.int64)
+#: The stop flag read by the kernels (``FLAG``, an int64 array of one element:
+#: ``FLAG[0] != 0`` means "return now") is made when a kernel first asks for it, so that
+#: a command that runs no kernel does not load numpy; until then the flag is ``_raised``.
+_FLAG: Any = None
+_raised = False
+
+
+def __getattr__(name: str) -> Any:
+    if name == "FLAG":
+        return _kernel_flag()
+    raise AttributeError(f"module 'queenslab.interrupt' has no attribute {name!r}")
+
+
+def _kernel_flag() -> Any:
+    global _FLAG
+    with _lock:
+        if _FLAG is None:
+            import numpy as np
+
+            flag = np.zeros(1, np.int64)
+            flag[0] = _raised
+            _FLAG = flag
+    return _FLAG
+
+
+def _get() -> bool:
+    return bool(_FLAG[0]) if _FLAG is not None else _raised
+
+
+def _set(value: bool) -> None:
+    global _raised
+    _raised = value
+    if _FLAG is not None:
+        _FLAG[0] = value
+
+
 #: How long :func:`run` waits for interrupted work to unwind before giving up on it.
 GRACE_SECONDS = 1.0
 
@@ -58,7 +95,7 @@ class Interrupted(KeyboardInterrupt):
 
 def requested() -> bool:
     """Whether a stop has been requested."""
-    return bool(FLAG[0])
+    return _get()
 
 
 def check() -> None:
@@ -67,13 +104,13 @@ def check() -> None:
     Call it after every kernel call that takes :data:`FLAG` (the kernel may have
     returned early with a partial result) and in long Python loops.
     """
-    if FLAG[0]:
+    if _get():
         raise Interrupted("interrupted")
 
 
 def request() -> None:
     """Ask all running work to stop: raise the flag and call the solvers' stop hooks."""
-    FLAG[0] = 1
+    _set(True)
     with _lock:
         hooks = list(_hooks)
     for hook in hooks:
@@ -102,7 +139,7 @@ def _wait_for_abandoned() -> None:
 
 def clear() -> None:
     """Lower the stop flag (done by :func:`run` once interrupted work has unwound)."""
-    FLAG[0] = 0
+    _set(False)
 
 
 class Stopper:
@@ -134,7 +171,7 @@ def stopping(hook: Callable[[], None]) -> Iterator[Stopper]:
     with _lock:
         _hooks.append(stopper)
     try:
-        if FLAG[0]:
+        if _get():
             stopper()
         yield stopper
     finally:

@@ -31,8 +31,6 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import IO, Any
 
-import numpy as np
-
 from .errors import QueensError
 
 __all__ = ["atomic_output", "staged", "check_output_path", "check_distinct", "output_target", "free_bytes", "NpyRows"]
@@ -406,6 +404,7 @@ class NpyRows:
     Examples
     --------
     >>> import io
+    >>> import numpy as np
     >>> buf = io.BytesIO()
     >>> rows = NpyRows(buf, 4)
     >>> rows.write(np.array([[2, 4, 1, 3], [3, 1, 4, 2]]))
@@ -419,7 +418,9 @@ class NpyRows:
     #: The size of the header (magic, length, padded dictionary), a multiple of 64.
     HEADER_BYTES = 128
 
-    def __init__(self, fh: IO[bytes], columns: int, dtype: Any = np.int64):
+    def __init__(self, fh: IO[bytes], columns: int, dtype: Any = "int64"):
+        import numpy as np  # here only: the other output helpers need no numpy
+
         self.fh = fh
         self.columns = int(columns)
         self.dtype = np.dtype(dtype).newbyteorder("<")
@@ -427,6 +428,8 @@ class NpyRows:
         self._write_header()
 
     def _header(self, rows: int) -> bytes:
+        import numpy as np
+
         d = np.lib.format.header_data_from_array_1_0(np.empty((0, self.columns), self.dtype))
         d["shape"] = (rows, self.columns)
         text = "{" + "".join(f"{k!r}: {v!r}, " for k, v in sorted(d.items())) + "}"
@@ -443,8 +446,10 @@ class NpyRows:
         self.fh.seek(0)
         self.fh.write(self._header(self.rows))
 
-    def write(self, rows: np.ndarray) -> None:
-        """Append ``rows`` (shape ``(k, columns)``)."""
+    def write(self, rows: Any) -> None:
+        """Append ``rows`` (a numpy array of shape ``(k, columns)``)."""
+        import numpy as np
+
         arr = np.asarray(rows)
         if arr.ndim != 2 or arr.shape[1] != self.columns:
             raise QueensError(f"expected rows of {self.columns} values, got an array of shape {arr.shape}")

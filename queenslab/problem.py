@@ -41,8 +41,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
-import numpy as np
-
 from . import validate
 from .constraints import (
     KIND_FIELDS,
@@ -659,6 +657,8 @@ def _check_image(constraint: Constraint, image: Constraint, symmetry: BoardSymme
     n = symmetry.n
     if n > IMAGE_CHECK_MAX_N:
         return
+    import numpy as np  # here only: building a Problem does not load numpy
+
     rng = np.random.default_rng(n)
     for _ in range(IMAGE_CHECKS):
         p = tuple(int(c) for c in rng.permutation(n))
@@ -722,7 +722,7 @@ def as_problem(value: object, what: str = "problem") -> Problem:
     if isinstance(value, Problem):
         return value
     hint = ""
-    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+    if validate.integer_like(value):
         hint = f" (for the standard problem write Problem({value}))"
     role = "" if what == "problem" else f" as {what}"
     raise QueensError(f"expected a queenslab Problem{role}, got {type(value).__name__} {validate.brief(value)}{hint}")

@@ -27,11 +27,10 @@ import enum
 import math
 import operator
 import os
+import sys
 from collections.abc import Callable, Collection
 from pathlib import Path
-from typing import Any, SupportsIndex, TypeVar, cast
-
-import numpy as np
+from typing import Any, SupportsIndex, TypeGuard, TypeVar, cast
 
 from .errors import QueensError, TooLarge
 from .progress import ProgressBar
@@ -39,7 +38,9 @@ from .progress import ProgressBar
 __all__ = [
     "INT64_MAX",
     "MAX_THREADS",
+    "MAX_SOLVER_SEED",
     "whole_number",
+    "integer_like",
     "optional_whole_number",
     "int64",
     "seed",
@@ -62,6 +63,37 @@ __all__ = [
 INT64_MAX = 2**63 - 1
 #: The most threads a count may ask for.
 MAX_THREADS = 1024
+#: The largest random seed of a solver (CP-SAT's seed is a 32-bit integer).
+MAX_SOLVER_SEED = 2**31 - 1
+
+
+def _numpy_scalar(value: object, *kinds: str) -> bool:
+    """Whether ``value`` is a numpy scalar of one of ``kinds`` (``"bool_"``, ``"integer"``,
+    ``"floating"``). Only a loaded numpy can have made one, so this never imports it: a
+    command that reads plain Python numbers does not pay numpy's start-up."""
+    np = sys.modules.get("numpy")
+    return np is not None and isinstance(value, tuple(getattr(np, k) for k in kinds))
+
+
+def _is_bool(value: object) -> bool:
+    return isinstance(value, bool) or _numpy_scalar(value, "bool_")
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) or _numpy_scalar(value, "integer")
+
+
+def _is_float(value: object) -> bool:
+    return isinstance(value, float) or _numpy_scalar(value, "floating")
+
+
+def integer_like(value: object) -> bool:
+    """Whether ``value`` is an integer of Python or numpy (a bool is not)."""
+    return _is_int(value) and not _is_bool(value)
+
+
+def _is_real(value: object) -> TypeGuard[float]:
+    return isinstance(value, (int, float)) or _numpy_scalar(value, "integer", "floating")
 
 
 def whole_number(
@@ -92,6 +124,7 @@ def whole_number(
 
     Examples
     --------
+    >>> import numpy as np
     >>> whole_number(np.int32(5), "n")
     5
     >>> whole_number(True, "seed", minimum=0)
@@ -107,12 +140,12 @@ def whole_number(
     ...
     queenslab.errors.QueensError: n must be an integer >= 1, got 4.0 (a float is never taken as an integer)
     """
-    if isinstance(value, (bool, np.bool_)):
+    if _is_bool(value):
         raise error(f"{what} must be an integer >= {minimum}, got {value!r}")
     try:
         v = operator.index(cast(SupportsIndex, value))  # anything else raises TypeError
     except TypeError:
-        hint = " (a float is never taken as an integer)" if isinstance(value, (float, np.floating)) else ""
+        hint = " (a float is never taken as an integer)" if _is_float(value) else ""
         raise error(f"{what} must be an integer >= {minimum}, got {brief(value)}{hint}") from None
     if v < minimum:
         raise error(f"{what} must be at least {minimum}, got {brief(v)}")
@@ -173,6 +206,7 @@ def seed(value: object, what: str = "seed") -> int:
 
     Examples
     --------
+    >>> import numpy as np
     >>> seed(np.uint8(7))
     7
     """
@@ -195,6 +229,7 @@ def real(
 
     Examples
     --------
+    >>> import numpy as np
     >>> real(np.float32(0.5), "pc", minimum=0, maximum=1)
     0.5
     >>> real("0.5", "pc", minimum=0, maximum=1)
@@ -207,7 +242,7 @@ def real(
     closed_top = maximum is not None and not open_maximum
     span = f"{'(' if open_minimum or minimum is None else '['}{lo}, {hi}{']' if closed_top else ')'}"
     wrong = QueensError(f"{what} must be a number in {span}, got {brief(value)}")
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+    if _is_bool(value) or not _is_real(value):
         raise wrong
     try:
         v = float(value)
@@ -261,11 +296,7 @@ def positive_seconds(value: object, what: str = "time_limit") -> float | None:
     """
     if value is None:
         return None
-    if (
-        isinstance(value, (bool, np.bool_))
-        or not isinstance(value, (int, float, np.integer, np.floating))
-        or not 0 < value <= MAX_SECONDS
-    ):
+    if _is_bool(value) or not _is_real(value) or not 0 < value <= MAX_SECONDS:
         raise QueensError(
             f"{what} must be a positive number of seconds up to {MAX_SECONDS:.0e} (about 31 years), got {brief(value)}"
         )
@@ -284,7 +315,7 @@ def flag(value: object, what: str) -> bool:
     ...
     queenslab.errors.QueensError: unique must be True or False, got 'yes'
     """
-    if isinstance(value, (bool, np.bool_)) or (isinstance(value, (int, np.integer)) and value in (0, 1)):
+    if _is_bool(value) or (_is_int(value) and value in (0, 1)):
         return bool(value)
     raise QueensError(f"{what} must be True or False, got {brief(value)}")
 
@@ -366,6 +397,7 @@ def columns(value: object, what: str, error: type[QueensError]) -> list[int]:
     """The 0-based column numbers of a placement given as a sequence, as ints (not yet
     checked against a board): text, bools and floats refused with ``error``.
 
+    >>> import numpy as np
     >>> columns((1, np.int8(3), 0), "placement", QueensError)
     [1, 3, 0]
     """
@@ -380,12 +412,12 @@ def columns(value: object, what: str, error: type[QueensError]) -> list[int]:
         raise error(f"{what} must be a sequence of 0-based columns, got {brief(value)}") from None
     out = []
     for r, x in enumerate(items):
-        if isinstance(x, (bool, np.bool_)):
+        if _is_bool(x):
             raise error(f"{what}: row {r} holds {x!r}, not a column number")
         try:
             out.append(operator.index(cast(SupportsIndex, x)))
         except TypeError:
-            hint = " (a float is never taken as a column)" if isinstance(x, (float, np.floating)) else ""
+            hint = " (a float is never taken as a column)" if _is_float(x) else ""
             raise error(f"{what}: row {r} holds {brief(x)}, not an integer column{hint}") from None
     return out
 

@@ -1401,8 +1401,11 @@ def test_every_command_is_driven():
 
     from queenslab.cli.app import cli
 
+    ctx = click.Context(cli)
+
     def walk(group: click.Group, path: list[str]) -> Iterator[str]:
-        for name, cmd in group.commands.items():
+        for name in group.list_commands(ctx):
+            cmd = group.get_command(ctx, name)
             if isinstance(cmd, click.Group):
                 yield from walk(cmd, [*path, name])
             else:

@@ -238,13 +238,19 @@ def test_problem_in_json_reads_back(capsys, monkeypatch):
 
 
 def test_help_texts_name_only_real_commands(capsys, monkeypatch):
+    import click
+
     from queenslab.cli import cli
 
-    names = set(cli.commands)
+    ctx = click.Context(cli)
+    names = set(cli.list_commands(ctx))
     import re
 
     def walk(group, path):
-        for name, cmd in getattr(group, "commands", {}).items():
+        if not isinstance(group, click.Group):
+            return
+        for name in group.list_commands(ctx):
+            cmd = group.get_command(ctx, name)
             code, out, _ = run_cli(capsys, monkeypatch, *path, name, "--help")
             assert code == 0
             for ref in re.findall(r"queenslab ([a-z-]+)", out):

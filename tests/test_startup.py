@@ -56,8 +56,68 @@ def _imported_by(argv: list[str]) -> set[str]:
     return set(done.stderr.split()[-1000:])
 
 
-@pytest.mark.parametrize("argv", [["--help"], ["count", "8"], ["count", "--help"], ["show", "2413"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--help"],
+        ["count", "8"],
+        ["count", "--help"],
+        ["show", "2413"],
+        ["check", "2", "4", "1", "3"],
+        ["check", "2413", "--json"],
+        ["experiment", "--help"],
+    ],
+)
 def test_light_commands_load_no_compiler_solver_or_plotting(argv):
     loaded = _imported_by(argv)
     assert "queenslab" in loaded
     assert not loaded & {"numba", "ortools", "pysat", "sympy", "matplotlib", "distributed", "scipy"}, loaded
+
+
+def test_exporting_a_model_loads_its_builder_and_not_the_compiler():
+    loaded = _imported_by(["export", "cnf", "6"])
+    assert "pysat" in loaded  # the CNF's cardinality encodings are pysat's
+    assert not loaded & {"numba", "ortools", "matplotlib", "distributed", "scipy"}, loaded
+
+
+def test_importing_the_package_or_building_a_problem_loads_nothing_heavy():
+    code = (
+        "import sys\n"
+        "import queenslab\n"
+        "from queenslab import Problem, QueensError\n"
+        "p = Problem(8, toroidal=True, blocked=[(0, 0)])\n"
+        "assert p.symmetries() is not None\n"
+        "print(' '.join(sorted(m.split('.')[0] for m in sys.modules)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    loaded = set(done.stdout.split())
+    assert not loaded & {"numpy", "numba", "importlib_metadata", "click", "rich"}, loaded
+
+
+def test_the_kernels_load_without_scipy():
+    """numba's array library asks for scipy's BLAS when the first kernel loads; the
+    kernels use none, so counting with numba leaves scipy's linear algebra unloaded."""
+    code = (
+        "import sys\n"
+        "from queenslab import Problem, counts\n"
+        "r = counts(Problem(12), method='symmetric', threads=1)\n"
+        "print(r.count, 'numba.np.arraymath' in sys.modules, 'scipy.linalg' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [str(known_total(12)), "True", "False"]
+
+
+def test_numba_linear_algebra_still_finds_scipy_after_the_kernels_load():
+    pytest.importorskip("scipy")
+    code = (
+        "import numpy as np\n"
+        "from numba import njit\n"
+        "import queenslab.native.jit\n"
+        "f = njit(lambda a, b: np.dot(a, b))\n"
+        "print(f(np.ones(3), np.arange(3.0)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert float(done.stdout) == 3.0

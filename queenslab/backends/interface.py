@@ -199,13 +199,14 @@ THREADS = Option(
     "int",
     "threads (default: every core)",
     minimum=1,
-    maximum=1024,
+    maximum=validate.MAX_THREADS,
     applies_to=frozenset({COUNTS}),
     metavar="T",
 )
 #: Random seed of a solver.
-#: CP-SAT's random seed is a 32-bit integer.
-SEED = Option("seed", "int", "random seed of the solver", default=0, minimum=0, maximum=2**31 - 1, metavar="S")
+SEED = Option(
+    "seed", "int", "random seed of the solver", default=0, minimum=0, maximum=validate.MAX_SOLVER_SEED, metavar="S"
+)
 #: A callback ``progress(done, total)`` after each finished task (Python only).
 PROGRESS = Option(
     "progress",

@@ -17,21 +17,6 @@ variant flags, ``--json``, the backends' options derived from the registry):
 * :mod:`.warm` -- ``warm``.
 """
 
-from . import (  # noqa: F401  (they declare the commands)
-    completion,
-    counting,
-    estimate,
-    growth,
-    heuristics,
-    limits,
-    optimize,
-    placements,
-    qqueens,
-    ranking,
-    symmetry,
-    warm,
-    watch,
-)
 from .app import cli, main, run
 
 __all__ = ["cli", "main", "run"]

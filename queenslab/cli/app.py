@@ -10,17 +10,17 @@ stopped by a limit), 2 bad input, 130 interrupted, 141 standard output closed by
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import os
 import sys
 
 import click
 
-from .. import __version__, interrupt
+from .. import interrupt
 from ..errors import QueensError
-from ..reports import ErrorReport, to_json
 
-__all__ = ["cli", "experiment", "main", "run", "emit_json", "Command"]
+__all__ = ["cli", "experiment", "main", "run", "emit_json", "Command", "Group", "LazyGroup"]
 
 
 class Command(click.Command):
@@ -48,8 +48,65 @@ class Command(click.Command):
         return super().invoke(ctx)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="queenslab")
+class Group(click.Group):
+    """A queenslab group: its commands and groups are queenslab's (:class:`Command`)."""
+
+    command_class = Command
+    group_class = type  # a group made by a group's .group() is of the parent's class
+
+
+class LazyGroup(Group):
+    """A group whose commands live in modules imported only when one of them is asked
+    for, so that a fresh ``queenslab check`` loads the check command's module and not
+    the compiler, the solvers or the drawing of the others.
+
+    ``lazy`` maps each command's name to ``"module:attribute"`` (the module relative to
+    :mod:`queenslab.cli`). Listing the commands (``--help``) imports every command
+    module, which none of them makes heavy: each imports numba, solvers and plotting
+    inside the commands that use them.
+    """
+
+    def __init__(self, *args: object, lazy: dict[str, str] | None = None, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.lazy = dict(lazy or {})
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in self.lazy:
+            module, attribute = self.lazy[cmd_name].split(":")
+            command = getattr(importlib.import_module(f"queenslab.cli.{module}"), attribute)
+            self.add_command(command, cmd_name)
+        return self.commands.get(cmd_name)
+
+
+@click.group(
+    cls=LazyGroup,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    lazy={
+        "count": "counting:count_cmd",
+        "crosscheck": "counting:crosscheck_cmd",
+        "export": "counting:export_cmd",
+        "solutions": "placements:solutions_cmd",
+        "check": "placements:check_cmd",
+        "show": "placements:show_cmd",
+        "rank": "ranking:rank_cmd",
+        "unrank": "ranking:unrank_cmd",
+        "sample": "ranking:sample_cmd",
+        "index": "ranking:index_group",
+        "orbits": "symmetry:orbits_cmd",
+        "symmetry": "symmetry:symmetry_group",
+        "solve": "heuristics:solve_cmd",
+        "watch": "watch:watch_cmd",
+        "replay": "watch:replay_cmd",
+        "estimate": "estimate:estimate_cmd",
+        "optimize": "optimize:optimize",
+        "limits": "limits:limits_cmd",
+        "warm": "warm:warm_cmd",
+    },
+)
+@click.version_option(package_name="queenslab", prog_name="queenslab", version=None)
 def cli() -> None:
     """queenslab: count, enumerate, rank, check and draw n-queens solutions and variants.
 
@@ -58,25 +115,33 @@ def cli() -> None:
     """
 
 
-cli.command_class = Command
-
-
-@cli.group("experiment")
+@cli.group(
+    "experiment",
+    cls=LazyGroup,
+    lazy={
+        "growth": "growth:growth_cmd",
+        "completion": "completion:completion_cmd",
+        "q-queens": "qqueens:qqueens_cmd",
+        "signature": "symmetry:signature_cmd",
+        "orbit-search": "symmetry:orbit_search_cmd",
+    },
+)
 def experiment() -> None:
     """Reproducible experiments from the literature (see the experiments page of the docs)."""
-
-
-experiment.command_class = Command
 
 
 def emit_json(report: object) -> None:
     """Print a report (a dataclass of :mod:`queenslab.reports`) as one JSON object on
     standard output."""
+    from ..reports import to_json
+
     click.echo(json.dumps(to_json(report)))
 
 
 def _error(message: str, kind: str, as_json: bool) -> int:
     if as_json:
+        from ..reports import ErrorReport
+
         emit_json(ErrorReport(message, kind))
     click.echo(f"error: {message}", err=True)
     return 2

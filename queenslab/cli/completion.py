@@ -13,7 +13,7 @@ import click
 
 from ..backends.registry import exact_backends
 from ..completion import DEFAULT_INSTANCES, MAX_INSTANCES, completion_experiment, figure, table
-from .app import emit_json, experiment
+from .app import Command, emit_json
 from .options import Progress, Seconds, json_option, number_list, number_option, out_option
 
 
@@ -26,7 +26,7 @@ def parse_ks(text: str) -> list[int]:
     return number_list(text, "--ks", "a number of queens", "0..8 or 2,4,6", minimum=0)
 
 
-@experiment.command("completion")
+@click.command("completion", cls=Command)
 @click.argument("n", type=int)
 @click.option(
     "--ks",

@@ -24,7 +24,7 @@ from ..provenance import environment
 from ..reports import CountReport, CrosscheckReport, ExportReport, to_json
 from ..result import CountResult
 from . import approximate as approx
-from .app import cli, emit_json
+from .app import Command, emit_json
 from .cost import cost_options, estimate_cost_cmd
 from .options import (
     Progress,
@@ -171,7 +171,7 @@ def _count_range(rows: Iterable[tuple[Problem, CountResult]], unique: bool, as_j
     return code
 
 
-@cli.command("count")
+@click.command("count", cls=Command)
 @_n_or_range
 @problem_options(optional_n=True)
 @click.option(
@@ -423,7 +423,7 @@ def _exit_code(res: CountResult, known: Any, extra: dict[str, Any]) -> int:
     return 0 if res.complete else 1
 
 
-@cli.command("crosscheck")
+@click.command("crosscheck", cls=Command)
 @problem_options(optional_n=True)
 @click.option(
     "--backends",
@@ -527,7 +527,7 @@ def crosscheck_cmd(
     return 0 if res.agree else 1
 
 
-@cli.command("export")
+@click.command("export", cls=Command)
 @click.argument("model", type=click.Choice(["cnf", "cpsat"]))
 @problem_options(optional_n=True)
 @click.option("--encoding", default=None, metavar="E", help="cnf only: cardinality encoding (default pairwise).")

@@ -8,7 +8,7 @@ import click
 
 from ..estimate import DEFAULT_SAMPLES, MAX_SAMPLES, METHODS, Estimate, estimate
 from ..problem import Problem
-from .app import cli, emit_json
+from .app import Command, emit_json
 from .options import Progress, Seconds, choice_option, dask_option, json_option, number_option, problem_options
 
 
@@ -31,7 +31,7 @@ def _line(e: Estimate) -> str:
     )
 
 
-@cli.command("estimate")
+@click.command("estimate", cls=Command)
 @problem_options(optional_n=True)
 @number_option(
     "--samples",

@@ -34,7 +34,7 @@ from ..growth import (
 )
 from ..provenance import environment
 from ..reports import GrowthReport, to_json
-from .app import emit_json, experiment
+from .app import Command, emit_json
 from .options import Progress, Seconds, choice_option, json_option, number_list, number_option
 
 #: The files ``--out DIR`` writes.
@@ -67,7 +67,7 @@ def _out_dir(path: str) -> Path:
     return target
 
 
-@experiment.command("growth")
+@click.command("growth", cls=Command)
 @click.option(
     "--ns",
     default=None,

@@ -31,7 +31,7 @@ from ..placement_file import write_placement
 from ..problem import Problem
 from ..reports import SolveReport
 from ..solution import format_placement
-from .app import cli, emit_json
+from .app import Command, emit_json
 from .options import Progress, json_option, number_option, out_option, problem_options, solver_options
 
 __all__ = ["solve_cmd", "PRINT_MAX_N", "METHODS"]
@@ -133,7 +133,7 @@ def _no_solution(problem: Problem) -> str:
     return f"{problem.describe()} has none" + (f" ({reason})" if reason else "")
 
 
-@cli.command("solve")
+@click.command("solve", cls=Command)
 @problem_options(optional_n=True)
 @click.option(
     "--backend",

@@ -5,11 +5,11 @@ from __future__ import annotations
 import click
 
 from ..reports import LimitsReport
-from .app import cli, emit_json
+from .app import Command, emit_json
 from .options import json_option
 
 
-@cli.command("limits")
+@click.command("limits", cls=Command)
 @json_option
 def limits_cmd(as_json: bool) -> int:
     """List every practical limit: what it bounds, the largest size allowed without --force,

@@ -8,7 +8,7 @@ import click
 from ..constraints import Holes
 from ..problem import Problem
 from ..reports import OptimiserRun, OptimumReport
-from .app import cli, emit_json
+from .app import Group, emit_json
 from .options import Seconds, json_option, parse_cells, problem_options
 
 #: What each objective's result is called in words.
@@ -20,7 +20,7 @@ _WORDS = {
 DRAW_MAX_N = 40
 
 
-@cli.group("optimize")
+@click.group("optimize", cls=Group)
 def optimize() -> None:
     """Optimise the number of queens on a board: domination and independence.
 

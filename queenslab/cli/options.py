@@ -9,18 +9,19 @@ import math
 import re
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..backends.interface import SEED, THREADS, Option
-from ..backends.registry import BACKENDS, backend_options
 from ..errors import InvalidPlacement, QueensError
 from ..outfile import check_output_path
 from ..problem import Problem
 from ..problem_file import read_problem
 from ..solution import board_placement, parse_placement
-from ..validate import MAX_SECONDS
+from ..validate import MAX_SECONDS, MAX_SOLVER_SEED, MAX_THREADS
+
+if TYPE_CHECKING:
+    from ..backends.interface import Option
 
 __all__ = [
     "problem_options",
@@ -47,9 +48,9 @@ __all__ = [
 #: The largest value of an integer option unless it says otherwise: a 64-bit integer.
 INT64_MAX = 2**63 - 1
 #: Seeds: 0..2**31 - 1 (CP-SAT's random seed is a 32-bit integer; one range for every method).
-SEED_MAX = SEED.maximum
+SEED_MAX = MAX_SOLVER_SEED
 #: Threads and solver workers: 1..1024.
-THREADS_MAX = THREADS.maximum
+THREADS_MAX = MAX_THREADS
 #: The largest value of the backends' integer options, by name (else :data:`INT64_MAX`).
 _MAXIMUM = {"seed": SEED_MAX, "threads": THREADS_MAX, "workers": THREADS_MAX}
 
@@ -309,6 +310,8 @@ def json_option(fn: Callable) -> Callable:
 
 def backend_option(fn: Callable) -> Callable:
     """``--backend B``, its choices from the registry (the first is the default)."""
+    from ..backends.registry import BACKENDS  # here: the commands without --backend load no backend
+
     names = list(BACKENDS)
     lines = "; ".join(f"{name}: {cls.summary}" for name, cls in BACKENDS.items())
     return click.option(
@@ -362,6 +365,8 @@ def solver_options(question: str) -> Callable:
     """Add a flag for every command-line option some backend takes for ``question``
     (``counts``, ``solutions`` or ``solve``), as the registry declares them; the command
     receives them gathered in ``backend_opts`` (only those given)."""
+    from ..backends.registry import backend_options
+
     declared = backend_options(question)
 
     def decorate(f: Callable) -> Callable:

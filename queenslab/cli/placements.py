@@ -12,19 +12,16 @@ import sys
 import click
 
 from .. import interrupt
-from ..backends import count
 from ..errors import QueensError, TooLarge, UnsupportedProblem
 from ..outfile import NpyRows, atomic_output, free_bytes
-from ..placement_file import read_placement
 from ..problem import Problem, leaper_name
-from ..reports import BrokenRule, CheckReport, ShowReport, SolutionsReport
 from ..solution import board_text, conflicts, format_placement, parse_placement, why_not_solution
 from ..viz.bits import MAX_PNG_SIDE
-from .app import cli, emit_json
+from .app import Command, emit_json
 from .options import InputPath, force_option, json_option, number_option, out_option, placement_arg, problem_options
 
 
-@cli.command("solutions")
+@click.command("solutions", cls=Command)
 @problem_options(optional_n=True)
 @number_option("--limit", 0, "K", "At most K solutions.")
 @number_option("--offset", 0, "R", "Skip the first R solutions.", default=0)
@@ -73,10 +70,14 @@ def solutions_cmd(problem, limit, offset, fmt, out, force, as_json):
         return solution_batches(problem, offset=offset, limit=limit, force=force)
 
     def report(listed: int, sols) -> None:
+        from ..reports import SolutionsReport
+
         emit_json(SolutionsReport(n, problem, offset, limit, listed, fmt, out, sols))
 
     if fmt == "npy":
         if limit is None:  # every solution from the offset on: refuse early what cannot fit on the disk
+            from ..backends import count
+
             _check_room(out, max(0, count(problem, force=force) - offset), n)
         with atomic_output(out, "wb", what="--out") as fh:
             rows = NpyRows(fh, n)
@@ -142,7 +143,7 @@ def _size(b: int) -> str:
     return f"{b} bytes"
 
 
-@cli.command("check")
+@click.command("check", cls=Command)
 @click.argument("placement", nargs=-1)
 @problem_options(n_argument=False)
 @json_option
@@ -163,6 +164,8 @@ def check_cmd(placement, variant, as_json):
     problem, p = variant.placement(placement_arg(placement))
     found = conflicts(problem, p)
     if as_json:
+        from ..reports import BrokenRule, CheckReport
+
         emit_json(
             CheckReport(
                 n=problem.n,
@@ -231,6 +234,8 @@ def _show_problem(problem: Problem, png, svg, scale, attacks, as_json: bool) -> 
     pictures = _pictures(problem, None, png, svg, scale, False, attacks)
     text = board_text(problem) if problem.n <= TEXT_BOARD_MAX_N else None
     if as_json:
+        from ..reports import ShowReport
+
         emit_json(
             ShowReport(
                 n=problem.n,
@@ -267,6 +272,8 @@ def _show_board(problem: Problem, p: tuple[int, ...], png, svg, scale, attacks, 
     why = why_not_solution(problem, p)
     text = board_text(problem, p) if png is None and svg is None else None
     if as_json:
+        from ..reports import ShowReport
+
         emit_json(
             ShowReport(
                 n=problem.n,
@@ -296,7 +303,7 @@ def _say_written(pictures: dict, n: int, m: int | None = None) -> None:
         click.echo(f"wrote {pictures['png']} ({width} x {height} pixels, {n} x {m} board)")
 
 
-@cli.command("show")
+@click.command("show", cls=Command)
 @click.argument("placement", nargs=-1)
 @click.option(
     "--from",
@@ -358,6 +365,8 @@ def show_cmd(placement, from_file, png, svg, scale, bits, attacks, variant, as_j
     if from_file is not None:
         if placement:
             raise QueensError("give the placement either as arguments or with --from F, not both")
+        from ..placement_file import read_placement
+
         p = read_placement(from_file)
     elif not placement and variant.file is not None:
         return _show_problem(variant(None), png, svg, scale, attacks, as_json)
@@ -394,6 +403,8 @@ def show_cmd(placement, from_file, png, svg, scale, bits, attacks, variant, as_j
         problem if problem is not None else Problem(n) if n <= MAX_N else None, p, png, svg, scale, bits, attacks
     )
     if as_json:
+        from ..reports import ShowReport
+
         emit_json(
             ShowReport(
                 n=n,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import click
 
 from ..qqueens import MAX_N, MAX_Q, default_n_max, published, qqueens_experiment
-from .app import emit_json, experiment
+from .app import Command, emit_json
 from .options import Progress, json_option, number_option
 
 #: What each status says, for the text output.
@@ -22,7 +22,7 @@ STATUS_WORDS = {
 }
 
 
-@experiment.command("q-queens")
+@click.command("q-queens", cls=Command)
 @click.argument("q", type=click.IntRange(1, MAX_Q))
 @number_option(
     "--period", 1, "P", "The quasipolynomial's period (default: the published one's, q <= 3).", maximum=10_000

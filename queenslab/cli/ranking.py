@@ -29,7 +29,7 @@ from ..reports import (
     to_json,
 )
 from ..solution import format_placement, parse_placement
-from .app import cli, emit_json
+from .app import Command, Group, emit_json
 from .options import (
     INT64_MAX,
     Progress,
@@ -53,7 +53,7 @@ def _note(message: str) -> None:
     click.echo(f"note: {message}", err=True)
 
 
-@cli.command("rank")
+@click.command("rank", cls=Command)
 @problem_options
 @click.argument("placement", nargs=-1, required=True)
 @index_options
@@ -86,7 +86,7 @@ def rank_cmd(problem: Problem, placement, index, threads, force, as_json) -> int
     return 0
 
 
-@cli.command("unrank")
+@click.command("unrank", cls=Command)
 @problem_options
 @click.argument("r", type=click.IntRange(min=1, max=INT64_MAX))
 @index_options
@@ -117,7 +117,7 @@ def unrank_cmd(problem: Problem, r: int, index, threads, force, as_json) -> int:
     return 0
 
 
-@cli.command("sample")
+@click.command("sample", cls=Command)
 @problem_options
 @click.argument("k", type=click.IntRange(min=0, max=INT64_MAX))
 @number_option("--seed", 0, "S", "Random seed: the same seed, the same sample (default 0).", default=0)
@@ -176,7 +176,7 @@ def sample_cmd(problem: Problem, k: int, seed: int, distinct: bool, index, threa
     return 0
 
 
-@cli.group("index")
+@click.group("index", cls=Group)
 def index_group() -> None:
     """The persistent prefix-count index that makes rank / unrank fast."""
 

@@ -37,7 +37,7 @@ from ..reports import (
     SymmetryOrbitReport,
     SymmetryTableReport,
 )
-from .app import cli, emit_json, experiment
+from .app import Command, Group, emit_json
 from .options import (
     Progress,
     choice_option,
@@ -78,7 +78,7 @@ def _check_plot(path: str | None) -> None:
 # ----------------------------------------------------------------------------- orbits
 
 
-@cli.command("orbits")
+@click.command("orbits", cls=Command)
 @problem_options(optional_n=True)
 @number_option("--limit", 0, "K", "At most K orbits.")
 @click.option(
@@ -169,7 +169,7 @@ def orbits_cmd(problem, limit, burnside, force, as_json):
 # ----------------------------------------------------------------------------- symmetry group
 
 
-@cli.group("symmetry")
+@click.group("symmetry", cls=Group)
 def symmetry_group() -> None:
     """The permutation operation group PO = D4 (Zhang and Zhang)."""
 
@@ -293,7 +293,7 @@ def _certify(n: int, force: bool) -> Certified:
     )
 
 
-@experiment.command("signature")
+@click.command("signature", cls=Command)
 @click.option("--max-n", "max_n", type=int, required=True, metavar="N", help="Largest board size.")
 @click.option("--min-n", "min_n", type=int, default=4, show_default=True, metavar="M", help="Smallest board size.")
 @click.option(
@@ -421,7 +421,7 @@ def signature_cmd(max_n, min_n, criterion, certify_to, plot, force, as_json):
     return 1 if any_collision else 0
 
 
-@experiment.command("orbit-search")
+@click.command("orbit-search", cls=Command)
 @click.argument("n", type=int)
 @choice_option("--strategy", ["bfs", "dfs"], "bfs", "Order in which step 2 extends the orbits.")
 @choice_option("--key", ["signature", "canonical"], "signature", "How a new orbit is recognised.")

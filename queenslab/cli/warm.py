@@ -5,11 +5,11 @@ from __future__ import annotations
 import click
 
 from ..reports import WarmedSet, WarmReport
-from .app import cli, emit_json
+from .app import Command, emit_json
 from .options import json_option
 
 
-@cli.command("warm")
+@click.command("warm", cls=Command)
 @json_option
 def warm_cmd(as_json: bool) -> int:
     """Compile the native engine's counting kernels now, so that no count waits for them.

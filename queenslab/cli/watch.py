@@ -39,7 +39,7 @@ from ..solution import format_placement
 from ..trace import METHODS, RANDOMISED, Recording, Step, Trace, attacking_pairs, read_trace, recording, write_trace
 from ..trace.steps import apply
 from ..viz.scene import MAX_N, scene
-from .app import cli, emit_json
+from .app import Command, emit_json
 from .options import (
     INT64_MAX,
     InputPath,
@@ -319,7 +319,7 @@ def _final_line(trace: Trace, final: np.ndarray, pairs: int, found: int) -> str:
     return text
 
 
-@cli.command("watch")
+@click.command("watch", cls=Command)
 @problem_options(optional_n=True)
 @click.option(
     "--method",
@@ -426,7 +426,7 @@ def watch_cmd(
     return 0
 
 
-@cli.command("replay")
+@click.command("replay", cls=Command)
 @click.argument("file", metavar="FILE", type=InputPath())
 @out_option("Write an animated SVG of the trace (SMIL, no script: it plays in a browser).", "--svg", "OUT")
 @out_option("Write an animated GIF of the trace (for slides and messages, where an SVG does not play).", "--gif", "OUT")

@@ -28,8 +28,8 @@ into short calls and look at :mod:`queenslab.interrupt`'s flag between them.
 """
 
 import numpy as np
-from numba import njit
 
+from ..native.jit import njit
 from ..native.kernels import MOVE, SWAP, emit
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)

@@ -22,9 +22,9 @@ backtrack.
 """
 
 import numpy as np
-from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from .jit import njit
 from .kernels import CANON, COUNT, EMIT, popcount, shift_down, shift_up
 
 __all__ = ["board_search", "COUNT", "CANON", "EMIT"]

@@ -27,8 +27,9 @@ microseconds of a stop request; its partial result is then discarded by the call
 """
 
 import numpy as np
-from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
+
+from .jit import njit
 
 # walk() modes
 COUNT = 0  # count solutions

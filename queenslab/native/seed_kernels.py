@@ -31,7 +31,8 @@ Only numpy and numba are imported here; validation lives in ``seeds.py``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from .jit import njit
 
 __all__ = [
     "count_plain",

@@ -12,8 +12,8 @@ task.
 """
 
 import numpy as np
-from numba import njit
 
+from .jit import njit
 from .symmetric import classify_orbit, symmetry_rules, tally
 
 
