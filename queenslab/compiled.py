@@ -57,6 +57,7 @@ import numpy as np
 from . import validate
 from .constraints import HOOKS, Conflict, Constraint, Tables, leap_offsets, leaper_name, unhandled
 from .constraints.base import Bound, line_attack
+from .constraints.region import region_conflicts
 from .d4 import D4Element
 from .errors import QueensError, TooLarge, UnsupportedProblem
 from .problem import Cell, Problem, as_problem
@@ -287,24 +288,6 @@ class CompiledProblem:
                 if how:
                     out.append(Conflict.attack(how, a, b))
         return out + [x for c in problem.own_constraints for x in c.conflicts(columns)]
-
-
-def region_conflicts(problem: Problem, placement: Sequence[int] | np.ndarray) -> list[Conflict]:
-    """The regions of ``problem`` whose bounds the 0-based ``placement`` breaks, in order,
-    each with the queens standing on it."""
-    out = []
-    for i, region in enumerate(problem.regions):
-        inside = tuple((r, c) for r, c in region.cells if placement[r] == c)
-        if not region.at_least <= len(inside) <= region.upper:
-            k = len(inside)
-            out.append(
-                Conflict(
-                    "region",
-                    inside,
-                    f"region {i + 1} ({region.describe()}) holds {k} queen{'' if k == 1 else 's'}",
-                )
-            )
-    return out
 
 
 def _readonly(a: np.ndarray) -> np.ndarray:

@@ -41,11 +41,6 @@ from .errors import InvalidProblem, QueensError
 from .outfile import atomic_output
 from .problem import Problem, Region, as_problem
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
-
 __all__ = ["read_problem", "write_problem", "problem_text", "problem_from_toml", "KEYS", "REGION_KEYS"]
 
 #: The top-level keys of a problem file.
@@ -233,6 +228,10 @@ def problem_from_toml(text: str, name: str = "the problem file") -> Problem:
         hint = "; decode it first, or give the file to read_problem" if isinstance(text, (bytes, bytearray)) else ""
         raise InvalidProblem(f"problem_from_toml takes the TOML text as a str, got {validate.brief(text)}{hint}")
     _check_shape(text, name)
+    if sys.version_info >= (3, 11):  # imported here: only a problem file needs the parser
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
     try:
         data = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, RecursionError, ValueError) as e:

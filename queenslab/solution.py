@@ -11,21 +11,25 @@ the columns run to ``columns``.
 
 Columns are integers (Python or numpy); a float is never taken as a column, not even
 ``1.0`` (docs/reliability.md). The checks work for boards of any size: they group the
-queens by line (O(n log n)) instead of comparing every pair.
+queens by line (O(n), in hash sets) instead of comparing every pair. They are plain
+Python, so that checking a placement does not load numpy; a numpy array is read as one.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from . import validate
-from .compiled import Conflict, region_conflicts
+from .constraints import Conflict
+from .constraints.region import region_conflicts
 from .errors import InvalidPlacement, TooLarge
 from .problem import EMPTY, MAX_N, Problem, as_problem, leap_offsets
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = [
     "parse_placement",
@@ -132,12 +136,21 @@ def as_columns(placement: Any, n: int | None = None, what: str = "placement") ->
     ...
     queenslab.errors.InvalidPlacement: placement: row 0 holds 1.0, not an integer column (a float is never taken as a column)
     """
+    import numpy as np  # here only: the checks read Python sequences
+
+    return np.asarray(_checked_columns(placement, n, what), dtype=np.int64).reshape(-1)
+
+
+def _checked_columns(placement: Any, n: int | None, what: str) -> Any:
+    """The checks of :func:`as_columns`: a numpy array as it is, any other sequence as a
+    list of ints."""
     if isinstance(placement, (str, bytes)):
         raise InvalidPlacement(
             f"{what} must be a sequence of 0-based columns, got the text {validate.brief(placement)} "
             "(parse text with queenslab.parse_placement)"
         )
-    if isinstance(placement, np.ndarray):
+    array = validate.numpy_array(placement)
+    if array:
         if placement.ndim != 1:
             raise InvalidPlacement(f"{what} must be a 1-D sequence of columns, got an array of shape {placement.shape}")
         if placement.dtype.kind not in "iu":
@@ -147,15 +160,16 @@ def as_columns(placement: Any, n: int | None = None, what: str = "placement") ->
             )
         values = placement
     else:
-        ints = validate.columns(placement, what, InvalidPlacement)
-        values = ints  # type: ignore[assignment]
+        values = validate.columns(placement, what, InvalidPlacement)
     size = len(values) if n is None else validate.whole_number(n, "n", minimum=0)
     if len(values) != size:
         raise InvalidPlacement(f"expected {size} columns (one per row), got {len(values)}")
     if size:
-        arr = np.asarray(values) if isinstance(values, np.ndarray) else None
-        if arr is not None:
-            bad = np.flatnonzero((arr < 0) | (arr >= size)) if arr.dtype.kind == "i" else np.flatnonzero(arr >= size)
+        if array:
+            import numpy as np
+
+            off = (values < 0) | (values >= size) if values.dtype.kind == "i" else values >= size
+            bad = np.flatnonzero(off)
             r = int(bad[0]) if bad.size else -1
         else:
             r = next((i for i, c in enumerate(values) if not 0 <= c < size), -1)
@@ -163,7 +177,13 @@ def as_columns(placement: Any, n: int | None = None, what: str = "placement") ->
             raise InvalidPlacement(
                 f"row {r}: column {validate.brief(int(values[r]))} is off the board; 0-based columns are 0..{size - 1}"
             )
-    return np.asarray(values, dtype=np.int64).reshape(-1)
+    return values
+
+
+def _column_list(placement: Any, n: int | None = None) -> list[int]:
+    """A checked placement of 0-based columns as a list of ints."""
+    values = _checked_columns(placement, n, "placement")
+    return values.tolist() if validate.numpy_array(values) else values
 
 
 def format_placement(placement: Sequence[int], style: str = "spaces", columns: int | None = None) -> str:
@@ -195,7 +215,7 @@ def format_placement(placement: Sequence[int], style: str = "spaces", columns: i
         raise InvalidPlacement(f"unknown style {validate.brief(style)}; use 'spaces', 'commas' or 'digits'")
     if columns is not None or (isinstance(placement, (list, tuple)) and EMPTY in placement):
         return _format_board(placement, style, columns)
-    one = (as_columns(placement) + 1).tolist()
+    one = [c + 1 for c in _column_list(placement)]
     if style == "spaces":
         return " ".join(map(str, one))
     if style == "commas":
@@ -222,22 +242,22 @@ def _format_board(placement: Sequence[int], style: str, columns: int | None = No
     return (" " if style == "spaces" else ",").join("-" if c == EMPTY else str(c + 1) for c in cells)
 
 
-def board_placement(problem: Problem, placement: Any) -> np.ndarray:
+def board_placement(problem: Problem, placement: Any) -> tuple[int, ...]:
     """A placement of ``problem``'s board (0-based columns by row, -1 for an empty row
     where the board holds fewer queens than rows; or 1-based text, ``-`` for an empty
-    row) as a 1-D int64 array; InvalidPlacement for anything else.
+    row) as a tuple of 0-based columns; InvalidPlacement for anything else.
 
     Examples
     --------
-    >>> board_placement(Problem(3, columns=5, queens=2), "5 - 1").tolist()
-    [4, -1, 0]
+    >>> board_placement(Problem(3, columns=5, queens=2), "5 - 1")
+    (4, -1, 0)
     """
     problem = as_problem(problem)
     n, m = problem.n, problem.columns
     if problem.is_plain_board:
         if isinstance(placement, str):
-            return np.array(parse_placement(placement, n), dtype=np.int64)
-        return as_columns(placement, n)
+            return parse_placement(placement, n)
+        return tuple(_column_list(placement, n))
     empty_ok = problem.queens < n
     if isinstance(placement, str):
         body = placement.strip()
@@ -260,7 +280,8 @@ def board_placement(problem: Problem, placement: Any) -> np.ndarray:
     else:
         if isinstance(placement, bytes):
             raise InvalidPlacement(f"placement must be a sequence of 0-based columns, got {validate.brief(placement)}")
-        cells = validate.columns(placement, "placement", InvalidPlacement)
+        cells = placement.tolist() if validate.numpy_array(placement) else placement
+        cells = validate.columns(cells, "placement", InvalidPlacement)
         if len(cells) != n:
             raise InvalidPlacement(f"expected {n} entries (one per row), got {len(cells)}")
     low = EMPTY if empty_ok else 0
@@ -270,88 +291,94 @@ def board_placement(problem: Problem, placement: Any) -> np.ndarray:
                 f"row {r + 1}: column {c} is off the {n}x{m} board; 0-based columns are 0..{m - 1}"
                 + (", -1 for an empty row" if empty_ok else "")
             )
-    return np.array(cells, dtype=np.int64).reshape(-1)
+    return tuple(cells)
 
 
-def _line_keys(problem: Problem, p: np.ndarray) -> list[np.ndarray]:
-    """For each line family (column, diagonal, anti-diagonal), every queen's line (an
-    empty row gets a key of its own in each family, so it meets no queen)."""
-    rows = np.arange(p.size, dtype=np.int64)
-    diag, anti = p - rows, p + rows
+def _occupied(p: tuple[int, ...]) -> list[int]:
+    return [r for r, c in enumerate(p) if c != EMPTY]
+
+
+def _line_keys(problem: Problem, p: tuple[int, ...]) -> list[list[int]]:
+    """For each line family (column, diagonal, anti-diagonal), the line of the queen of
+    each occupied row, in row order (empty rows meet no queen)."""
+    rows = _occupied(p) if EMPTY in p else range(len(p))
+    cols = [p[r] for r in rows]
+    diag = [c - r for r, c in zip(rows, cols)]
+    anti = [c + r for r, c in zip(rows, cols)]
     if problem.toroidal:
-        diag, anti = diag % problem.n, anti % problem.n
-    keys = [p, diag, anti]
-    empty = p == EMPTY
-    if empty.any():
-        alone = -4 * (problem.n + problem.columns) - rows  # below every line's key, one per row
-        keys = [np.where(empty, alone, key) for key in keys]
-    return keys
+        n = problem.n
+        diag, anti = [k % n for k in diag], [k % n for k in anti]
+    return [cols, diag, anti]
 
 
-def _leap_pairs(problem: Problem, p: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
-    """For each leaper jump, the rows ``(i, j)``, ``i < j``, of queens a jump apart."""
-    n = problem.n
-    rows = np.arange(n, dtype=np.int64)
+def _shared_lines(problem: Problem, p: tuple[int, ...]) -> list[list[int]]:
+    """The rows of the queens of every line that holds two or more, each in row order."""
+    rows = _occupied(p) if EMPTY in p else range(len(p))
     out = []
-    for dr, dc in leap_offsets(problem.leaps):
-        if dr <= 0 and not problem.toroidal:
-            continue  # the mirror jump finds the pair from its upper queen
-        r2, c2 = rows + dr, p + dc
-        if problem.toroidal:
-            r2, c2 = r2 % n, c2 % n
-            ok = (r2 != rows) & (p != EMPTY)
-        else:
-            ok = (r2 < n) & (c2 >= 0) & (c2 < problem.columns) & (p != EMPTY)
-        src = rows[ok]
-        hit = p[r2[ok]] == c2[ok]
-        i, j = src[hit], r2[ok][hit]
-        out.append((np.minimum(i, j), np.maximum(i, j)))
+    for keys in _line_keys(problem, p):
+        if len(set(keys)) == len(keys):  # the common case, a solution: no line shared
+            continue
+        # the shared lines by a count (in C), then only their queens grouped: a few
+        # conflicts among a million queens cost two passes, not a list per line
+        shared = {key for key, k in Counter(keys).items() if k > 1}
+        lines: dict[int, list[int]] = {}
+        for r, key in zip(rows, keys):
+            if key in shared:
+                lines.setdefault(key, []).append(r)
+        out += lines.values()
     return out
 
 
-def _cell_conflicts(problem: Problem, p: np.ndarray) -> list[Conflict]:
+def _leap_pairs(problem: Problem, p: tuple[int, ...]) -> set[tuple[int, int]]:
+    """The rows ``(i, j)``, ``i < j``, of queens a leaper's jump apart."""
+    n, m = problem.n, problem.columns
+    out = set()
+    for dr, dc in leap_offsets(problem.leaps):
+        if dr <= 0 and not problem.toroidal:
+            continue  # the mirror jump finds the pair from its upper queen
+        for r, c in enumerate(p):
+            if c == EMPTY:
+                continue
+            r2, c2 = r + dr, c + dc
+            if problem.toroidal:
+                r2, c2 = r2 % n, c2 % n
+                if r2 == r:
+                    continue
+            elif not (r2 < n and 0 <= c2 < m):
+                continue
+            if p[r2] == c2:
+                out.add((min(r, r2), max(r, r2)))
+    return out
+
+
+def _cell_conflicts(problem: Problem, p: tuple[int, ...]) -> list[Conflict]:
     """The number of queens where the board has fewer than rows, queens on blocked cells
     (row order), then missing fixed queens, then broken region bounds."""
-    columns = tuple(int(c) for c in p)
     out = []
-    placed = int((p != EMPTY).sum())
+    placed = len(p) - p.count(EMPTY)
     if placed != problem.queens:
         out.append(Conflict("queens", (), f"the placement holds {placed} queens, the problem {problem.queens}"))
-    out += [x for c in problem.constraints if c.kind == "blocked" for x in c.conflicts(columns)]
-    out += [x for c in problem.constraints if c.kind == "fixed" for x in c.conflicts(columns)]
+    out += [x for c in problem.constraints if c.kind == "blocked" for x in c.conflicts(p)]
+    out += [x for c in problem.constraints if c.kind == "fixed" for x in c.conflicts(p)]
     return out + region_conflicts(problem, p)
 
 
-def _pair(problem: Problem, p: np.ndarray, i: int, j: int) -> Conflict:
-    a, b = (i, int(p[i])), (j, int(p[j]))
+def _pair(problem: Problem, p: tuple[int, ...], i: int, j: int) -> Conflict:
+    a, b = (i, p[i]), (j, p[j])
     how = problem.attack(a, b)
     assert how is not None, "a pair found on a line or a leap attacks"
     return Conflict.attack(how, a, b)
 
 
-def _first_pair(problem: Problem, p: np.ndarray) -> tuple[int, int] | None:
-    """The first attacking pair of rows in row order, in O(n log n)."""
-    best: tuple[int, int] | None = None
-    rows = np.arange(p.size, dtype=np.int64)
-    for key in _line_keys(problem, p):
-        order = np.lexsort((rows, key))
-        same = np.flatnonzero(key[order][1:] == key[order][:-1])
-        if same.size:
-            # on each line the first pair is (its first queen, its second queen); the first
-            # pair of all is the least of these
-            i, j = order[same], order[same + 1]
-            k = int(np.lexsort((j, i))[0])
-            cand = (int(i[k]), int(j[k]))
-            best = cand if best is None or cand < best else best
-    for i, j in _leap_pairs(problem, p):
-        if i.size:
-            k = int(np.lexsort((j, i))[0])
-            cand = (int(i[k]), int(j[k]))
-            best = cand if best is None or cand < best else best
-    return best
+def _first_pair(problem: Problem, p: tuple[int, ...]) -> tuple[int, int] | None:
+    """The first attacking pair of rows in row order, in O(n)."""
+    # on each line the first pair is (its first queen, its second queen); the first pair
+    # of all is the least of these and of the leaps' pairs
+    candidates = [(members[0], members[1]) for members in _shared_lines(problem, p)]
+    return min([*candidates, *_leap_pairs(problem, p)], default=None)
 
 
-def _first_conflict(problem: Problem, p: np.ndarray) -> Conflict | None:
+def _first_conflict(problem: Problem, p: tuple[int, ...]) -> Conflict | None:
     cells = _cell_conflicts(problem, p)
     if cells:
         return cells[0]
@@ -395,47 +422,33 @@ def conflicts(problem: Problem, placement: Any) -> list[Conflict]:
     problem = as_problem(problem)
     p = board_placement(problem, placement)
     out = _cell_conflicts(problem, p)
-    rows = np.arange(p.size, dtype=np.int64)
-    groups = []
-    total = 0
-    for key in _line_keys(problem, p):
-        order = np.lexsort((rows, key))
-        _, starts, sizes = np.unique(key[order], return_index=True, return_counts=True)
-        keep = sizes > 1
-        groups.append((order, starts[keep], sizes[keep]))
-        total += int((sizes[keep] * (sizes[keep] - 1) // 2).sum())
+    lines = _shared_lines(problem, p)
     leaps = _leap_pairs(problem, p)
-    total += sum(int(i.size) for i, _ in leaps)
+    total = sum(len(members) * (len(members) - 1) // 2 for members in lines) + len(leaps)
     if total + len(out) > MAX_CONFLICTS:
         raise TooLarge(
             f"the placement has about {total + len(out)} conflicts; conflicts() lists at most {MAX_CONFLICTS} "
             "(why_not_solution names the first one, is_solution says whether there is any)"
         )
-    pairs: set[tuple[int, int]] = set()
-    for order, starts, sizes in groups:
-        for s, m in zip(starts.tolist(), sizes.tolist()):
-            members = sorted(order[s : s + m].tolist())
-            pairs.update((members[a], members[b]) for a in range(m) for b in range(a + 1, m))
-    for i, j in leaps:
-        pairs.update(zip(i.tolist(), j.tolist()))
+    pairs = set(leaps)
+    for members in lines:
+        m = len(members)
+        pairs.update((members[a], members[b]) for a in range(m) for b in range(a + 1, m))
     out += [_pair(problem, p, i, j) for i, j in sorted(pairs)]
     return out + _own_conflicts(problem, p)
 
 
-def _own_conflicts(problem: Problem, p: np.ndarray) -> list[Conflict]:
+def _own_conflicts(problem: Problem, p: tuple[int, ...]) -> list[Conflict]:
     """What the constraints of kinds defined outside the package say of the placement
     (each kind's own :meth:`~queenslab.constraints.Constraint.conflicts`)."""
-    if not problem.own_constraints:
-        return []
-    columns = tuple(int(c) for c in p)
-    return [x for c in problem.own_constraints for x in c.conflicts(columns)]
+    return [x for c in problem.own_constraints for x in c.conflicts(p)]
 
 
 def why_not_solution(problem: Problem, placement: Any) -> str | None:
     """Return None for a solution, else a 1-based sentence naming the first conflict.
 
-    The first conflict is the first of :func:`conflicts`, found in O(n log n) for a board
-    of any size.
+    The first conflict is the first of :func:`conflicts`, found in O(n) for a board of
+    any size.
 
     Examples
     --------
@@ -492,7 +505,7 @@ def board_text(problem: Problem, placement: Any = None) -> str:
     n, m = problem.n, problem.columns
     if max(n, m) > BOARD_TEXT_MAX_N:
         raise TooLarge(f"a {n} x {m} board is too large to draw as text; board_text draws n <= {BOARD_TEXT_MAX_N}")
-    p = board_placement(problem, placement).tolist() if placement is not None else None
+    p = board_placement(problem, placement) if placement is not None else None
     blocked = set(problem.blocked)
     fixed = set(problem.fixed)
     marks: dict[tuple[int, int], str] = {}

@@ -41,6 +41,7 @@ __all__ = [
     "MAX_SOLVER_SEED",
     "whole_number",
     "integer_like",
+    "numpy_array",
     "optional_whole_number",
     "int64",
     "seed",
@@ -85,6 +86,13 @@ def _is_int(value: object) -> bool:
 
 def _is_float(value: object) -> bool:
     return isinstance(value, float) or _numpy_scalar(value, "floating")
+
+
+def numpy_array(value: object) -> bool:
+    """Whether ``value`` is a numpy array (without importing numpy: only a loaded numpy
+    can have made one)."""
+    np = sys.modules.get("numpy")
+    return np is not None and isinstance(value, np.ndarray)
 
 
 def integer_like(value: object) -> bool:

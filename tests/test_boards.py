@@ -203,7 +203,7 @@ def test_a_board_past_the_practical_limit_is_refused_with_its_size():
 
 def test_placements_with_empty_rows_in_text_and_python():
     problem = Problem(3, columns=5, queens=2)
-    assert board_placement(problem, "5 - 1").tolist() == [4, -1, 0]
+    assert board_placement(problem, "5 - 1") == (4, -1, 0)
     assert format_placement((4, -1, 0)) == "5 - 1"
     assert [c.rule for c in conflicts(problem, "5 - 3")] == ["anti-diagonal"]
     assert [c.rule for c in conflicts(problem, "1 - -")] == ["queens"]

@@ -109,6 +109,7 @@ def test_conflicts_match_the_compiled_pairwise_check(p, data):
     cand = tuple(data.draw(st.lists(st.integers(0, p.n - 1), min_size=p.n, max_size=p.n)))
     want = compile_problem(p).conflicts(cand)
     assert conflicts(p, cand) == want
+    assert conflicts(p, np.array(cand, dtype=np.int64)) == want  # an array reads as its columns
     assert why_not_solution(p, cand) == (want[0].message if want else None)
     assert is_solution(p, cand) == (not want)
 
@@ -131,7 +132,7 @@ def test_a_problem_is_required_where_one_is_named():
             fn("4", [1, 3, 0, 2])
 
 
-def test_checks_work_beyond_the_bitboard_and_in_n_log_n():
+def test_checks_work_beyond_the_bitboard_by_grouping_lines():
     from queenslab.heuristics import construct
 
     n = 200_000

@@ -74,6 +74,13 @@ def test_light_commands_load_no_compiler_solver_or_plotting(argv):
     assert not loaded & {"numba", "ortools", "pysat", "sympy", "matplotlib", "distributed", "scipy"}, loaded
 
 
+@pytest.mark.parametrize("argv", [["check", "2", "4", "1", "3"], ["check", "1", "2", "--json"], ["check", "--help"]])
+def test_check_loads_neither_numpy_nor_the_backends(argv):
+    loaded = _imported_by(argv)
+    assert "queenslab" in loaded and "click" in loaded
+    assert not loaded & {"numpy", "numba", "ortools", "pysat", "PIL", "tomllib", "importlib_metadata"}, loaded
+
+
 def test_exporting_a_model_loads_its_builder_and_not_the_compiler():
     loaded = _imported_by(["export", "cnf", "6"])
     assert "pysat" in loaded  # the CNF's cardinality encodings are pysat's

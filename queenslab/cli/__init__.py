@@ -5,7 +5,8 @@ One module per command family, each declaring its commands on the groups of
 variant flags, ``--json``, the backends' options derived from the registry):
 
 * :mod:`.counting` -- ``count``, ``crosscheck``, ``export``;
-* :mod:`.placements` -- ``solutions``, ``check``, ``show``;
+* :mod:`.placements` -- ``solutions``, ``show``;
+* :mod:`.check` -- ``check``;
 * :mod:`.ranking` -- ``rank``, ``unrank``, ``sample``, ``index build|info``;
 * :mod:`.symmetry` -- ``orbits``, ``symmetry table|orbit``, ``experiment signature|orbit-search``;
 * :mod:`.heuristics` -- ``solve``;

@@ -14,9 +14,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..errors import InvalidPlacement, QueensError
-from ..outfile import check_output_path
 from ..problem import Problem
-from ..problem_file import read_problem
 from ..solution import board_placement, parse_placement
 from ..validate import MAX_SECONDS, MAX_SOLVER_SEED, MAX_THREADS
 
@@ -129,7 +127,11 @@ def _problem(
     """The Problem of the variant flags, merged into the problem file's when one is given:
     the flags add their constraints to the file's (a flag never removes one); ``--columns``
     and ``--queens`` set the board (the file's unless given)."""
-    base = read_problem(file) if file is not None else None
+    base = None
+    if file is not None:
+        from ..problem_file import read_problem  # here: only a problem file needs it
+
+        base = read_problem(file)
     if n is None:
         if base is None:
             raise QueensError("give the board size N, or a problem file with --problem FILE")
@@ -432,6 +434,8 @@ class OutputPath(click.ParamType):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
         try:
+            from ..outfile import check_output_path
+
             return check_output_path(value)
         except QueensError as e:
             self.fail(str(e), param, ctx)

@@ -14,9 +14,12 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 from .. import validate
 from ..d4 import BoardSymmetry
 from ..errors import InvalidProblem
-from .base import Cell, Constraint, Tables, cell_pair, items_of, off_board
+from .base import Cell, Conflict, Constraint, Tables, cell_pair, items_of, off_board
 
-__all__ = ["Region", "regions_of"]
+if TYPE_CHECKING:
+    from ..problem import Problem
+
+__all__ = ["Region", "regions_of", "region_conflicts"]
 
 
 @dataclass(frozen=True)
@@ -343,3 +346,21 @@ def regions_of(value: object, n: int, columns: int | None = None) -> tuple[Regio
         if not item.bounds_nothing:
             out[item.key()] = item
     return tuple(out[k] for k in sorted(out))
+
+
+def region_conflicts(problem: Problem, placement: Sequence[int]) -> list[Conflict]:
+    """The regions of ``problem`` whose bounds the 0-based ``placement`` breaks, in order,
+    each with the queens standing on it."""
+    out = []
+    for i, region in enumerate(problem.regions):
+        inside = tuple((r, c) for r, c in region.cells if placement[r] == c)
+        if not region.at_least <= len(inside) <= region.upper:
+            k = len(inside)
+            out.append(
+                Conflict(
+                    "region",
+                    inside,
+                    f"region {i + 1} ({region.describe()}) holds {k} queen{'' if k == 1 else 's'}",
+                )
+            )
+    return out

@@ -88,7 +88,7 @@ def scene(problem: Problem | None = None, placement: Any = None, *, attacks_of: 
     if problem is None and placement is None:
         raise QueensError("draw a problem, a placement, or both")
     if problem is not None and not as_problem(problem).is_plain_board:
-        p = board_placement(problem, placement) if placement is not None else None
+        p = np.array(board_placement(problem, placement), dtype=np.int64) if placement is not None else None
     else:
         p = as_columns(placement) if placement is not None else None
     if problem is None:
