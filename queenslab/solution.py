@@ -314,7 +314,7 @@ def _line_keys(problem: Problem, p: tuple[int, ...]) -> list[list[int]]:
 def _shared_lines(problem: Problem, p: tuple[int, ...]) -> list[list[int]]:
     """The rows of the queens of every line that holds two or more, each in row order."""
     rows = _occupied(p) if EMPTY in p else range(len(p))
-    out = []
+    out: list[list[int]] = []
     for keys in _line_keys(problem, p):
         if len(set(keys)) == len(keys):  # the common case, a solution: no line shared
             continue
