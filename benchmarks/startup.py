@@ -6,8 +6,11 @@ each as a new process with the numba cache warm:
 * ``python -c pass`` -- the interpreter alone, the floor;
 * ``python -c "import numba"`` -- what loading the compiler alone costs;
 * ``queenslab --help`` (target < 0.3 s);
+* ``queenslab check 2 4 1 3`` (target < 0.10 s of CPU: it loads neither numpy nor numba);
 * ``queenslab count 8`` (target < 0.6 s; counted in plain Python, no numba);
 * ``queenslab count 12`` (the numba engine with its cached kernels loaded);
+* ``queenslab count 16 --unique --threads 1`` (target < 0.45 s of CPU: numpy, numba, the
+  join's kernels loaded from the cache and the count itself);
 * ``queenslab count 12 --unique`` with the cache warm, and cold: a fresh
   ``NUMBA_CACHE_DIR`` each time, so that the first run after an install is measured,
   the compile of the symmetric search's kernels included (target < 5 s of CPU time, which
@@ -20,7 +23,12 @@ shared machine the CPU time is the steadier of the two. The cold run is repeated
 Every ``queenslab`` command runs through this interpreter (``python -m queenslab``), so
 the figures do not depend on the shell's ``PATH``.
 
-Usage: ``python benchmarks/startup.py [--repeat 7] [--cold 3] [--quick] [--plot F]``
+``--baseline DIR`` runs every ``queenslab`` command a second time per round with
+``PYTHONPATH=DIR`` (a checkout of another commit, e.g. made by ``git worktree add``), in
+the same interleaved rounds, and prints the ratio of the two CPU medians: the start-up
+change measured side by side.
+
+Usage: ``python benchmarks/startup.py [--repeat 7] [--cold 3] [--baseline DIR] [--quick] [--plot F]``
 """
 
 from __future__ import annotations
@@ -36,17 +44,21 @@ import time
 
 from common import add_plot_option, check_plot, print_metadata, run_metadata, save_plot
 
-#: (label, argv, target seconds or None): run with the numba cache warm
+QUEENSLAB = [sys.executable, "-m", "queenslab"]
+#: (label, argv, target seconds or None, whether the target is of CPU time): run with the
+#: numba cache warm
 COMMANDS = [
-    ("python -c pass", [sys.executable, "-c", "pass"], None),
-    ('python -c "import numba"', [sys.executable, "-c", "import numba"], None),
-    ("queenslab --help", [sys.executable, "-m", "queenslab", "--help"], 0.3),
-    ("queenslab count 8", [sys.executable, "-m", "queenslab", "count", "8"], 0.6),
-    ("queenslab count 12", [sys.executable, "-m", "queenslab", "count", "12"], None),
-    ("queenslab count 12 --unique", [sys.executable, "-m", "queenslab", "count", "12", "--unique"], None),
+    ("python -c pass", [sys.executable, "-c", "pass"], None, False),
+    ('python -c "import numba"', [sys.executable, "-c", "import numba"], None, False),
+    ("queenslab --help", [*QUEENSLAB, "--help"], 0.3, False),
+    ("queenslab check 2 4 1 3", [*QUEENSLAB, "check", "2", "4", "1", "3"], 0.10, True),
+    ("queenslab count 8", [*QUEENSLAB, "count", "8"], 0.6, False),
+    ("queenslab count 12", [*QUEENSLAB, "count", "12"], None, False),
+    ("queenslab count 16 --unique --threads 1", [*QUEENSLAB, "count", "16", "--unique", "--threads", "1"], 0.45, True),
+    ("queenslab count 12 --unique", [*QUEENSLAB, "count", "12", "--unique"], None, False),
 ]
 #: The first run after an install: a fresh numba cache. Its target is of CPU seconds.
-COLD = ("queenslab count 12 --unique, cold cache", COMMANDS[-1][1], 5.0)
+COLD = ("queenslab count 12 --unique, cold cache", COMMANDS[-1][1], 5.0, True)
 
 
 def timed(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
@@ -68,10 +80,26 @@ def cold(argv: list[str]) -> tuple[float, float]:
         return timed(argv, {**os.environ, "NUMBA_CACHE_DIR": fresh})
 
 
+def baseline_env(directory: str) -> dict[str, str]:
+    """The environment that makes ``python -m queenslab`` import the checkout in
+    ``directory`` (its numba cache kept apart from this one's)."""
+    root = os.path.abspath(directory)
+    if not os.path.isfile(os.path.join(root, "queenslab", "__init__.py")):
+        raise SystemExit(f"--baseline {directory}: no queenslab package there (give a checkout's root)")
+    return {**os.environ, "PYTHONPATH": root}
+
+
+def is_queenslab(argv: list[str]) -> bool:
+    return argv[: len(QUEENSLAB)] == QUEENSLAB
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=7, help="interleaved rounds (medians are reported)")
     ap.add_argument("--cold", type=int, default=3, help="runs with a fresh numba cache (within the first rounds)")
+    ap.add_argument(
+        "--baseline", metavar="DIR", help="also run each queenslab command from the checkout DIR, interleaved"
+    )
     ap.add_argument("--quick", action="store_true", help="two rounds, one cold run: a smoke test")
     add_plot_option(ap, "each command's median time against its target")
     args = ap.parse_args()
@@ -84,13 +112,19 @@ def main() -> None:
         ap.error("--cold must be between 0 and --repeat")
     print_metadata(run_metadata(1))
     print(f"# load average before: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    for _, argv, _ in COMMANDS:  # warm the numba cache and the file cache once, untimed
+    base = baseline_env(args.baseline) if args.baseline else None
+    for _, argv, _, _ in COMMANDS:  # warm the numba cache and the file cache once, untimed
         timed(argv)
+        if base is not None and is_queenslab(argv):
+            timed(argv, base)
     rows = [*COMMANDS, COLD] if args.cold else COMMANDS
-    times: dict[str, list[tuple[float, float]]] = {label: [] for label, _, _ in rows}
+    times: dict[str, list[tuple[float, float]]] = {label: [] for label, _, _, _ in rows}
+    before: dict[str, list[tuple[float, float]]] = {label: [] for label, _, _, _ in COMMANDS}
     for i in range(args.repeat):
-        for label, argv, _ in COMMANDS:
+        for label, argv, _, _ in COMMANDS:
             times[label].append(timed(argv))
+            if base is not None and is_queenslab(argv):
+                before[label].append(timed(argv, base))
         if i < args.cold:
             times[COLD[0]].append(cold(COLD[1]))
     print()
@@ -102,18 +136,28 @@ def main() -> None:
     print("| command | wall median (s) | wall min (s) | wall max (s) | CPU median (s) | target | verdict |")
     print("|---|---|---|---|---|---|---|")
     plotted = []
-    for label, _, target in rows:
+    for label, _, target, of_cpu in rows:
         walls = [w for w, _ in times[label]]
         cpus = [c for _, c in times[label]]
         med, cpu = statistics.median(walls), statistics.median(cpus)
-        # the cold start's target is of CPU time (its idle wall-clock time), the others' of wall time
-        measured = cpu if label == COLD[0] else med
+        measured = cpu if of_cpu else med
         verdict = "" if target is None else ("met" if measured < target else "NOT met")
-        goal = "" if target is None else f"< {target} s" + (" CPU" if label == COLD[0] else "")
+        goal = "" if target is None else f"< {target} s" + (" CPU" if of_cpu else "")
         print(f"| `{label}` | {med:.3f} | {min(walls):.3f} | {max(walls):.3f} | {cpu:.3f} | {goal} | {verdict} |")
         if target is not None:
             plotted.append((label, target / measured, 1.0))
     print()
+    if base is not None:
+        print(f"Against the checkout {args.baseline}, interleaved (CPU medians; ratio < 1: this one is lighter):")
+        print()
+        print("| command | baseline CPU (s) | this CPU (s) | ratio |")
+        print("|---|---|---|---|")
+        for label, measured in before.items():
+            if measured:
+                old = statistics.median(c for _, c in measured)
+                new = statistics.median(c for _, c in times[label])
+                print(f"| `{label}` | {old:.3f} | {new:.3f} | {new / old:.2f} |")
+        print()
     print(f"# load average after: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if args.plot:
         from queenslab.plot import ratios

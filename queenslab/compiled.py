@@ -281,7 +281,7 @@ class CompiledProblem:
             out.append(Conflict("queens", (), f"the placement holds {len(cells)} queens, the problem {problem.queens}"))
         out += [x for c in problem.constraints if c.kind in ("blocked", "fixed") for x in c.conflicts(columns)]
         out.sort(key=lambda x: x.rule != "blocked")
-        out += region_conflicts(problem, placement)
+        out += region_conflicts(problem.regions, placement)
         for i, a in enumerate(cells):
             for b in cells[i + 1 :]:
                 how = self.attack(a, b)

@@ -360,7 +360,7 @@ def _cell_conflicts(problem: Problem, p: tuple[int, ...]) -> list[Conflict]:
         out.append(Conflict("queens", (), f"the placement holds {placed} queens, the problem {problem.queens}"))
     out += [x for c in problem.constraints if c.kind == "blocked" for x in c.conflicts(p)]
     out += [x for c in problem.constraints if c.kind == "fixed" for x in c.conflicts(p)]
-    return out + region_conflicts(problem, p)
+    return out + region_conflicts(problem.regions, p)
 
 
 def _pair(problem: Problem, p: tuple[int, ...], i: int, j: int) -> Conflict:

@@ -16,9 +16,6 @@ from ..d4 import BoardSymmetry
 from ..errors import InvalidProblem
 from .base import Cell, Conflict, Constraint, Tables, cell_pair, items_of, off_board
 
-if TYPE_CHECKING:
-    from ..problem import Problem
-
 __all__ = ["Region", "regions_of", "region_conflicts"]
 
 
@@ -348,11 +345,11 @@ def regions_of(value: object, n: int, columns: int | None = None) -> tuple[Regio
     return tuple(out[k] for k in sorted(out))
 
 
-def region_conflicts(problem: Problem, placement: Sequence[int]) -> list[Conflict]:
-    """The regions of ``problem`` whose bounds the 0-based ``placement`` breaks, in order,
-    each with the queens standing on it."""
+def region_conflicts(regions: Sequence[Region], placement: Sequence[int]) -> list[Conflict]:
+    """The ``regions`` (a problem's, in order) whose bounds the 0-based ``placement``
+    breaks, each with the queens standing on it."""
     out = []
-    for i, region in enumerate(problem.regions):
+    for i, region in enumerate(regions):
         inside = tuple((r, c) for r, c in region.cells if placement[r] == c)
         if not region.at_least <= len(inside) <= region.upper:
             k = len(inside)
