@@ -65,7 +65,11 @@ def timed(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, fl
     """Wall-clock and CPU (user + system) seconds of ``argv`` run as a new process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    done = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+    # run from a neutral directory: from a checkout's root, python would import that
+    # checkout's package first, whatever the installed one or --baseline say
+    done = subprocess.run(
+        argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env, cwd=tempfile.gettempdir()
+    )
     seconds = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:

@@ -305,3 +305,41 @@ def test_contradicting_constraints_count_zero_with_the_reason(capsys, args, reas
     code, out, _ = run(capsys, *args, "--json")
     obj = json.loads(out)
     assert code == 0 and obj["count"] == 0 and obj["note"] == reason
+
+
+def test_every_lazy_summary_is_its_commands_own_help():
+    """The groups list their commands from summaries, without importing them: each
+    summary must be what click would show from the command itself, at any width."""
+    import click
+
+    from queenslab.cli.app import LazyGroup, cli
+
+    ctx = click.Context(cli)
+    groups = [cli, cli.get_command(ctx, "experiment")]
+    assert all(isinstance(g, LazyGroup) for g in groups)
+    for group in groups:
+        for name, (_, summary) in group.lazy.items():
+            command = group.get_command(ctx, name)
+            assert command is not None and command.name == name
+            for limit in (30, 45, 80, 10**4):
+                shown = click.Command(name, help=summary).get_short_help_str(limit)
+                assert shown == command.get_short_help_str(limit), name
+
+
+def test_the_command_list_is_the_same_before_and_after_the_commands_load():
+    import subprocess
+    import sys
+
+    def listed(code: str) -> str:
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    lazily = listed("from queenslab.cli import main; main(['--help'])")
+    loaded = listed(
+        "import click\n"
+        "from queenslab.cli import cli, main\n"
+        "[cli.get_command(click.Context(cli), n) for n in cli.list_commands(click.Context(cli))]\n"
+        "main(['--help'])"
+    )
+    assert lazily == loaded and "check " in lazily and "watch " in lazily

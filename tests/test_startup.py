@@ -74,7 +74,10 @@ def test_light_commands_load_no_compiler_solver_or_plotting(argv):
     assert not loaded & {"numba", "ortools", "pysat", "sympy", "matplotlib", "distributed", "scipy"}, loaded
 
 
-@pytest.mark.parametrize("argv", [["check", "2", "4", "1", "3"], ["check", "1", "2", "--json"], ["check", "--help"]])
+@pytest.mark.parametrize(
+    "argv",
+    [["check", "2", "4", "1", "3"], ["check", "1", "2", "--json"], ["check", "--help"], ["--help"], ["--version"]],
+)
 def test_check_loads_neither_numpy_nor_the_backends(argv):
     loaded = _imported_by(argv)
     assert "queenslab" in loaded and "click" in loaded

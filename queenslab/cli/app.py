@@ -60,13 +60,13 @@ class LazyGroup(Group):
     for, so that a fresh ``queenslab check`` loads the check command's module and not
     the compiler, the solvers or the drawing of the others.
 
-    ``lazy`` maps each command's name to ``"module:attribute"`` (the module relative to
-    :mod:`queenslab.cli`). Listing the commands (``--help``) imports every command
-    module, which none of them makes heavy: each imports numba, solvers and plotting
-    inside the commands that use them.
+    ``lazy`` maps each command's name to ``("module:attribute", summary)``: the module
+    relative to :mod:`queenslab.cli`, and the first sentence of the command's help, which
+    the group's ``--help`` lists without importing the command (``tests/test_cli.py``
+    holds each summary to its command's own help).
     """
 
-    def __init__(self, *args: object, lazy: dict[str, str] | None = None, **kwargs: object) -> None:
+    def __init__(self, *args: object, lazy: dict[str, tuple[str, str]] | None = None, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.lazy = dict(lazy or {})
 
@@ -75,35 +75,81 @@ class LazyGroup(Group):
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in self.commands and cmd_name in self.lazy:
-            module, attribute = self.lazy[cmd_name].split(":")
+            module, attribute = self.lazy[cmd_name][0].split(":")
             command = getattr(importlib.import_module(f"queenslab.cli.{module}"), attribute)
             self.add_command(command, cmd_name)
         return self.commands.get(cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The commands and their summaries, as click lists them, without importing the
+        commands not yet loaded."""
+        names = [name for name in self.list_commands(ctx) if name in self.lazy or not self.commands[name].hidden]
+        if not names:
+            return
+        limit = formatter.width - 6 - max(map(len, names))
+        rows = [
+            (
+                name,
+                self.commands[name].get_short_help_str(limit)
+                if name in self.commands
+                else click.Command(name, help=self.lazy[name][1]).get_short_help_str(limit),
+            )
+            for name in names
+        ]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
 
 @click.group(
     cls=LazyGroup,
     context_settings={"help_option_names": ["-h", "--help"]},
     lazy={
-        "count": "counting:count_cmd",
-        "crosscheck": "counting:crosscheck_cmd",
-        "export": "counting:export_cmd",
-        "solutions": "placements:solutions_cmd",
-        "check": "check:check_cmd",
-        "show": "placements:show_cmd",
-        "rank": "ranking:rank_cmd",
-        "unrank": "ranking:unrank_cmd",
-        "sample": "ranking:sample_cmd",
-        "index": "ranking:index_group",
-        "orbits": "symmetry:orbits_cmd",
-        "symmetry": "symmetry:symmetry_group",
-        "solve": "heuristics:solve_cmd",
-        "watch": "watch:watch_cmd",
-        "replay": "watch:replay_cmd",
-        "estimate": "estimate:estimate_cmd",
-        "optimize": "optimize:optimize",
-        "limits": "limits:limits_cmd",
-        "warm": "warm:warm_cmd",
+        "count": (
+            "counting:count_cmd",
+            "Count the solutions of N queens (or a variant), or of every size in a range A..B.",
+        ),
+        "crosscheck": (
+            "counting:crosscheck_cmd",
+            "Count one problem on several backends, side by side; exit 1 if they disagree.",
+        ),
+        "export": (
+            "counting:export_cmd",
+            "Export the model: DIMACS CNF with a cell-variable map, or CP-SAT's text proto.",
+        ),
+        "solutions": (
+            "placements:solutions_cmd",
+            "Enumerate solutions in lexicographic order (1-based columns), streaming.",
+        ),
+        "check": ("check:check_cmd", "Check whether PLACEMENT is a solution and say why not."),
+        "show": (
+            "placements:show_cmd",
+            "Draw PLACEMENT as a text board (Q queen, . empty, # blocked, F missing fixed queen, a, b, ... region cells), or as a picture (--png, --svg), and say whether it is a solution: exits 0 for a solution, 1 otherwise.",
+        ),
+        "rank": ("ranking:rank_cmd", "Print the 1-based lexicographic rank of a solution (without enumerating)."),
+        "unrank": ("ranking:unrank_cmd", "Print the R-th solution (1-based) in lexicographic order."),
+        "sample": (
+            "ranking:sample_cmd",
+            "Print K uniformly random solutions (exactly uniform: random ranks, unranked).",
+        ),
+        "index": ("ranking:index_group", "The persistent prefix-count index that makes rank / unrank fast."),
+        "orbits": ("symmetry:orbits_cmd", "List the fundamental solutions (one per orbit) with their orbit sizes."),
+        "symmetry": ("symmetry:symmetry_group", "The permutation operation group PO = D4 (Zhang and Zhang)."),
+        "solve": ("heuristics:solve_cmd", "Find one solution of N-queens (or a variant) and verify it."),
+        "watch": ("watch:watch_cmd", "Watch a search solve N-queens: the board drawn step by step as the search runs."),
+        "replay": (
+            "watch:replay_cmd",
+            "Read a trace file (written by queenslab watch --record) back: its summary, and pictures of it.",
+        ),
+        "estimate": (
+            "estimate:estimate_cmd",
+            "Estimate the number of solutions of N queens (or a variant) where counting is out of reach.",
+        ),
+        "optimize": ("optimize:optimize", "Optimise the number of queens on a board: domination and independence."),
+        "limits": (
+            "limits:limits_cmd",
+            "List every practical limit: what it bounds, the largest size allowed without --force, and what a request beyond it costs.",
+        ),
+        "warm": ("warm:warm_cmd", "Compile the native engine's counting kernels now, so that no count waits for them."),
     },
 )
 @click.version_option(package_name="queenslab", prog_name="queenslab", version=None)
@@ -119,11 +165,26 @@ def cli() -> None:
     "experiment",
     cls=LazyGroup,
     lazy={
-        "growth": "growth:growth_cmd",
-        "completion": "completion:completion_cmd",
-        "q-queens": "qqueens:qqueens_cmd",
-        "signature": "symmetry:signature_cmd",
-        "orbit-search": "symmetry:orbit_search_cmd",
+        "growth": (
+            "growth:growth_cmd",
+            "How fast does the number of solutions grow? log Q(n)/n from estimates, against Simkin.",
+        ),
+        "completion": (
+            "completion:completion_cmd",
+            "n-queens completion: random partial placements, decided and counted by every backend.",
+        ),
+        "q-queens": (
+            "qqueens:qqueens_cmd",
+            "Count q queens on n x n and fit the quasipolynomial of a period through the counts.",
+        ),
+        "signature": (
+            "symmetry:signature_cmd",
+            "Are orbit signatures unique? Zhang and Zhang claim no two orbits share one.",
+        ),
+        "orbit-search": (
+            "symmetry:orbit_search_cmd",
+            "Run Zhang and Zhang's orbit-based search for N queens and report its coverage.",
+        ),
     },
 )
 def experiment() -> None:
