@@ -441,6 +441,15 @@ def _allowed_set(problem, chosen):
     return True
 
 
+def dominates(problem, queens):
+    """Do ``queens`` (cells) obey the problem's own constraints and occupy or attack every
+    cell of the board?"""
+    n = problem.n
+    return _allowed_set(problem, tuple(queens)) and all(
+        any(_covered_by(problem, q, (r, c)) for q in queens) for r in range(n) for c in range(n)
+    )
+
+
 def domination_number(problem):
     """The fewest queens occupying or attacking every cell, by trying every set of cells
     in order of size (small boards only)."""

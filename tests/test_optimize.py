@@ -145,3 +145,80 @@ def test_holes_are_written_read_and_refused_by_every_counting_backend(tmp_path, 
 
 
 HOLE_FLAGS = [x for cell in ("1,2", "2,1", "2,2", "2,3", "3,2") for x in ("--holes", cell)]
+
+
+# ------------------------------------------------------------------ the exhaustive domination search
+
+
+@pytest.mark.parametrize("n", range(1, 15))
+def test_the_search_proves_the_domination_number(n):
+    r = optimize(Problem(n), "dominate", solvers=("search",))
+    assert (r.optimum, r.proved, r.agrees) == (A075458[n - 1], True, None)
+    assert naive.dominates(Problem(n), r.queens) and len(set(r.queens)) == r.optimum
+
+
+@pytest.mark.slow
+def test_the_search_proves_gamma_of_15():
+    r = optimize(Problem(15), "dominate", solvers=("search",))
+    assert (r.optimum, r.proved) == (A075458[14], True) and naive.dominates(Problem(15), r.queens)
+
+
+def test_the_search_with_and_without_symmetries_agrees():
+    from queenslab.d4 import D4, cell_permutation
+    from queenslab.models.optimization import board
+    from queenslab.native.domination import least_cover
+
+    for problem in [Problem(n) for n in range(1, 11)] + [Problem(6, blocked=[(0, 0)]), Problem(7, toroidal=True)]:
+        b = board(problem)
+        plain = least_cover(b.covers, b.forbidden, b.fixed)
+        # every element of D4 offered: those that do not map the blocked cell onto itself are left out
+        every = least_cover(b.covers, b.forbidden, b.fixed, symmetries=[cell_permutation(g, problem.n) for g in D4])
+        assert plain.value == every.value and plain.proved and every.proved
+        if problem.n <= 6:
+            assert plain.value == naive.domination_number(problem)
+        distinct = {tuple(cell_permutation(g, problem.n)) for g in problem.symmetries()}
+        assert plain.symmetries == 1 and every.symmetries == len(distinct)
+
+
+@pytest.mark.parametrize(
+    "problem",
+    [
+        Problem(5, blocked=[(2, 2), (0, 4)]),
+        Problem(5, fixed=[(0, 0)]),
+        Problem(5, toroidal=True),
+        Problem(5, knight=True),
+        Problem(4, leapers=[(1, 3)], blocked=[(1, 1)]),
+    ],
+    ids=lambda p: p.describe(),
+)
+def test_the_search_on_variants_against_brute_force(problem):
+    r = optimize(problem, "dominate", solvers=("search",))
+    assert (r.optimum, r.proved) == (naive.domination_number(problem), True)
+
+
+def test_a_stopped_search_reports_the_bound_it_proved():
+    r = optimize(Problem(16), "dominate", solvers=("search",), time_limit=0.5)
+    run = r.runs[0]
+    assert not run.proved and run.value is None and not r.proved
+    assert run.bound is not None and 1 <= run.bound <= A075458[15]
+
+
+def test_the_search_proves_domination_only():
+    with pytest.raises(QueensError, match="domination only"):
+        optimize(Problem(5), "independence", solvers=("search",))
+    with pytest.raises(QueensError, match="regions"):
+        optimize(Problem(4, regions=[Region.rows([0], 4, at_most=0)]), "dominate", solvers=("search",))
+    # by default a board with regions is left to the model-based optimisers
+    r = optimize(Problem(4, regions=[Region.rows([0], 4, at_most=0)]), "dominate")
+    assert [x.solver for x in r.runs] == ["maxsat", "cpsat"]
+
+
+def test_the_search_refuses_a_relation_that_is_not_symmetric():
+    from queenslab.native.domination import least_cover
+
+    with pytest.raises(QueensError, match="symmetric"):
+        least_cover([[0, 1], [1]], forbidden=(), fixed=())
+    with pytest.raises(QueensError, match="permutation"):
+        least_cover([[0, 1], [0, 1]], forbidden=(), fixed=(), symmetries=[[0, 0]])
+    nobody = least_cover([[0, 1], [0, 1]], forbidden=[0, 1], fixed=())
+    assert (nobody.value, nobody.proved) == (None, True)  # no queen may stand anywhere
