@@ -171,3 +171,11 @@ def test_the_build_script_skips_kluev_without_his_table_of_settings(tmp_path):
     assert "kluev skipped" in done.stderr and "table of settings" in done.stderr
     assert "kluev: skipped" in (tmp_path / "out" / "BUILD-INFO").read_text()
     assert not any(p.name.startswith("kluev") for p in (tmp_path / "out").iterdir())
+
+
+def test_queenslab_is_forced_beyond_its_practical_limit_only(counters):
+    from queenslab.native.engine import PRACTICAL_LIMIT
+
+    command = counters.queenslab_entry().command
+    assert "--force" not in command(PRACTICAL_LIMIT)
+    assert command(PRACTICAL_LIMIT + 1)[-1] == "--force"
