@@ -1,7 +1,7 @@
 """Public N-Queens counters against queenslab: CPU time of fresh processes, interleaved.
 
 Runs, for each n (default 16 and 17), ``python -m queenslab count N --unique --threads 1``
-as a fresh process (after one untimed run, so that the numba cache is warm) and each public
+(with ``--force`` beyond n = 18, which it otherwise refuses) as a fresh process (after one untimed run, so that the numba cache is warm) and each public
 counter that has been built, round robin for ``--rounds`` rounds (queenslab, counter A,
 counter B, ..., queenslab, A, B, ...). Every run is a child process; its CPU time is the
 user + system time the child used (``resource.getrusage(RUSAGE_CHILDREN)`` deltas around
@@ -318,6 +318,20 @@ def counter_entry(counter: Counter, directory: Path | None, overrides: dict[str,
     return entry
 
 
+def beyond_limit(n: int) -> bool:
+    """n is beyond queenslab's practical limit of a count (``engine.PRACTICAL_LIMIT``, 18
+    now), which ``count N`` refuses without ``--force`` (and ``count_both`` without
+    ``force=True``); forcing changes nothing else."""
+    from queenslab.native.engine import PRACTICAL_LIMIT
+
+    return n > PRACTICAL_LIMIT
+
+
+def force(n: int) -> list[str]:
+    """``["--force"]`` for an n beyond queenslab's practical limit of a count, else ``[]``."""
+    return ["--force"] if beyond_limit(n) else []
+
+
 def queenslab_entry() -> Entry:
     """queenslab as a fresh process, as a user runs it."""
     return Entry(
@@ -325,7 +339,7 @@ def queenslab_entry() -> Entry:
         "queenslab `count N --unique --threads 1` (fresh process)",
         "half-board join from n = 14 (symmetric backtracking below)",
         "total + unique",
-        lambda n: [sys.executable, "-m", "queenslab", "count", str(n), "--unique", "--threads", "1"],
+        lambda n: [sys.executable, "-m", "queenslab", "count", str(n), "--unique", "--threads", "1", *force(n)],
         None,
         parse_queenslab,
     )
@@ -338,7 +352,7 @@ def time_in_process(n: int) -> tuple[float, float]:
     from queenslab.problem import Problem
 
     c0, t0 = time.process_time(), time.perf_counter()
-    res = engine.count_both(Problem(n), unique=True, threads=1)
+    res = engine.count_both(Problem(n), unique=True, threads=1, force=beyond_limit(n))
     cpu, wall = time.process_time() - c0, time.perf_counter() - t0
     wrong = check(Parsed(res.count, res.unique), n)
     if wrong:

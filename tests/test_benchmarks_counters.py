@@ -148,3 +148,34 @@ def test_the_build_script_skips_a_missing_source_with_the_reason(tmp_path):
     assert not any(p.name.startswith("kluev") for p in (tmp_path / "out").iterdir())
     usage = subprocess.run(["bash", str(script)], capture_output=True, text=True)
     assert usage.returncode == 2 and "NAME=SOURCE" in usage.stdout
+
+
+def test_the_build_script_skips_kluev_without_his_table_of_settings(tmp_path):
+    """The per-size settings are applied only to the solcounter.h whose table they come from."""
+    src = tmp_path / "kluev"
+    src.mkdir()
+    (src / "main.cpp").write_text('#include "solcounter.h"\nint main() {}\n')
+    (src / "solcounter.h").write_text(
+        "inline constexpr int size = 18;\n"
+        "inline constexpr Cfg cfg { // s= 16   17   18\n"
+        "    .sieveCuts = 0,        //     0    0    1\n"
+        "};\n"
+    )
+    done = subprocess.run(
+        ["bash", str(BENCH / "ref" / "build_counters.sh"), str(tmp_path / "out"), f"kluev={src}"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NS": "16"},
+    )
+    assert done.returncode == 1
+    assert "kluev skipped" in done.stderr and "table of settings" in done.stderr
+    assert "kluev: skipped" in (tmp_path / "out" / "BUILD-INFO").read_text()
+    assert not any(p.name.startswith("kluev") for p in (tmp_path / "out").iterdir())
+
+
+def test_queenslab_is_forced_beyond_its_practical_limit_only(counters):
+    from queenslab.native.engine import PRACTICAL_LIMIT
+
+    command = counters.queenslab_entry().command
+    assert "--force" not in command(PRACTICAL_LIMIT)
+    assert command(PRACTICAL_LIMIT + 1)[-1] == "--force"

@@ -7,9 +7,29 @@
 # It fetches nothing: each SOURCE is a copy of the program's public source that you
 # obtained yourself, kept outside this repository (nothing of it belongs here). NAME is one of
 #
-#   kluev                  E. Kluev's N-Queens-Count-Sol: the directory holding main.cpp and
-#                          solcounter.h. Built per n (the board size is a constant in
-#                          solcounter.h) with its README's default: g++ -std=c++20 -O3.
+#   kluev                  E. Kluev's N-Queens-Count-Sol (EvgenyKluev/N-Queens-Count-Sol, read
+#                          at 580f444): the directory holding main.cpp and solcounter.h.
+#                          Built per n with g++ -std=c++20 -O3 -march=native and the
+#                          settings his solcounter.h recommends for that n, in its table for
+#                          n = 16..22 (below n = 16 its n = 16 column, above 22 its n = 22
+#                          column), set in copies of his files:
+#                            n               16    17    18    19    20    21    22
+#                            sieveCuts        0     0     0     0     3     3     6
+#                            matchMinSize    40    40    40    40    60    60    80
+#                            bmiIntrin        F     F     F     T     T     T     T
+#                            prefetch         T     T     T     T     *     F     T
+#                            Quarter's sym. NoSy  NoSy  NoSy  NoSy  NoSy  NoSy  RowS
+#                          (the last row is the Subsquare symmetry of his "using Quarter":
+#                          QNoSymmetry or QRowSymmetry).
+#                          bmiIntrin and prefetch also need the include his README names
+#                          (bmi2.h in bmintrin.h, prefetchx86.h in prefetch.h). His "*" for
+#                          prefetch at n = 20 gives no value: the default (false) is kept.
+#                          Without BMI2 under -march=native (no __BMI2__), bmiIntrin stays
+#                          false, his code's own fallback, and BUILD-INFO says so. His
+#                          matchGroupSize (not in the table) and his scheduler (the
+#                          multi-threaded one, which takes the thread count as argv[1];
+#                          the benchmarks pass 1) are left as they are. The settings applied
+#                          are recorded per n in BUILD-INFO.
 #   takaken                Takaken's "N-Queens Solutions ver3.1" (May 2003): the C file; a
 #                          public copy is 06OpenCL/07_10NQueen.c of suzukiiichiro/N-Queens.
 #                          Built per n (MINSIZE and MAXSIZE set to n) with gcc -O3 (the
@@ -30,10 +50,11 @@
 #
 # The board sizes of the per-n builds come from $NS (default "16 17"). OUT_DIR receives
 # kluev-n16, takaken-n16, suzuki-constellations-n16, ..., m-queens, nqueensfaf (the names
-# benchmarks/counters.py looks for) and BUILD-INFO, one line per program with its compiler
-# command line and version, which the benchmark prints. A program that cannot be built is
-# reported with the reason and left out; the others are still built. The source files are
-# patched (board size) only in copies under OUT_DIR/work.
+# benchmarks/counters.py looks for) and BUILD-INFO, one line per program (per n for kluev)
+# with its compiler command line, settings and version, which the benchmark prints. A
+# program that cannot be built, or whose source does not hold the lines the script patches,
+# is reported with the reason and left out; the others are still built. The source files are
+# patched (board size, and Kluev's settings) only in copies under OUT_DIR/work.
 set -uo pipefail
 
 if [ $# -lt 2 ]; then
@@ -57,19 +78,79 @@ skip() {
 }
 version() { "$1" --version 2>&1 | head -n 1; }
 
+# Kluev's table of settings per board size, as the comments of his solcounter.h give it
+# (580f444, lines 22-27, spaces squeezed); kluev_table_ok checks that the source holds
+# these very lines, so that another version's table is not overridden by this one.
+kluev_table='inline constexpr Cfg cfg { // s= 16 17 18 19 20 21 22
+.sieveCuts = 0, // 0 0 0 0 3 3 6
+.matchMinSize = 40, // 40 40 40 40 60 60 80
+.bmiIntrin = false, // F F F T T T T
+.prefetch = false, // T T T T * F T
+// Subsquare Symmetry NoSy NoSy NoSy NoSy NoSy NoSy RowS'
+
+kluev_table_ok() {
+    local line squeezed
+    squeezed=$(tr -s ' ' <"$1")
+    while IFS= read -r line; do
+        grep -qF -- "$line" <<<"$squeezed" || return 1
+    done <<<"$kluev_table"
+}
+
+# kluev_set FILE ERE REPLACEMENT WANT: replace the one line matching ERE (sed -E), then
+# check that WANT (a fixed string) is there; fails if ERE does not match exactly one line.
+kluev_set() {
+    [ "$(grep -cE -- "$2" "$1")" = 1 ] || return 1
+    sed -i -E "s/$2/$3/" "$1" && grep -qF -- "$4" "$1"
+}
+
 build_kluev() {
-    local src=$1 n work
+    local src=$1 n work col cuts minsize bmi pf sym flags notes bmi2
+    local cxx="g++ -std=c++20 -O3 -march=native"
     [ -f "$src/main.cpp" ] && [ -f "$src/solcounter.h" ] || { skip kluev "$src holds no main.cpp and solcounter.h"; return; }
+    kluev_table_ok "$src/solcounter.h" ||
+        { skip kluev "solcounter.h does not hold the table of settings per size this script applies (other version?)"; return; }
     command -v g++ >/dev/null || { skip kluev "no g++"; return; }
+    bmi2=$(g++ -march=native -dM -E -x c++ /dev/null 2>/dev/null | grep -c '__BMI2__')
     for n in $ns; do
+        col=$n notes=""
+        [ "$n" -lt 16 ] && col=16 && notes="; n = $n is below the table (16..22): its n = 16 column"
+        [ "$n" -gt 22 ] && col=22 && notes="; n = $n is above the table (16..22): its n = 22 column"
+        case $col in
+        16 | 17 | 18) cuts=0 minsize=40 bmi=false pf=true sym=QNoSymmetry ;;
+        19) cuts=0 minsize=40 bmi=true pf=true sym=QNoSymmetry ;;
+        20) cuts=3 minsize=60 bmi=true pf=false sym=QNoSymmetry
+            notes="$notes; prefetch: the table gives '*', no value, so the default (false) is kept" ;;
+        21) cuts=3 minsize=60 bmi=true pf=false sym=QNoSymmetry ;;
+        22) cuts=6 minsize=80 bmi=true pf=true sym=QRowSymmetry ;;
+        esac
+        if [ "$bmi" = true ] && [ "$bmi2" = 0 ]; then
+            bmi=false
+            notes="$notes; the table gives bmiIntrin = true but g++ -march=native has no BMI2 here: his fallback, bmiIntrin = false"
+        fi
         work="$out/work/kluev-n$n"
         rm -rf "$work" && cp -r "$src" "$work"
-        sed -i -E "s/(inline constexpr int size = )[0-9]+;/\1$n;/" "$work/solcounter.h"
-        grep -q "inline constexpr int size = $n;" "$work/solcounter.h" || { skip kluev "solcounter.h does not set the board size as expected"; return; }
-        (cd "$work" && g++ -std=c++20 -O3 main.cpp -o "$out/kluev-n$n") 2>"$work/build.err" ||
+        kluev_set "$work/solcounter.h" '(inline constexpr int size = )[0-9]+;' "\1$n;" "inline constexpr int size = $n;" &&
+            kluev_set "$work/solcounter.h" '^( *\.sieveCuts = )[0-9]+,' "\1$cuts," ".sieveCuts = $cuts," &&
+            kluev_set "$work/solcounter.h" '^( *\.matchMinSize = )[0-9]+,' "\1$minsize," ".matchMinSize = $minsize," &&
+            kluev_set "$work/solcounter.h" '^( *\.bmiIntrin = )(true|false),' "\1$bmi," ".bmiIntrin = $bmi," &&
+            kluev_set "$work/solcounter.h" '^( *\.prefetch = )(true|false),' "\1$pf," ".prefetch = $pf," &&
+            kluev_set "$work/solcounter.h" '^(using Quarter = Subsquare<size \/ 2, )Q[A-Za-z]+(, PackIter>;)' "\1$sym\2" "Subsquare<size / 2, $sym, PackIter>;" ||
+            { skip kluev "solcounter.h does not hold the lines setting size, sieveCuts, matchMinSize, bmiIntrin, prefetch and Quarter as expected"; return; }
+        flags=""
+        if [ "$bmi" = true ]; then
+            kluev_set "$work/bmintrin.h" '^\/\/ *(#include "bmi2.h")' '\1' '#include "bmi2.h"' ||
+                { skip kluev "bmintrin.h has no line '//#include \"bmi2.h\"' to enable BMI2"; return; }
+            flags="$flags, bmintrin.h includes bmi2.h"
+        fi
+        if [ "$pf" = true ]; then
+            kluev_set "$work/prefetch.h" '^\/\/ *(#include "prefetchx86.h")' '\1' '#include "prefetchx86.h"' ||
+                { skip kluev "prefetch.h has no line '//#include \"prefetchx86.h\"' to allow prefetch"; return; }
+            flags="$flags, prefetch.h includes prefetchx86.h"
+        fi
+        (cd "$work" && $cxx main.cpp -o "$out/kluev-n$n") 2>"$work/build.err" ||
             { skip kluev "g++ failed at n = $n: $(tail -n 3 "$work/build.err")"; return; }
+        note "kluev: n = $n: $cxx main.cpp; solcounter.h: size = $n, sieveCuts = $cuts, matchMinSize = $minsize, bmiIntrin = $bmi, prefetch = $pf, Quarter = Subsquare<size / 2, $sym, PackIter>$flags$notes ($(version g++))"
     done
-    note "kluev: g++ -std=c++20 -O3 main.cpp, board size set per n in solcounter.h ($(version g++))"
 }
 
 build_takaken() {
