@@ -264,3 +264,27 @@ def test_crosscheck_of_a_variant_runs_the_native_backend_once():
 
     r = crosscheck(Problem(7, toroidal=True), ["native"], time_limit=None)
     assert [row.method for row in r.rows] == ["general"]
+
+
+def test_the_bucketed_pair_count_agrees_with_a_direct_count():
+    """Long tables (from n = 20 on) are bucketed by a few key bits (the sieve); the count
+    of disjoint key pairs must be the direct count, with and without the buckets."""
+    from queenslab.native import join_kernels as JK
+
+    rng = np.random.default_rng(20)
+    width = 2 * (2 * 10 - 1)  # n = 20: 38 diagonal bits
+
+    def keys(k):
+        bits = rng.random((k, width)) < 0.2
+        return (bits.astype(np.int64) << np.arange(width, dtype=np.int64)).sum(axis=1)
+
+    xs, ys = keys(JK.SIEVE_MIN_KEYS + 5000), keys(JK.SIEVE_MIN_KEYS + 1000)
+    direct = sum(int(np.count_nonzero((xs[i : i + 500, None] & ys[None, :]) == 0)) for i in range(0, len(xs), 500))
+    assert direct > 0
+    for ncut in (0, JK.SIEVE_CUTS):
+        gstart = np.zeros((1 << ncut) + 1, np.int64)
+        words = ((max(len(xs), len(ys)) + 63) >> 6) + (1 << ncut)
+        table = np.empty((JK.MAX_CHUNKS, 1 << JK.CHUNK, words), np.int64)
+        planes = np.empty((JK.MAX_CHUNKS * JK.CHUNK, words), np.int64)
+        found = JK._pairs(xs, len(xs), ys, len(ys), JK._nchunks(20), JK._cuts(20), ncut, table, planes, gstart)
+        assert found == direct, ncut
