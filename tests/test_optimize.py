@@ -88,6 +88,12 @@ def test_the_command_line(capsys, monkeypatch):
     assert code == 0 and "the most queens that attack no other: 5 (proved)" in out
     code, _, err = run_cli(capsys, monkeypatch, "optimize", "dominate", "4", "--solver", "glpk")
     assert code == 2 and "error" in err.lower()
+    assert data["time_limit"] == 60 and [r["solver"] for r in data["runs"]] == ["search", "maxsat", "cpsat"]
+    code, out, _ = run_cli(capsys, monkeypatch, "optimize", "dominate", "7", "--solver", "search", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["optimum"] == A075458[6] and [r["solver"] for r in data["runs"]] == ["search"]
+    code, _, err = run_cli(capsys, monkeypatch, "optimize", "independence", "5", "--solver", "search")
+    assert code == 2 and "domination only" in err
 
 
 # ------------------------------------------------------------------ holes: cells that stop the lines
@@ -220,5 +226,9 @@ def test_the_search_refuses_a_relation_that_is_not_symmetric():
         least_cover([[0, 1], [1]], forbidden=(), fixed=())
     with pytest.raises(QueensError, match="permutation"):
         least_cover([[0, 1], [0, 1]], forbidden=(), fixed=(), symmetries=[[0, 0]])
+    with pytest.raises(QueensError, match="not one of the cells"):
+        least_cover([[0, 1], [0, 1]], forbidden=[2], fixed=())
+    with pytest.raises(QueensError, match="integers"):
+        least_cover([[0, 1], [0, 1]], forbidden=["a"], fixed=())
     nobody = least_cover([[0, 1], [0, 1]], forbidden=[0, 1], fixed=())
     assert (nobody.value, nobody.proved) == (None, True)  # no queen may stand anywhere

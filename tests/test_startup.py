@@ -44,6 +44,13 @@ def test_the_native_backend_counts_small_standard_boards_in_python_and_the_rest_
     assert seen == [(1, 1)]
 
 
+def _python(code: str, timeout: float = 300) -> str:
+    """What a fresh interpreter running ``code`` prints (it must succeed)."""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
 def _imported_by(argv: list[str]) -> set[str]:
     code = (
         "import sys\n"
@@ -99,9 +106,7 @@ def test_importing_the_package_or_building_a_problem_loads_nothing_heavy():
         "assert p.symmetries() is not None\n"
         "print(' '.join(sorted(m.split('.')[0] for m in sys.modules)))\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    loaded = set(done.stdout.split())
+    loaded = set(_python(code).split())
     assert not loaded & {"numpy", "numba", "importlib_metadata", "click", "rich"}, loaded
 
 
@@ -114,9 +119,7 @@ def test_the_kernels_load_without_scipy():
         "r = counts(Problem(12), method='symmetric', threads=1)\n"
         "print(r.count, 'numba.np.arraymath' in sys.modules, 'scipy.linalg' in sys.modules)\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == [str(known_total(12)), "True", "False"]
+    assert _python(code).split() == [str(known_total(12)), "True", "False"]
 
 
 def test_numba_linear_algebra_still_finds_scipy_after_the_kernels_load():
@@ -128,6 +131,4 @@ def test_numba_linear_algebra_still_finds_scipy_after_the_kernels_load():
         "f = njit(lambda a, b: np.dot(a, b))\n"
         "print(f(np.ones(3), np.arange(3.0)))\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    assert float(done.stdout) == 3.0
+    assert float(_python(code)) == 3.0

@@ -17,6 +17,7 @@ Examples
 
 from __future__ import annotations
 
+import operator
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -184,7 +185,11 @@ def _search(
 
 
 def _cells(values: Sequence[int], size: int, what: str) -> list[int]:
-    out = validate.columns(values, what, QueensError)
+    """``values`` as cell numbers ``0..size-1``, or a QueensError saying what was wrong."""
+    try:
+        out = [operator.index(c) for c in values]
+    except TypeError:
+        raise QueensError(f"{what}: cells are integers 0..{size - 1}, got {validate.brief(values)}") from None
     bad = next((c for c in out if not 0 <= c < size), None)
     if bad is not None:
         raise QueensError(f"{what}: cell {bad} is not one of the cells 0..{size - 1}")

@@ -32,31 +32,14 @@ space, and checks them.
 """
 
 import numpy as np
-from llvmlite import ir
-from numba import types
-from numba.core import cgutils
 from numba.cpython.unsafe.numbers import trailing_zeros
-from numba.extending import intrinsic
 
-from .jit import njit
+from .jit import njit, popcount
 
 #: ``stats`` entries: nodes visited, queens of the answer found, whether the search stopped.
 NODES, ANSWER_SIZE, WAS_STOPPED = 0, 1, 2
 
 _U1 = np.uint64(1)
-
-
-@intrinsic
-def _popcount(typingctx, x):
-    """``llvm.ctpop.i64`` on a uint64: one instruction with POPCNT."""
-    sig = types.int64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64)])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.ctpop.i64")
-        return builder.call(fn, [args[0]])
-
-    return sig, codegen
 
 
 @njit(cache=True, nogil=True)
@@ -78,6 +61,15 @@ def _largest_sum(values, m, r, scratch):
     total = 0
     for i in range(r):
         total += scratch[i]
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _shared(cover, c, cells):
+    """How many of the bitset ``cells`` a queen on ``c`` covers."""
+    total = 0
+    for v in range(cover.shape[1]):
+        total += popcount(cover[c, v] & cells[v])
     return total
 
 
@@ -131,7 +123,7 @@ def cover_search(
     a = allowed[d]
     size = 0
     for w in range(words):
-        size += _popcount(u[w])
+        size += popcount(u[w])
     if size == 0:
         stats[ANSWER_SIZE] = d
         return True
@@ -166,9 +158,7 @@ def cover_search(
             b = trailing_zeros(x)
             x &= x - _U1
             c = w * 64 + b
-            g = 0
-            for v in range(words):
-                g += _popcount(cover[c, v] & u[v])
+            g = _shared(cover, c, u)
             gain[c] = g
             gains[m] = g
             m += 1
@@ -195,9 +185,7 @@ def cover_search(
             b = trailing_zeros(x)
             x &= x - _U1
             c = w * 64 + b
-            t = 0
-            for v in range(words):
-                t += _popcount(cover[c, v] & child[v])
+            t = _shared(cover, c, child)
             if t < fewest:
                 fewest = t
                 best = c

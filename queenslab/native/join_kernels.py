@@ -42,13 +42,9 @@ All kernels are pure functions on integers and numpy arrays, ``cache=True, nogil
 """
 
 import numpy as np
-from llvmlite import ir
-from numba import types
-from numba.core import cgutils
 from numba.cpython.unsafe.numbers import trailing_zeros
-from numba.extending import intrinsic
 
-from .jit import njit
+from .jit import njit, popcount
 
 #: Bits of a key per table chunk: every chunk has ``2 ** CHUNK`` rows (6 measured best at
 #: n = 16 and 17 against 5 and 7; at n = 18, 7 bits, 5 chunks instead of 6, was 2% faster,
@@ -70,19 +66,6 @@ SIEVE_CUTS = 3
 SIEVE_MIN_KEYS = 24576
 #: Below this product of the two sides' sizes the pairs are tested one by one.
 DIRECT_PAIRS = 4096
-
-
-@intrinsic
-def _popcount(typingctx, x):
-    """``llvm.ctpop.i64``: one instruction with POPCNT, vectorisable on AVX-512."""
-    sig = types.int64(types.int64)
-
-    def codegen(context, builder, signature, args):
-        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64)])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.ctpop.i64")
-        return builder.call(fn, [args[0]])
-
-    return sig, codegen
 
 
 @njit(cache=True, nogil=True)
@@ -362,7 +345,7 @@ def _half_join(n, half, rows, mq, words, offs, bases, out, sw, sk):
     m, nu, _nl, big = _layout(n)
     ru = rows & ((1 << nu) - 1)
     rl = rows >> nu
-    k = _popcount(ru)
+    k = popcount(ru)
     full = (1 << m) - 1
     w2 = 2 * m - 1
     mask = (1 << w2) - 1
@@ -480,19 +463,19 @@ def _query(table, g0, g1, nchunks, q):
     if nchunks <= 5:
         for i in range(size):
             g = start + np.uint64(i)
-            total += _popcount(t0[g] & t1[g] & t2[g] & t3[g] & t4[g])
+            total += popcount(t0[g] & t1[g] & t2[g] & t3[g] & t4[g])
         return total
     t5 = table[5, (q >> (5 * CHUNK)) & vmask]
     if nchunks == 6:
         for i in range(size):
             g = start + np.uint64(i)
-            total += _popcount(t0[g] & t1[g] & t2[g] & t3[g] & t4[g] & t5[g])
+            total += popcount(t0[g] & t1[g] & t2[g] & t3[g] & t4[g] & t5[g])
         return total
     t6 = table[6, (q >> (6 * CHUNK)) & vmask]
     t7 = table[7, (q >> (7 * CHUNK)) & vmask]
     for i in range(size):
         g = start + np.uint64(i)
-        total += _popcount(t0[g] & t1[g] & t2[g] & t3[g] & t4[g] & t5[g] & t6[g] & t7[g])
+        total += popcount(t0[g] & t1[g] & t2[g] & t3[g] & t4[g] & t5[g] & t6[g] & t7[g])
     return total
 
 
@@ -618,7 +601,7 @@ def task_costs(n, tasks, offs, bases):
             r = e if half == 0 else rows ^ e
             ru = r & ((1 << nu) - 1)
             rl = r >> nu
-            k = _popcount(ru)
+            k = popcount(ru)
             tu = bases[2 * half] + (ru << m)
             tl = bases[2 * half + 1] + (rl << m)
             c = (1 << k) - 1
