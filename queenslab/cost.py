@@ -6,7 +6,7 @@ machine, on this machine's cores, and on any number K of cores of a split count,
 short calibration of the engine's real speed here. The models, one per method:
 
 ``"general"`` (every variant) and ``"symmetric"`` (the standard problem below n = 14 and
-beyond n = 21)
+where the join's tables do not fit its memory budget, from n = 24)
     The work is the search's nodes (queens placed). The general search's are the
     estimator's ``nodes_estimate`` (:func:`queenslab.estimate.estimate`, stratified probes
     of the very tree the engine walks). The symmetric search places fewer queens: its
@@ -16,7 +16,7 @@ beyond n = 21)
     measured by running the engine's own kernel on the problem itself, on a few randomly
     chosen tasks of its split, each stopped after a fixed slice of time: nodes placed per
     second of this thread's CPU time.
-``"join"`` (the standard problem, n = 14..21)
+``"join"`` (the standard problem, n = 14..23)
     The join places no queens; its work is counted in the join's own estimate of each of
     its row splits' work (:func:`queenslab.native.join_kernels.task_costs`, the pair tests
     of its quarter tables). That estimate orders the tasks but its unit's cost differs
@@ -317,7 +317,7 @@ def _join_model(problem: Problem, seconds: float, seed: int) -> _Model:
     r = np.array(per_unit)
     mean = float(r.mean())
     rel = float(r.std(ddof=1) / math.sqrt(len(r)) / mean)
-    spans = join.task_slices(n, tasks, offs, bases, 256)  # the split of split_tasks(method="join")
+    spans = join.task_slices(n, tasks, offs, bases, join.split_parts(n))  # the split of split_tasks(method="join")
     edges = np.r_[0.0, cum]
     largest = max(float(edges[b] - edges[a]) for a, b in spans)
     return _Model(

@@ -128,12 +128,12 @@ def test_bad_n_is_refused(bad):
 
 
 def test_limits_are_refused_with_the_number():
-    with pytest.raises(TooLarge, match="n = 22"):
-        join.join_total(22, force=True)
-    with pytest.raises(TooLarge, match="n = 21 on 16 thread"):
-        join.check_join(21, threads=16, force=True)  # the memory budget: 10! keys per thread
+    with pytest.raises(TooLarge, match="n = 26 .*n <= 25"):
+        join.join_total(26, force=True)  # keys beyond the table's 8 chunks
     with pytest.raises(TooLarge, match="19"):
         join.join_total(19)  # the engine's practical limit, without force
+    with pytest.raises(TooLarge, match="n = 22 on 64 thread.*fits on up to"):
+        join.check_join(22, threads=64, force=True)  # the memory budget: a key list per thread
     assert join.memory_estimate(21, threads=2) < join.MEMORY_BUDGET
     assert join.check_join(21, threads=2, force=True) == 21
 
@@ -288,3 +288,76 @@ def test_the_bucketed_pair_count_agrees_with_a_direct_count():
         planes = np.empty((JK.MAX_CHUNKS * JK.CHUNK, words), np.int64)
         found = JK._pairs(xs, len(xs), ys, len(ys), JK._nchunks(20), JK._cuts(20), ncut, table, planes, gstart)
         assert found == direct, ncut
+
+
+def _window_oracle(n, half):
+    """The local diagonal indices (both directions alike) a half-board word must keep,
+    cell by cell: those crossing between the half's upper and lower rows, those crossing
+    into the other half and, for odd n, those through the middle column."""
+    m = n // 2
+    nu = n - m
+    cols = range(m) if half == 0 else range(n - m, n)
+    off = cols[0]
+    other = range(n - m, n) if half == 0 else range(m)
+    needed = set()
+    for index in (lambda r, c: r + c, lambda r, c: c - r + n - 1):
+        mine = {index(r, c) for r in range(n) for c in cols}
+        upper = {index(r, c) for r in range(nu) for c in cols}
+        lower = {index(r, c) for r in range(nu, n) for c in cols}
+        crossing = {index(r, c) for r in range(n) for c in other}
+        middle = {index(b, m) for b in range(n)} if n % 2 else set()
+        needed |= {i - off for i in (upper & lower) | (mine & crossing) | (mine & middle)}
+    return needed
+
+
+@pytest.mark.parametrize("n", range(4, JK.MAX_N + 1))
+def test_a_half_board_word_keeps_every_diagonal_where_queens_can_meet(n):
+    """A word keeps a window of each direction's diagonals; one outside it would let a
+    conflict between the quarters, the halves or with the middle queen go unseen."""
+    for half in (0, 1):
+        lo, width = JK._window(n, half)
+        needed = _window_oracle(n, half)
+        assert needed <= set(range(lo, lo + width)), (half, sorted(needed))
+        assert 2 * width <= 63  # both directions in one int64, clear of the sign bit
+
+
+def _task_problem(n, b, e):
+    """The problem whose solutions are the join task (b, E)'s: row r's queen in the east
+    columns for r in E, in the west ones for the other rows, the middle column's at row b."""
+    m = n // 2
+    blocked = []
+    for r in range(n):
+        for c in range(n):
+            east, west, middle = c < m, c >= n - m, not (c < m or c >= n - m)
+            ok = (east and (e >> r) & 1) or (west and not (e >> r) & 1 and r != b) or (middle and r == b)
+            if not ok:
+                blocked.append((r, c))
+    return Problem(n, blocked=blocked)
+
+
+@pytest.mark.parametrize(
+    ("n", "fixed"), [(22, 3), pytest.param(22, 2, marks=pytest.mark.slow), pytest.param(23, 2, marks=pytest.mark.slow)]
+)
+def test_the_join_beyond_the_int64_half_board_counts_as_the_general_search(n, fixed):
+    """Beyond n = 21 a half's diagonals no longer fit an int64 (the words keep a window of
+    them) and the keys take 7 chunks. A join task of n = 22 and 23 (alternate rows east),
+    as blocked cells, with the queens of its first rows fixed where one of its solutions
+    has them (so it has solutions), is counted by the join and by the general search."""
+    from queenslab import solve
+
+    m = n // 2
+    b = n // 2 if n % 2 else -1
+    rows = [r for r in range(n) if r != b]
+    task = _task_problem(n, b, sum(1 << r for r in rows[::2][:m]))
+    one = solve(task)
+    problem = Problem(n, blocked=task.blocked, fixed=[(r, one[r]) for r in range(fixed)])
+    joined = join.problem_total(problem, threads=1, force=True)
+    assert joined == engine.count(problem, method="general", threads=2, force=True) > 0
+
+
+@pytest.mark.slow
+def test_the_largest_n_whose_tables_fit_the_budget():
+    """The method choice trusts ``TABLES_FIT_TO`` instead of a counting pass of 37 s."""
+    n = join.TABLES_FIT_TO
+    assert join.memory_estimate(n) <= join.MEMORY_BUDGET < join.memory_estimate(n + 1)
+    assert join.fits(n) and not join.fits(n + 1)

@@ -181,14 +181,14 @@ def test_memory_checks():
     # the standard problem's estimate is unchanged, a variant's holds every row split
     assert join.check_problem(Problem(21), threads=1, force=True).n == 21
     with pytest.raises(TooLarge, match="memory"):
-        join.check_problem(big, threads=16, force=True)
+        join.check_problem(big, threads=128, force=True)
     with pytest.raises(TooLarge, match="memory"):
-        engine.count_both(big, method="join", threads=16, force=True)
-    assert engine.chosen_method(big, threads=16) == "general"  # auto: beyond the budget
+        engine.count_both(big, method="join", threads=128, force=True)
+    assert engine.chosen_method(big, threads=128) == "general"  # auto: beyond the budget
     with pytest.raises(TooLarge, match="practical limit"):
         join.problem_total(Problem(19, blocked=[(0, 1)]), threads=1)
     with pytest.raises(TooLarge, match="beyond the join"):
-        join.problem_total(Problem(22, blocked=[(0, 1)]))
+        join.problem_total(Problem(26, blocked=[(0, 1)]))
     with pytest.raises(QueensError, match="Problem"):
         join.problem_total(8)
 

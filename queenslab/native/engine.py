@@ -128,8 +128,9 @@ def split_tasks(
     method of :data:`~queenslab.native.methods.REGISTRY` that applies to a count on one
     thread and splits the problem (the Dask runner's choice: the join from n = 14).
 
-    ``method="join"`` (the standard problem, n <= 21) splits the half-board join of
-    :mod:`queenslab.native.join` instead: ``least`` (at least 256) slices ``(start, stop)``
+    ``method="join"`` (the standard problem, n <= 25) splits the half-board join of
+    :mod:`queenslab.native.join` instead: ``least`` (at least 256; from n = 22 at least
+    4,096, :func:`join.split_parts <queenslab.native.join.split_parts>`) slices ``(start, stop)``
     of its row splits, largest estimated work first; a task counts the total only (its
     orbits are None: :func:`join.classes_from_total <queenslab.native.join.classes_from_total>`
     gives them from the summed total). The join's split is the standard problem's only: a
@@ -229,7 +230,7 @@ def count_both(
         which returns total and unique together; ``"general"``: the row-by-row search
         for every variant, with a canonical-form test at each solution for the orbits;
         ``"join"``: the half-board join of :mod:`queenslab.native.join` (standard
-        problem, or blocked cells and fixed queens only; n <= 21), the orbits by
+        problem, or blocked cells and fixed queens only; n <= 25), the orbits by
         Burnside's lemma from the solutions fixed by the quarter and half turn (``nodes``
         None: it places no queens one by one). ``"auto"`` picks the join for the standard
         problem from n = :data:`JOIN_FROM` on and for blocked and fixed cells from

@@ -45,9 +45,10 @@ either; its orbits under its own subgroup G of D4 (:meth:`Problem.symmetries
 solutions fixed by the quarter and the half turn, each used where G holds that rotation:
 a solution's stabiliser in G is G's rotations that fix it.
 
-Limits: a half-board word holds the diagonals of one half in an int64, so
-n <= :data:`MAX_N` = 21; a request whose memory estimate (:func:`memory_estimate`) exceeds
-:data:`MEMORY_BUDGET` is refused; beyond the engine's practical limit of an exact count
+Limits: a half-board key of ``2 (2 (n // 2) - 1)`` bits is tabulated in at most 8 chunks
+of 6 bits, so n <= :data:`MAX_N` = 25; a request whose memory estimate
+(:func:`memory_estimate`) exceeds :data:`MEMORY_BUDGET` is refused (on one thread: n = 23
+needs 5.4 GB, n = 24 21 GB); beyond the engine's practical limit of an exact count
 (:data:`queenslab.native.pool.COUNT`) ``force=True`` is needed.
 """
 
@@ -73,11 +74,13 @@ __all__ = [
     "MAX_N",
     "MEMORY_BUDGET",
     "memory_estimate",
+    "fits",
     "check_join",
     "join_total",
     "fixed_counts",
     "count_classes",
     "classes_from_total",
+    "split_parts",
     "split",
     "count_slice",
     "counts",
@@ -88,12 +91,24 @@ __all__ = [
 
 #: Largest n the join counts (a half-board word holds ``2 * (n + n // 2 - 1)`` bits).
 MAX_N = JK.MAX_N
-#: The join refuses a request whose estimated peak memory is above this (bytes).
-MEMORY_BUDGET = 4 * 10**9
+#: The join refuses a request whose estimated peak memory is above this (bytes): n = 23
+#: on 2 threads needs up to 5.9 GB, n = 24 on one 21.4 GB (its quarter tables alone).
+MEMORY_BUDGET = 8 * 10**9
+#: The largest n whose quarter tables fit :data:`MEMORY_BUDGET` (n = 23: 4.7 GB; n = 24:
+#: 21.4 GB, n = 25: 43 GB). :func:`fits` answers False beyond it without the counting pass
+#: (37 s at n = 24) that :func:`memory_estimate` needs; a test holds it to that estimate.
+TABLES_FIT_TO = 23
 #: Bytes per buffered half-board key: the key (8), its share of the 64-key table words
 #: (8 chunks of 64 rows, 8 bytes each, per 64 keys: 64) and its transposed bits (6), twice
 #: (a buffer grows to at most twice what it holds), and the other side's key (8).
 _BYTES_PER_KEY = 2 * (8 + 64 + 6) + 8
+#: The smallest n whose split for a cluster has :data:`DEEP_PARTS` slices, not 256: from
+#: n = 22 a count wants a thousand cores, and 256 slices keep about 150 busy (the largest
+#: holds 0.65% of the work at n = 22; of 4,096, 0.047%, measured by the tasks' estimated
+#: work). Below, the split is as it was, so the ledgers made of it resume.
+DEEP_FROM = 22
+#: Slices of a split from :data:`DEEP_FROM` on.
+DEEP_PARTS = 4096
 #: Tasks a thread's share is cut into (so that the threads end together).
 _CHUNKS_PER_THREAD = 32
 
@@ -108,11 +123,13 @@ def _tasks_bound(n: int) -> int:
 
 
 @functools.cache
-def _quarter_bytes(n: int) -> int:
-    """Bytes of the quarter tables of n, with the copy of the offsets that fills them
-    (counted by a pass that builds none; 0.5 s at n = 21)."""
-    words, entries = JK.quarter_size(n)
-    return 8 * (int(words) + 2 * int(entries))
+def _sizes(n: int) -> tuple[int, int]:
+    """``(bytes, keys)``: the bytes of the quarter tables of n, with the copy of the offsets
+    that fills them, and a bound of a task's longest half-board key list, both from a
+    counting pass that builds no table (1.1 s at n = 21, 3.5 s at n = 22, 7 s at n = 23,
+    37 s at n = 24)."""
+    words, entries, longest = JK.quarter_size(n)
+    return 8 * (int(words) + 2 * int(entries)), int(longest)
 
 
 def _board_size(n: object) -> int:
@@ -120,7 +137,7 @@ def _board_size(n: object) -> int:
     TooLarge above."""
     n = validate.whole_number(n, "n")
     if n > MAX_N:
-        raise TooLarge(f"n = {n} is beyond the join counter: its half-board words fit boards of n <= {MAX_N}")
+        raise TooLarge(f"n = {n} is beyond the join counter: its half-board keys fit boards of n <= {MAX_N}")
     return n
 
 
@@ -128,21 +145,39 @@ def memory_estimate(n: int, threads: int = 1) -> int:
     """Upper bound, in bytes, of the join's arrays for n on ``threads`` threads.
 
     The task table (three int64 per task), the quarter tables (counted exactly) and, per
-    thread, the buffers of the largest half-board key list, bounded by ``(n // 2)!`` (the
-    placements of ``n // 2`` queens in ``n // 2`` columns are permutations of them). A
-    bound, not a forecast: at n = 18 the largest list holds 17,506 keys, not ``9!``.
+    thread, the buffers of the longest half-board key list, bounded from the quarter
+    tables' sizes (:func:`join_kernels._longest_bound
+    <queenslab.native.join_kernels._longest_bound>`). A bound, not a forecast: at n = 18
+    the longest list holds 17,506 keys, the bound 53,942. Computing it takes a counting
+    pass over the quarters (seconds from n = 22, 37 s at n = 24; kept per n).
 
     Examples
     --------
     >>> memory_estimate(16) < 10**8
     True
-    >>> memory_estimate(21, threads=2) < 4 * 10**9 < memory_estimate(21, threads=16)
+    >>> memory_estimate(20, threads=2) < 10**9 < MEMORY_BUDGET
     True
     """
     n = _board_size(n)
     threads = validate.whole_number(threads, "threads")
-    quarters = _quarter_bytes(n) if n >= 4 else 0
-    return 24 * _tasks_bound(n) + quarters + threads * _BYTES_PER_KEY * math.factorial(n // 2)
+    if n < 4:
+        return 24 * _tasks_bound(n)
+    quarters, longest = _sizes(n)
+    return 24 * _tasks_bound(n) + quarters + threads * _BYTES_PER_KEY * longest
+
+
+def fits(n: int, threads: int = 1) -> bool:
+    """Whether the join's memory estimate for n on ``threads`` threads is within
+    :data:`MEMORY_BUDGET` (for the choice of a method: no counting pass beyond
+    :data:`TABLES_FIT_TO`).
+
+    Examples
+    --------
+    >>> fits(18, threads=2), fits(24)
+    (True, False)
+    """
+    n = _board_size(n)
+    return n <= TABLES_FIT_TO and memory_estimate(n, threads) <= MEMORY_BUDGET
 
 
 def check_join(n: int, threads: int = 1, force: bool = False) -> int:
@@ -161,31 +196,36 @@ def check_join(n: int, threads: int = 1, force: bool = False) -> int:
     --------
     >>> check_join(16)
     16
-    >>> check_join(22)
+    >>> check_join(26)
     Traceback (most recent call last):
     ...
-    queenslab.errors.TooLarge: n = 22 is beyond the join counter: its half-board words fit boards of n <= 21 (use the engine's symmetric method)
+    queenslab.errors.TooLarge: n = 26 is beyond the join counter: its half-board keys fit boards of n <= 25 (use the engine's symmetric method)
     """
     n = validate.whole_number(n, "n")
     threads = validate.whole_number(threads, "threads")
     force = validate.flag(force, "force")
     if n > MAX_N:
         raise TooLarge(
-            f"n = {n} is beyond the join counter: its half-board words fit boards of n <= {MAX_N} "
+            f"n = {n} is beyond the join counter: its half-board keys fit boards of n <= {MAX_N} "
             "(use the engine's symmetric method)"
         )
+    pool.check_count(n, force)  # before the memory estimate: its counting pass takes seconds from n = 22
     need = memory_estimate(n, threads)
     if need > MEMORY_BUDGET:
-        shared = memory_estimate(n, 1) - _BYTES_PER_KEY * math.factorial(n // 2)
-        fits = (MEMORY_BUDGET - shared) // (_BYTES_PER_KEY * math.factorial(n // 2))
+        per_thread = _BYTES_PER_KEY * _sizes(n)[1]
+        shared = memory_estimate(n, 1) - per_thread
+        fits = (MEMORY_BUDGET - shared) // per_thread
+        where = (
+            f"n = {n} fits on up to {fits} threads; use fewer threads or the engine's symmetric method"
+            if fits >= 1
+            else f"its tables alone take {validate.format_bytes(shared)}; use the engine's symmetric method"
+        )
         raise TooLarge(
             f"the join counter for n = {n} on {threads} thread(s) may need up to "
             f"{validate.format_bytes(need)} of memory, above its budget of "
-            f"{validate.format_bytes(MEMORY_BUDGET)} (n = {n} fits on up to {max(fits, 0)} threads; "
-            "use fewer threads or the engine's symmetric method)"
+            f"{validate.format_bytes(MEMORY_BUDGET)} ({where})"
         )
     validate.memory(need, f"the join counter for n = {n}", "use fewer threads or the engine's symmetric method")
-    pool.check_count(n, validate.flag(force, "force"))
     return n
 
 
@@ -204,7 +244,7 @@ def _halting(kernel: Callable, *args):
 
 def _prepare(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``(tasks, words, offs, bases)``: the canonical row splits and the quarter tables."""
-    tables = _halting(JK.quarter_tables, n)  # 1-2 s at n = 21
+    tables = _halting(JK.quarter_tables, n)  # 1-2 s at n = 21, 9 s at n = 22
     return (JK.join_tasks(n), *tables)
 
 
@@ -245,11 +285,23 @@ def _joined(n: int, prepared: tuple[np.ndarray, ...], threads: int, progress: Pr
     return sum(run_tasks(spans, task, threads, progress))
 
 
-def split(n: int, parts: int = 256, *, force: bool = False) -> list[tuple[int, int]]:
-    """The join's work for n cut into about ``parts`` independent tasks, largest estimated
-    work first, for a runner elsewhere (a cluster) that adds up :func:`count_slice` of
-    each: ``(start, stop)`` row ranges of the canonical row splits (n >= 4; n <= 3 is
-    one task ``(0, 0)`` counted directly).
+def split_parts(n: int) -> int:
+    """The slices of n's split for a cluster: 256, and :data:`DEEP_PARTS` from
+    :data:`DEEP_FROM` on.
+
+    Examples
+    --------
+    >>> split_parts(21), split_parts(22)
+    (256, 4096)
+    """
+    return DEEP_PARTS if n >= DEEP_FROM else 256
+
+
+def split(n: int, parts: int | None = None, *, force: bool = False) -> list[tuple[int, int]]:
+    """The join's work for n cut into about ``parts`` independent tasks (default
+    :func:`split_parts`), largest estimated work first, for a runner elsewhere (a
+    cluster) that adds up :func:`count_slice` of each: ``(start, stop)`` row ranges of
+    the canonical row splits (n >= 4; n <= 3 is one task ``(0, 0)`` counted directly).
 
     Examples
     --------
@@ -257,7 +309,7 @@ def split(n: int, parts: int = 256, *, force: bool = False) -> list[tuple[int, i
     True
     """
     n = check_join(n, 1, force)
-    parts = validate.whole_number(parts, "parts", maximum=1 << 20)
+    parts = split_parts(n) if parts is None else validate.whole_number(parts, "parts", maximum=1 << 20)
     if n <= 3:
         return [(0, 0)]
     tasks, _, offs, bases = _prepared(n)

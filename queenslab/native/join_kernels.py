@@ -18,7 +18,8 @@ pairs with ``east & west == 0``.
 The half placements come from quarter tables built once (:func:`quarter_tables`): every
 placement of queens, at most one per row and column, in the rows of the upper part
 (``[0, n-m)``, odd n's middle row included) or of the lower part and the columns of one
-half, grouped by its rows and columns, as a word of the half's diagonals. The placements
+half, grouped by its rows and columns, as a word of the half's diagonals (only those on
+which it can still meet another queen: :func:`_window`, ``2 (n - 1)`` bits). The placements
 of a half on the rows ``E`` are then the pairs of an upper placement on ``E``'s upper
 rows and columns ``C`` and a lower one on ``E``'s lower rows and the other columns whose
 words are disjoint (:func:`_half_join`): a loop of ORs and tests instead of a search.
@@ -50,10 +51,11 @@ from .jit import njit, popcount
 #: n = 16 and 17 against 5 and 7; at n = 18, 7 bits, 5 chunks instead of 6, was 2% faster,
 #: less than a chunk width chosen at run time cost at n = 16 and 17).
 CHUNK = 6
-#: Largest number of chunks of a table (n = 21 has keys of 38 bits: 7 chunks, run as 8).
+#: Largest number of chunks of a table (n = 24 and 25 have keys of 46 bits: 8 chunks).
 MAX_CHUNKS = 8
-#: Largest n: a half-board word holds ``2 * (n + n // 2 - 1)`` diagonal bits in an int64.
-MAX_N = 21
+#: Largest n: a key of ``2 * (2 * (n // 2) - 1)`` bits fits :data:`MAX_CHUNKS` chunks (a
+#: half-board word, ``2 * (n - 1)`` bits, fits an int64 well beyond).
+MAX_N = 25
 #: Key bits a long bit-sliced table is bucketed by (:func:`_cuts`), so that a query skips
 #: the buckets of keys that share its bits there: 3, as in the table of E. Kluev's program
 #: for n = 20 and 21. On a sample of tasks (Intel Xeon, 2026-11-28) it halved the pair
@@ -178,11 +180,24 @@ def masked_join_tasks(n, allowed, ns, ew, rot):
 
 @njit(cache=True, nogil=True)
 def _layout(n):
-    """``(m, upper rows, lower rows, L)``: the half width, the rows of the upper part
-    (odd n: the middle row too) and of the lower part, and the bits of one direction's
-    diagonals in a half-board word."""
+    """``(m, upper rows, lower rows)``: the half width, the rows of the upper part (odd
+    n: the middle row too) and of the lower part."""
     m = n // 2
-    return m, n - m, m, n + m - 1
+    return m, n - m, m
+
+
+@njit(cache=True, nogil=True)
+def _window(n, half):
+    """``(lo, width)``: the diagonals a half-board word keeps, of each direction the
+    half's local indices ``[lo, lo + width)``. These are the diagonals on which two queens
+    of a solution's half words can still meet: those crossing into the other half (the
+    key's ``2m - 1``), those crossing between the half's upper and lower rows (where an
+    upper and a lower quarter placement meet) and, for odd n, those through the middle
+    column. The rest hold cells of one quarter only, whose conflicts the quarter's own
+    search has already excluded. That is ``[m, m + n - 1)`` in the east half and
+    ``[0, n - 1)`` in the west for both directions (a test re-derives it cell by cell),
+    so a word has ``2 (n - 1)`` bits: 42 at n = 22, 44 at n = 23."""
+    return (n // 2 if half == 0 else 0), n - 1
 
 
 @njit(cache=True, nogil=True)
@@ -195,24 +210,28 @@ def _quarter_pass(n, half, part, allow, offs, base, words, fill, halt):
     at the cursor ``offs[base + key]`` and advance it. ``key = (rows << m) | columns``
     (local bits).
 
-    A word holds the queens' diagonals relative to the half: bit ``r + c - off`` and bit
-    ``L + c - r + n - 1 - off`` (``off`` = 0 east, n - m west), all within ``2 L`` bits.
-    Returns early (incomplete) when ``halt[0]`` is set."""
-    m, nu, nl, big = _layout(n)
+    The search holds each direction's diagonals relative to the half: bit ``r + j`` and
+    bit ``j - r + n - 1`` for the queen of row r in the half's column j. The word written
+    keeps of them the window of :func:`_window`: the first direction's in its low
+    ``n - 1`` bits, the second's above. Returns early (incomplete) when ``halt[0]`` is set."""
+    m, nu, nl = _layout(n)
+    lo_win, width = _window(n, half)
+    keep = (1 << width) - 1
     r0 = 0 if part == 0 else nu
     nr = nu if part == 0 else nl
     lo = 0 if half == 0 else n - m
-    off = 0 if half == 0 else n - m
     skip = 1 << m
     full = skip - 1
     local = np.empty(nr, np.int64)  # each row's allowed columns of the half, local bits
     for i in range(nr):
         local[i] = (allow[r0 + i] >> lo) & full
     avail = np.empty(nr, np.int64)
-    wds = np.empty(nr + 1, np.int64)
+    d1s = np.empty(nr + 1, np.int64)
+    d2s = np.empty(nr + 1, np.int64)
     cols = np.empty(nr + 1, np.int64)
     rws = np.empty(nr + 1, np.int64)
-    wds[0] = 0
+    d1s[0] = 0
+    d2s[0] = 0
     cols[0] = 0
     rws[0] = 0
     avail[0] = local[0] | skip
@@ -226,32 +245,32 @@ def _quarter_pass(n, half, part, allow, offs, base, words, fill, halt):
             continue
         bit = a & -a
         avail[i] = a ^ bit
-        w = wds[i]
+        d1 = d1s[i]
+        d2 = d2s[i]
         c_set = cols[i]
         r_set = rws[i]
         if bit != skip:
             j = trailing_zeros(bit)
             r = r0 + i
-            c = lo + j
-            w |= (1 << (r + c - off)) | (1 << (big + c - r + n - 1 - off))
+            d1 |= 1 << (r + j)
+            d2 |= 1 << (j - r + n - 1)
             c_set |= bit
             r_set |= 1 << i
         if i == nr - 1:
             key = base + ((r_set << m) | c_set)
             if fill:
-                words[offs[key]] = w
+                words[offs[key]] = ((d1 >> lo_win) & keep) | (((d2 >> lo_win) & keep) << width)
                 offs[key] += 1
             else:
                 offs[key + 1] += 1
             continue
         i += 1
-        wds[i] = w
+        d1s[i] = d1
+        d2s[i] = d2
         cols[i] = c_set
         rws[i] = r_set
         r = r0 + i
-        d1 = w >> (r + lo - off)
-        d2 = w >> (big + lo - r + n - 1 - off)
-        avail[i] = (local[i] & ~c_set & ~d1 & ~d2) | skip
+        avail[i] = (local[i] & ~c_set & ~(d1 >> r) & ~(d2 >> (n - 1 - r))) | skip
 
 
 @njit(cache=True, nogil=True)
@@ -277,16 +296,17 @@ def masked_quarter_tables(n, allowed, halt):
 
 
 @njit(cache=True, nogil=True)
-def _tables(n, allow, halt):
-    m, nu, nl, _big = _layout(n)
+def _offsets(n, allow, halt):
+    """``(offs, bases)`` of :func:`quarter_tables` by a counting pass: each list's start
+    (``offs[bases[4] - 1]`` is the number of words)."""
+    m, nu, nl = _layout(n)
     bases = np.zeros(5, np.int64)
     for t in range(4):
         rows = nu if t % 2 == 0 else nl
         bases[t + 1] = bases[t] + (1 << (rows + m)) + 1
     offs = np.zeros(bases[4], np.int64)
-    words = np.empty(0, np.int64)
     for t in range(4):
-        _quarter_pass(n, t // 2, t % 2, allow, offs, bases[t], words, False, halt)
+        _quarter_pass(n, t // 2, t % 2, allow, offs, bases[t], offs, False, halt)
     running = 0
     for t in range(4):
         b = bases[t]
@@ -294,7 +314,13 @@ def _tables(n, allow, halt):
         for i in range(b + 1, bases[t + 1]):
             offs[i] += offs[i - 1]
         running = offs[bases[t + 1] - 1]
-    words = np.empty(running, np.int64)
+    return offs, bases
+
+
+@njit(cache=True, nogil=True)
+def _tables(n, allow, halt):
+    offs, bases = _offsets(n, allow, halt)
+    words = np.empty(offs[bases[4] - 1], np.int64)
     cursor = offs.copy()
     for t in range(4):
         _quarter_pass(n, t // 2, t % 2, allow, cursor, bases[t], words, True, halt)
@@ -302,35 +328,57 @@ def _tables(n, allow, halt):
 
 
 @njit(cache=True, nogil=True)
+def _longest_bound(n, offs, bases):
+    """A bound of the longest key list of one half of any task: for the upper rows R, the
+    pairs of an upper placement on R and columns C with the most lower placements of any
+    rows on the other columns, the largest sum over C. One pass over the offsets, not
+    over the tasks: 366,622 keys at n = 20 and 2,868,464 at n = 22, where the largest of
+    the tasks' own bounds is 300,950 and 2,300,692, in 1/20 of the time."""
+    m, nu, nl = _layout(n)
+    full = (1 << m) - 1
+    best = 0
+    most = np.empty(1 << m, np.int64)
+    for half in range(2):
+        tu = bases[2 * half]
+        tl = bases[2 * half + 1]
+        most[:] = 0
+        for i in range(1 << (nl + m)):
+            c = i & full
+            most[c] = max(most[c], offs[tl + i + 1] - offs[tl + i])
+        for ru in range(1 << nu):
+            s = 0
+            for c in range(1 << m):
+                i = tu + (ru << m) + c
+                s += (offs[i + 1] - offs[i]) * most[full ^ c]
+            best = max(best, s)
+    return best
+
+
+@njit(cache=True, nogil=True)
 def quarter_size(n):
-    """``(words, offsets)``: the lengths of the arrays of :func:`quarter_tables`, by a
-    counting pass that builds no table."""
-    m, nu, nl, _big = _layout(n)
-    total = 0
-    entries = 0
-    for t in range(4):
-        rows = nu if t % 2 == 0 else nl
-        offs = np.zeros((1 << (rows + m)) + 1, np.int64)
-        _quarter_pass(n, t // 2, t % 2, _every_cell(n), offs, 0, offs, False, np.zeros(1, np.int64))
-        total += offs.sum()
-        entries += len(offs)
-    return total, entries
+    """``(words, offsets, longest)``: the lengths of the arrays of :func:`quarter_tables`
+    and a bound of the longest half-board key list of a task (:func:`_longest_bound`), by
+    a counting pass that builds no table."""
+    offs, bases = _offsets(n, _every_cell(n), np.zeros(1, np.int64))
+    return offs[bases[4] - 1], len(offs), _longest_bound(n, offs, bases)
 
 
 @njit(cache=True, nogil=True)
 def _middle_word(n, half, b):
-    """The middle column's queen (b, m) as a word of the half (its diagonals that cross it)."""
+    """The middle column's queen (b, m) as a word of the half: its diagonals within the
+    half's window (:func:`_window`; every one of them that crosses the half is there)."""
     if b < 0:
         return 0
-    m, _nu, _nl, big = _layout(n)
+    m = n // 2
+    lo_win, width = _window(n, half)
     off = 0 if half == 0 else n - m
     w = 0
-    i1 = b + m - off
-    i2 = m - b + n - 1 - off
-    if 0 <= i1 < big:
+    i1 = b + m - off - lo_win
+    i2 = m - b + n - 1 - off - lo_win
+    if 0 <= i1 < width:
         w |= 1 << i1
-    if 0 <= i2 < big:
-        w |= 1 << (big + i2)
+    if 0 <= i2 < width:
+        w |= 1 << (width + i2)
     return w
 
 
@@ -342,16 +390,18 @@ def _half_join(n, half, rows, mq, words, offs, bases, out, sw, sk):
     are work space as long as the longest quarter list.
 
     Returns ``(number of keys, out)``; ``out`` is replaced by a larger array when full."""
-    m, nu, _nl, big = _layout(n)
+    m, nu, _nl = _layout(n)
+    lo_win, width = _window(n, half)
     ru = rows & ((1 << nu) - 1)
     rl = rows >> nu
     k = popcount(ru)
     full = (1 << m) - 1
     w2 = 2 * m - 1
     mask = (1 << w2) - 1
-    # the diagonals crossing both halves: [n - m, n + m - 2] absolute
-    a = n - m if half == 0 else 0
-    b = big + a
+    # the key: the diagonals crossing both halves, local [n - m, n + m - 2] east and
+    # [0, 2m - 2] west, of each direction, in the word's window
+    a = (n - m if half == 0 else 0) - lo_win
+    b = width + a
     tu = bases[2 * half] + (ru << m)
     tl = bases[2 * half + 1] + (rl << m)
     cnt = 0
@@ -585,33 +635,39 @@ def join_count(n, tasks, start, stop, words, offs, bases, halt):
 
 
 @njit(cache=True, nogil=True)
+def _pairs_tested(n, b, e, offs, bases, tested):
+    """Into ``tested[half]``: the upper and lower quarter placement pairs :func:`_half_join`
+    tests for the task ``(b, E)`` (the middle queen ignored), a bound of its key lists."""
+    m, nu, _nl = _layout(n)
+    full = (1 << m) - 1
+    rows = ((1 << n) - 1) ^ ((1 << b) if b >= 0 else 0)
+    for half in range(2):
+        tested[half] = 0
+        r = e if half == 0 else rows ^ e
+        ru = r & ((1 << nu) - 1)
+        rl = r >> nu
+        k = popcount(ru)
+        tu = bases[2 * half] + (ru << m)
+        tl = bases[2 * half + 1] + (rl << m)
+        c = (1 << k) - 1
+        while c <= full:
+            north = offs[tu + c + 1] - offs[tu + c]
+            south = offs[tl + (full ^ c) + 1] - offs[tl + (full ^ c)]
+            tested[half] += north * south
+            if c == 0:
+                break
+            c = _next_combination(c)
+
+
+@njit(cache=True, nogil=True)
 def task_costs(n, tasks, offs, bases):
     """An estimate of each task's work, to order tasks largest first: the upper and lower
-    quarter pairs its two halves test (the middle queen ignored), and their product over
+    quarter pairs its two halves test (:func:`_pairs_tested`), and their product over
     1024 for the pair count."""
-    m, nu, _nl, _big = _layout(n)
-    full = (1 << m) - 1
     out = np.empty(len(tasks), np.int64)
+    tested = np.zeros(2, np.int64)
     for t in range(len(tasks)):
-        b = tasks[t, 0]
-        e = tasks[t, 1]
-        rows = ((1 << n) - 1) ^ ((1 << b) if b >= 0 else 0)
-        tested = np.zeros(2, np.int64)
-        for half in range(2):
-            r = e if half == 0 else rows ^ e
-            ru = r & ((1 << nu) - 1)
-            rl = r >> nu
-            k = popcount(ru)
-            tu = bases[2 * half] + (ru << m)
-            tl = bases[2 * half + 1] + (rl << m)
-            c = (1 << k) - 1
-            while c <= full:
-                north = offs[tu + c + 1] - offs[tu + c]
-                south = offs[tl + (full ^ c) + 1] - offs[tl + (full ^ c)]
-                tested[half] += north * south
-                if c == 0:
-                    break
-                c = _next_combination(c)
+        _pairs_tested(n, tasks[t, 0], tasks[t, 1], offs, bases, tested)
         out[t] = tested[0] + tested[1] + (tested[0] * tested[1]) // 1024
     return out
 

@@ -1,7 +1,7 @@
 """The native engine's counting methods: one object per algorithm, in one ordered registry.
 
 * :class:`JoinMethod` (``"join"``) -- the half-board join of :mod:`queenslab.native.join`:
-  the standard problem and blocked cells and fixed queens, n <= 21;
+  the standard problem and blocked cells and fixed queens, n <= 25;
 * :class:`SymmetricMethod` (``"symmetric"``) -- the symmetry-classifying search of
   :mod:`queenslab.native.symmetric` (the standard problem, 4 <= n <= 32): total and
   orbits at once;
@@ -329,7 +329,7 @@ class JoinMethod(CountMethod):
     """The half-board join (:mod:`queenslab.native.join`)."""
 
     name = "join"
-    summary = "the half-board join: the standard problem, blocked cells and fixed queens, n <= 21"
+    summary = "the half-board join: the standard problem, blocked cells and fixed queens, n <= 25"
     kinds = join.KINDS
     kernel_note = "the join counter's kernels"
     task_orbits = "never"
@@ -344,7 +344,7 @@ class JoinMethod(CountMethod):
                 f"queens, not the {left[0].kind} constraint (use method='general')"
             )
         if problem.n > join.MAX_N:
-            return f"counts n <= {join.MAX_N} (its half-board keys are 64-bit words)"
+            return f"counts n <= {join.MAX_N} (its half-board keys fit its tables of 8 chunks)"
         return None
 
     def check(self, problem: Problem, threads: int = 1) -> None:
@@ -352,12 +352,12 @@ class JoinMethod(CountMethod):
         join.check_problem(problem, threads, force=True)  # the practical limit is checked apart
 
     def applies(self, problem: Problem, threads: int) -> bool:
-        if self.refusal(problem, threads) is not None:
-            return False
+        if self.refusal(problem, threads) is not None or problem.n > join.TABLES_FIT_TO:
+            return False  # beyond TABLES_FIT_TO: decided without the memory estimate's counting pass
         if problem.is_standard:
             if problem.n < JOIN_FROM:
                 return False
-            return join.memory_estimate(problem.n, threads) <= join.MEMORY_BUDGET
+            return join.fits(problem.n, threads)
         free = problem.n - len({r for r, _ in problem.fixed})
         if free < JOIN_VARIANTS_FROM:
             return False
@@ -387,7 +387,7 @@ class JoinMethod(CountMethod):
         if not self.splits(problem) or depth is not None:
             raise UnsupportedProblem("the join splits the standard problem only, without a depth")
         check_size(problem, force)
-        return 0, [tuple(span) for span in join.split(problem.n, max(least, 256), force=True)]
+        return 0, [tuple(span) for span in join.split(problem.n, max(least, join.split_parts(problem.n)), force=True)]
 
     def count_task(
         self, problem: Problem, task: Sequence[int], *, unique: bool, force: bool, general: bool
