@@ -24,8 +24,12 @@ queenslab.errors.TooLarge: example search for n = 31 is beyond its practical lim
 
 from __future__ import annotations
 
+import ast
 import importlib
+import operator
 import pkgutil
+import sys
+from collections.abc import Iterator
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -68,10 +72,12 @@ class Limit:
 DECLARED: dict[str, Limit] = {}
 
 
-def declare(name: str, largest: int, unit: str, cost: str, *, forceable: bool = True) -> Limit:
-    """Declare (and register) a practical limit; returns it for the owner to keep."""
+def declare(name: str, largest: int, unit: str, cost: str, *, forceable: bool = True, owner: str = "") -> Limit:
+    """Declare (and register) a practical limit; returns it for the owner to keep.
+    ``owner``: the module that declares it (default: the caller's)."""
     limit = Limit(name, int(largest), unit, cost, forceable)
     DECLARED[name] = limit
+    _OWNERS[name] = owner or sys._getframe(1).f_globals.get("__name__", "")
     return limit
 
 
@@ -112,11 +118,16 @@ def check(limit: Limit, size: int, force: bool = False, *, hint: str = "", reque
 
 
 def every_limit() -> list[Limit]:
-    """Every practical limit of the package, in declaration order.
+    """Every practical limit of the package, modules in the package's order, each module's
+    in declaration order.
 
-    The limits are declared by the modules that own them, so every module of the package
-    (the command line aside) is imported first; this loads numba and takes a second or two.
-    A module whose optional dependency is missing is skipped.
+    The limits are declared by the modules that own them, a third of which load numba. So
+    a module's ``declare(...)`` calls are read from its source when their arguments are
+    constants (numbers, strings, arithmetic on them and names bound to such at the top of
+    the module), without importing it (:func:`declared_in`); a module with any other
+    declaration is imported, as are the backends, whose classes declare their reach
+    (``Backend.__init_subclass__``). A module whose optional dependency is missing is
+    skipped. A test holds the result to the limits the imported modules declare.
 
     Examples
     --------
@@ -124,9 +135,100 @@ def every_limit() -> list[Limit]:
     >>> "counting every solution" in names and "counting with the cpsat backend" in names
     True
     """
-    for info in pkgutil.walk_packages([str(Path(__file__).parent)], "queenslab."):
-        if info.name.startswith(("queenslab.cli", "queenslab.__main__")) or info.name.endswith(".TEMPLATE"):
+    found: dict[str, Limit] = {}
+    for name, source in _sources(Path(__file__).parent, "queenslab"):
+        if name.startswith(("queenslab.cli", "queenslab.__main__")) or name.endswith(".TEMPLATE"):
             continue
-        with suppress(ImportError):
-            importlib.import_module(info.name)
-    return list(DECLARED.values())
+        read = None if name.startswith("queenslab.backends.") else declared_in(source.read_text(encoding="utf-8"))
+        if read is None:
+            before = set(DECLARED)
+            with suppress(ImportError):
+                module = importlib.import_module(name)
+                read = [
+                    lim for key, lim in DECLARED.items() if key not in before or _OWNERS.get(key) == module.__name__
+                ]
+            # (a module imported earlier declared its limits then: they are found by owner)
+        for lim in read or ():
+            found.setdefault(lim.name, lim)
+    return list(found.values())
+
+
+def _sources(folder: Path, prefix: str) -> Iterator[tuple[str, Path]]:
+    """``(module name, source file)`` of the package in ``folder`` and its modules and
+    subpackages, in :func:`pkgutil.walk_packages` order, found on disk: walking packages
+    with :mod:`pkgutil` imports each (and with them numba)."""
+    yield prefix, folder / "__init__.py"
+    for info in sorted(pkgutil.iter_modules([str(folder)]), key=lambda i: i.name):
+        if info.ispkg:
+            yield from _sources(folder / info.name, f"{prefix}.{info.name}")
+        else:
+            yield f"{prefix}.{info.name}", folder / f"{info.name}.py"
+
+
+#: The module that declared each limit (by name), for :func:`every_limit`.
+_OWNERS: dict[str, str] = {}
+
+
+def declared_in(source: str) -> list[Limit] | None:
+    r"""The limits a module's source declares (its ``declare(...)`` calls with constant
+    arguments), or None when one has an argument that is not a constant (the module must
+    then be imported to know it).
+
+    Examples
+    --------
+    >>> declared_in('SIZE = 2 ** 10\nLIM = limits.declare("x", SIZE, "n", "slow")')
+    [Limit(name='x', largest=1024, unit='n', cost='slow', forceable=True)]
+    >>> declared_in('LIM = limits.declare(name(), 3, "n", "slow")') is None
+    True
+    """
+    if "declare(" not in source:
+        return []  # most modules: not worth parsing
+    tree = ast.parse(source)
+    constants: dict[str, object] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            with suppress(ValueError):
+                constants[node.targets[0].id] = _constant(node.value, constants)
+    out = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if not (isinstance(func, ast.Attribute) and func.attr == "declare") and not (
+            isinstance(func, ast.Name) and func.id == "declare"
+        ):
+            continue
+        try:
+            args = [_constant(a, constants) for a in node.args]
+            kwargs = {k.arg: _constant(k.value, constants) for k in node.keywords if k.arg}
+        except ValueError:
+            return None
+        name, largest, unit, cost = args
+        out.append(Limit(name, int(largest), unit, cost, bool(kwargs.get("forceable", True))))  # type: ignore[arg-type, call-overload]
+    return out
+
+
+def _constant(node: ast.expr, names: dict[str, object]) -> object:
+    """The value of a constant expression: literals, names in ``names``, and ``+ - * //
+    ** <<`` and unary minus on them; ValueError for anything else."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Name) and node.id in names:
+        return names[node.id]
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return -_constant(node.operand, names)  # type: ignore[operator]
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
+        return _OPERATORS[type(node.op)](_constant(node.left, names), _constant(node.right, names))
+    if isinstance(node, ast.JoinedStr) and all(isinstance(v, ast.Constant) for v in node.values):
+        return "".join(str(v.value) for v in node.values)  # type: ignore[attr-defined]
+    raise ValueError(f"not a constant: {ast.unparse(node)}")
+
+
+_OPERATORS = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.FloorDiv: operator.floordiv,
+    ast.Pow: operator.pow,
+    ast.LShift: operator.lshift,
+}

@@ -73,6 +73,8 @@ def _imported_by(argv: list[str]) -> set[str]:
         ["check", "2", "4", "1", "3"],
         ["check", "2413", "--json"],
         ["experiment", "--help"],
+        ["limits"],
+        ["limits", "--json"],
     ],
 )
 def test_light_commands_load_no_compiler_solver_or_plotting(argv):
@@ -132,3 +134,26 @@ def test_numba_linear_algebra_still_finds_scipy_after_the_kernels_load():
         "print(f(np.ones(3), np.arange(3.0)))\n"
     )
     assert float(_python(code)) == 3.0
+
+
+def test_the_limits_read_from_the_source_are_those_the_modules_declare():
+    """``limits`` reads constant declarations from the source instead of importing their
+    modules: in a fresh process, what it lists must be exactly what importing every module
+    declares, value for value (a declaration it misread or missed would show here)."""
+    code = (
+        "import importlib, pkgutil, sys\n"
+        "import queenslab\n"
+        "from queenslab import limits\n"
+        "read = limits.every_limit()\n"
+        "assert 'numba' not in sys.modules\n"
+        "for info in pkgutil.walk_packages(queenslab.__path__, 'queenslab.'):\n"
+        "    if info.name.startswith(('queenslab.cli', 'queenslab.__main__')) or info.name.endswith('.TEMPLATE'):\n"
+        "        continue\n"
+        "    try:\n"
+        "        importlib.import_module(info.name)\n"
+        "    except ImportError:\n"
+        "        pass\n"
+        "print(len(read), read == list(limits.DECLARED.values()) or sorted(map(repr, read)) == sorted(map(repr, limits.DECLARED.values())))\n"
+    )
+    count, same = _python(code).split()
+    assert int(count) >= 25 and same == "True"

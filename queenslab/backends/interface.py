@@ -414,7 +414,7 @@ class Backend(ABC):
         super().__init_subclass__(**kwargs)
         reach = cls.reach() if cls.name else None
         if reach is not None:  # listed with every other practical limit (limits.DECLARED)
-            limits.declare(reach.name, reach.largest, reach.unit, reach.cost)
+            limits.declare(reach.name, reach.largest, reach.unit, reach.cost, owner=cls.__module__)
 
     def count(self, problem: Problem, *, unique: bool = False, **opts: Any) -> int:
         """The number of solutions (``unique=True``: of orbits).

@@ -16,8 +16,8 @@ def limits_cmd(as_json: bool) -> int:
     and what a request beyond it costs.
 
     Each limit is declared once, beside the function it guards; a request beyond one is
-    refused with this text unless --force (force=True in Python). Listing them loads every
-    module of the package (numba included): about a second.
+    refused with this text unless --force (force=True in Python). They are read from the
+    declarations in the package's source (numba is not loaded).
 
     \b
     JSON keys: limits (each: name, largest, unit, cost, forceable).
