@@ -185,10 +185,12 @@ def declared_in(source: str) -> list[Limit] | None:
         return []  # most modules: not worth parsing
     tree = ast.parse(source)
     constants: dict[str, object] = {}
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            with suppress(ValueError):
-                constants[node.targets[0].id] = _constant(node.value, constants)
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target = statement.targets[0]
+            if isinstance(target, ast.Name):
+                with suppress(ValueError):
+                    constants[target.id] = _constant(statement.value, constants)
     out = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
