@@ -361,3 +361,37 @@ def test_the_largest_n_whose_tables_fit_the_budget():
     n = join.TABLES_FIT_TO
     assert join.memory_estimate(n) <= join.MEMORY_BUDGET < join.memory_estimate(n + 1)
     assert join.fits(n) and not join.fits(n + 1)
+
+
+def test_a_long_table_bucketed_by_many_bits_counts_every_disjoint_pair():
+    """Tables of more than twice ``SIEVE_MIN_KEYS`` keys are bucketed by more bits (one
+    more per doubling). Keys drawn on 16 bit positions (every cut among them) let the
+    disjoint pairs be counted independently: for each x, the y's that are subsets of its
+    complement, by a sum over subsets of a 16-bit histogram."""
+    from queenslab.native import join_kernels as JK
+
+    n = 22
+    cuts = JK._cuts(n)
+    rng = np.random.default_rng(22)
+    others = [b for b in range(2 * (2 * (n // 2) - 1)) if b not in set(cuts.tolist())]
+    positions = np.array(sorted(cuts.tolist() + rng.choice(others, 16 - len(cuts), replace=False).tolist()))
+
+    def keys(k):
+        small = rng.integers(0, 1 << 16, size=k) & rng.integers(0, 1 << 16, size=k)  # a quarter of the bits
+        bits = (small[:, None] >> np.arange(16)) & 1
+        return small, (bits << positions[None, :]).sum(axis=1).astype(np.int64)
+
+    sx, xs = keys(5 * JK.SIEVE_MIN_KEYS)  # five times the least: bucketed by 5 bits
+    sy, ys = keys(3 * JK.SIEVE_MIN_KEYS)
+    subsets = np.bincount(sy, minlength=1 << 16).astype(np.int64)
+    for bit in range(16):  # subsets[m] = the y's whose bits lie within m
+        with_bit = (np.arange(1 << 16) >> bit) & 1 == 1
+        subsets[with_bit] += subsets[~with_bit]
+    expected = int(subsets[(~sx) & 0xFFFF].sum())
+    ncut = min(JK.SIEVE_MAX_CUTS, len(cuts))
+    gstart = np.zeros((1 << ncut) + 1, np.int64)
+    words = ((len(xs) + 63) >> 6) + (1 << ncut)
+    table = np.empty((JK.MAX_CHUNKS, 1 << JK.CHUNK, words), np.int64)
+    planes = np.empty((JK.MAX_CHUNKS * JK.CHUNK, words), np.int64)
+    for a, b in ((xs, ys), (ys, xs)):
+        assert JK._pairs(a, len(a), b, len(b), JK._nchunks(n), cuts, ncut, table, planes, gstart) == expected

@@ -57,15 +57,21 @@ MAX_CHUNKS = 8
 #: half-board word, ``2 * (n - 1)`` bits, fits an int64 well beyond).
 MAX_N = 25
 #: Key bits a long bit-sliced table is bucketed by (:func:`_cuts`), so that a query skips
-#: the buckets of keys that share its bits there: 3, as in the table of E. Kluev's program
-#: for n = 20 and 21. On a sample of tasks (Intel Xeon, 2026-11-28) it halved the pair
-#: count at n = 20 (80,000 keys a task: 4.40 s against 8.32 s; 2 cuts 5.50 s, 4 cuts
-#: 4.62 s) and cut it by a quarter at n = 21 (39,000 keys: 0.50 s against 0.66 s).
+#: the buckets of keys that share its bits there: 3 from :data:`SIEVE_MIN_KEYS` keys, as
+#: in the table of E. Kluev's program for n = 20 and 21, and one more per doubling of the
+#: table beyond (at most :data:`SIEVE_MAX_CUTS`), so that a bucket keeps 3,000 to 6,000
+#: keys. On a sample of tasks (Intel Xeon, 2026-11-28) 3 cuts halved the pair count at
+#: n = 20 (80,000 keys a task: 4.40 s against 8.32 s; 2 cuts 5.50 s, 4 cuts 4.62 s) and
+#: cut it by a quarter at n = 21 (39,000 keys: 0.50 s against 0.66 s); at n = 22 (tables
+#: of 240,000 to 360,000 keys) 3, 4, 5, 6, 7 and 8 cuts took 6.2, 5.1, 4.6, 3.8-4.1,
+#: 3.4-3.9 and 4.0-4.6 s.
 SIEVE_CUTS = 3
 #: Tables shorter than this many keys are not bucketed: a query's loop per bucket costs
 #: more than the words it skips (2 and 3 cuts were slower at n = 16..18, up to 15,000 keys
 #: a task, and 1.7x and 2x slower at n = 19, 6,000).
 SIEVE_MIN_KEYS = 24576
+#: Most key bits a table is bucketed by.
+SIEVE_MAX_CUTS = 8
 #: Below this product of the two sides' sizes the pairs are tested one by one.
 DIRECT_PAIRS = 4096
 
@@ -531,7 +537,8 @@ def _query(table, g0, g1, nchunks, q):
 
 @njit(cache=True, nogil=True)
 def _pairs(xs, nx, ys, ny, nchunks, cuts, ncut, table, planes, gstart):
-    """Number of pairs (x, y) of the two key lists with ``x & y == 0``. ``table``,
+    """Number of pairs (x, y) of the two key lists with ``x & y == 0``, the tabulated one
+    bucketed by at most ``ncut`` of the bits at ``cuts`` (by its length). ``table``,
     ``planes`` and ``gstart`` are work space for either list (at least
     ``ceil(max(nx, ny) / 64) + 2 ** ncut`` words, ``2 ** ncut + 1`` entries)."""
     total = 0
@@ -550,8 +557,11 @@ def _pairs(xs, nx, ys, ny, nchunks, cuts, ncut, table, planes, gstart):
     # lack its own bits there (the sieve of E. Kluev's program, by other means)
     if nx < SIEVE_MIN_KEYS:
         ncut = 0
-    while ncut > 0 and (nx >> (6 + ncut)) < 1:
-        ncut -= 1
+    else:
+        wanted = SIEVE_CUTS
+        while (nx >> (wanted - SIEVE_CUTS + 1)) >= SIEVE_MIN_KEYS:
+            wanted += 1  # one more bit per doubling: buckets of 3,000 to 6,000 keys
+        ncut = min(ncut, wanted)
     _build(xs, nx, nchunks, cuts, ncut, table, planes, gstart)
     top = (1 << ncut) - 1
     for j in range(ny):
@@ -580,9 +590,9 @@ def _cuts(n):
     occupied, so the most queries skip their buckets), alternating the two directions."""
     m = n // 2
     w2 = 2 * m - 1
-    out = np.empty(6, np.int64)
+    out = np.empty(10, np.int64)
     k = 0
-    for d in (0, -1, 1):
+    for d in (0, -1, 1, -2, 2):
         if 0 <= m - 1 + d < w2:
             out[k] = m - 1 + d
             out[k + 1] = w2 + m - 1 + d
@@ -597,7 +607,7 @@ def join_count(n, tasks, start, stop, words, offs, bases, halt):
     partial sum) when ``halt[0]`` is set."""
     nchunks = _nchunks(n)
     cuts = _cuts(n)
-    ncut = min(SIEVE_CUTS, len(cuts))
+    ncut = min(SIEVE_MAX_CUTS, len(cuts))
     gstart = np.zeros((1 << ncut) + 1, np.int64)
     cap = 1024
     east = np.empty(cap, np.int64)
