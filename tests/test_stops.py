@@ -16,6 +16,7 @@ a machine whose cores are busy with other work.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import math
 import os
@@ -643,3 +644,37 @@ def test_a_forced_picture_stops_on_a_stop_request(kind, tmp_path):
     error, after = _stopped_in_thread(work, after=1.0)
     assert isinstance(error, interrupt.Interrupted) and after < STOP_DEADLINE
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.slow
+def test_sigterm_stops_a_ledgered_count_as_ctrl_c_does_and_a_rerun_finishes_it(tmp_path):
+    """A batch scheduler or ``kill`` sends SIGTERM (and a script's background job ignores
+    SIGINT): the command stops as on Ctrl-C, the ledger keeps the finished tasks, and the
+    same command again counts only the rest."""
+    import json
+    import sqlite3
+
+    from queenslab.data import known_total
+
+    ledger = tmp_path / "q18.sqlite"
+    proc = _start("count", 18, "--ledger", ledger, "--threads", 1, "--json")
+    deadline = time.monotonic() + 180
+    recorded = 0
+    while recorded < 3:
+        assert proc.poll() is None, proc.communicate()[1].decode()[-2000:]
+        assert time.monotonic() < deadline, "no task was recorded within three minutes"
+        time.sleep(0.2)
+        if ledger.exists():
+            with contextlib.suppress(sqlite3.Error), contextlib.closing(sqlite3.connect(ledger, timeout=1)) as db:
+                recorded = db.execute("select count(*) from tasks").fetchone()[0]
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and time.monotonic() - sent < STOP_DEADLINE, err.decode()[-2000:]
+    assert "interrupted" in err.decode()
+    again = subprocess.run(
+        [sys.executable, "-m", "queenslab", "count", "18", "--ledger", str(ledger), "--threads", "1", "--json"],
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    report = json.loads(again.stdout)
+    assert report["count"] == known_total(18) and report["from_ledger"] >= 3

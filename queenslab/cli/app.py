@@ -13,6 +13,7 @@ import contextlib
 import importlib
 import json
 import os
+import signal
 import sys
 
 import click
@@ -257,11 +258,20 @@ def main(argv: list[str] | None = None) -> int:
     return rv if isinstance(rv, int) else 0
 
 
+def _terminated(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt  # stop as Ctrl-C does: a ledger keeps every finished task
+
+
 def run() -> None:  # console-script entry point
     # No command uses a parallel BLAS (the kernels are numba's, the fits tiny): one
     # OpenBLAS thread spares the idle threads it would start when numpy loads, a twentieth
     # of a second of CPU in every fresh process. A value the user set is kept.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    # SIGTERM (a batch scheduler's stop, `kill`) stops the command as Ctrl-C does; a job
+    # started in the background by a script has SIGINT ignored, so it is the signal that
+    # reaches it
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, _terminated)
     code = main()
     if code == 130 and interrupt.abandoned():
         # interrupted work that did not stop within the grace period: do not wait for it
