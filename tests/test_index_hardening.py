@@ -438,7 +438,11 @@ def test_sizes_no_machine_can_do_are_refused_up_front(args, capsys):
 
 
 def test_a_complete_index_lifts_the_size_limit(tmp_path, monkeypatch):
-    monkeypatch.setattr(engine, "COUNT", replace(engine.COUNT, largest=9))
+    from queenslab.ranking import walk
+
+    lowered = replace(engine.COUNT, largest=9)
+    monkeypatch.setattr(engine, "COUNT", lowered)
+    monkeypatch.setattr(walk, "COUNT", lowered)  # the limit the ranking functions read
     p = Problem(10)
     with pytest.raises(TooLarge, match="force"):
         unrank(p, 3, index=None)

@@ -54,6 +54,20 @@ def test_rank_unrank_every_solution_standard(n):
         assert unrank(p, i, index=None) == s
 
 
+@pytest.mark.parametrize("n", [6, 8])
+def test_the_engines_walk_ranks_small_boards_as_the_plain_python_list(n):
+    """rank and unrank answer small standard boards from the plain-Python list of their
+    solutions; the walk over the engine's subtree counts (larger boards, an index) must
+    give the same ranks there."""
+    from queenslab.ranking.walk import rank_walk, unrank_walk
+
+    p = Problem(n)
+    sols = naive.all_solutions(p)
+    for i, s in enumerate(sols):
+        assert rank_walk(p, s, 0, 0, 1) == rank(p, s, index=None) == i
+        assert unrank_walk(p, i, len(sols), [], 1) == unrank(p, i, index=None) == s
+
+
 @pytest.mark.parametrize("p", VARIANTS, ids=lambda p: p.describe())
 def test_rank_unrank_every_solution_variants(p):
     sols = naive.all_solutions(p) if p.n <= 8 else list(engine.solutions(p))

@@ -85,7 +85,15 @@ def test_light_commands_load_no_compiler_solver_or_plotting(argv):
 
 @pytest.mark.parametrize(
     "argv",
-    [["check", "2", "4", "1", "3"], ["check", "1", "2", "--json"], ["check", "--help"], ["--help"], ["--version"]],
+    [
+        ["check", "2", "4", "1", "3"],
+        ["check", "1", "2", "--json"],
+        ["check", "--help"],
+        ["--help"],
+        ["--version"],
+        ["rank", "10", "2 8 10 4 1 5 9 6 3 7"],
+        ["unrank", "10", "100", "--json"],
+    ],
 )
 def test_check_loads_neither_numpy_nor_the_backends(argv):
     loaded = _imported_by(argv)

@@ -473,7 +473,7 @@ def index_options(fn: Callable) -> Callable:
 
     @functools.wraps(fn)
     def wrapper(**kw: Any) -> Any:
-        from ..ranking.index import resolve
+        from ..ranking.index_find import resolve
 
         kw["index"] = resolve(kw["problem"], kw.pop("index_path"), no_index=kw.pop("no_index"))
         return fn(**kw)

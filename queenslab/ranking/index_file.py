@@ -23,7 +23,6 @@ from random import Random
 from .. import interrupt, store, validate
 from ..data import known_total
 from ..errors import InvalidIndex, QueensError
-from ..native import engine
 from ..problem import Problem
 from .index_format import (
     CHUNK,
@@ -373,6 +372,8 @@ class PrefixIndex:
         checks.append("table digest")
         if picked:
             prefixes = [decode_prefix(code, n, d) for code, _ in picked]
+            from ..native import engine
+
             got = engine.count_prefixes(self.problem, prefixes, threads=threads, force=True)
             interrupt.check()
             for (_, cnt), c, pre in zip(picked, got, prefixes):

@@ -25,16 +25,20 @@ Ranks are 0-based in this API; the command line shows them 1-based.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterator
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from .. import interrupt, validate
-from ..native import engine
+from ..native import small
 from ..problem import Problem
 from . import walk
-from .index import PrefixIndex, find_index
+from .index_file import PrefixIndex
+from .index_find import find_index
 from .walk import as_solution, check_problem, check_rank, check_size, rank_walk, unrank_walk
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["rank", "unrank", "total", "batches_from", "solution_batches"]
 
@@ -92,6 +96,8 @@ def rank(problem: Problem, placement, *, index="auto", threads: int | None = Non
     if idx is not None:
         return idx.rank(p, threads=threads)
     check_size(problem, force)
+    if small.is_small(problem):  # a few thousand solutions at most: listed in plain Python, no numba
+        return bisect_left(small.solutions_small(problem.n)[0], p)
     # the whole walk off the main thread at once (Ctrl-C stays responsive; the engine's
     # own calls inside then run in place instead of one thread each)
     return interrupt.run(rank_walk, problem, p, 0, 0, threads)
@@ -137,6 +143,9 @@ def unrank(
     if idx is not None:
         return idx.unrank(check_rank(problem, r, idx.total), threads=threads)
     check_size(problem, force)
+    if small.is_small(problem):  # as in rank
+        solutions = small.solutions_small(problem.n)[0]
+        return solutions[check_rank(problem, r, len(solutions))]
     size = walk.total(problem, threads=threads)
     r = check_rank(problem, r, size)
     return interrupt.run(unrank_walk, problem, r, size, [], threads)
@@ -168,6 +177,8 @@ def total(problem: Problem, *, threads: int | None = None, force: bool = False) 
     check_problem(problem)
     force = validate.flag(force, "force")
     if walk.known(problem) is None:
+        from ..native import engine
+
         engine.check_size(problem, force)
     return walk.total(problem, threads=threads)
 
@@ -200,6 +211,10 @@ def batches_from(
     >>> (rows + 1).tolist()
     [[4, 1, 5, 2, 6, 3], [5, 3, 1, 6, 4, 2]]
     """
+    import numpy as np
+
+    from ..native import engine
+
     s = unrank(problem, r, index=index, threads=threads, force=force)
     n = problem.n
     yield np.array([s], dtype=np.int64)
@@ -260,6 +275,8 @@ def solution_batches(
             return
         source = batches_from(problem, offset, batch=batch, index=idx, threads=threads, force=True)
     else:
+        from ..native import engine
+
         engine.check_first_solution(problem, force)
         # the limit goes to the engine: a batch is filled before it is handed over
         source = engine.solution_batches(problem, batch=batch, limit=left)

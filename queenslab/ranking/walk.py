@@ -23,7 +23,8 @@ from .. import interrupt, limits, validate
 from ..d4 import D4Element
 from ..data import known_total
 from ..errors import InvalidPlacement, QueensError
-from ..native import engine
+from ..native import small
+from ..native.pool import COUNT
 from ..problem import Problem, as_problem
 from ..solution import conflicts, parse_placement
 
@@ -65,7 +66,10 @@ def check_problem(problem: object) -> Problem:
     queenslab.errors.QueensError: expected a queenslab Problem, got int 8 (for the standard problem write Problem(8))
     """
     checked = as_problem(problem)
-    engine.check_problem(checked)
+    if not small.is_small(checked):  # a board the plain-Python counter takes needs no engine (nor numba)
+        from ..native import engine
+
+        engine.check_problem(checked)
     return checked
 
 
@@ -89,7 +93,7 @@ def _duration(seconds: float) -> str:
 def _count_seconds(n: int) -> float:
     """A rough time to count every solution of n-queens on 2 cores: about a minute for
     n = 18 and seven times longer per further unit (the engine's benchmark)."""
-    return 60.0 * 7.0 ** (n - engine.COUNT.largest)
+    return 60.0 * 7.0 ** (n - COUNT.largest)
 
 
 def check_size(problem: Problem, force: bool, what: str = "exact ranking without an index") -> None:
@@ -106,7 +110,7 @@ def check_size(problem: Problem, force: bool, what: str = "exact ranking without
     """
     force = validate.flag(force, "force")
     n = problem.n
-    if force or n <= engine.COUNT.largest:
+    if force or n <= COUNT.largest:
         return
     size = known_total(n) if problem.is_standard else None
     index = what.startswith("building")
@@ -123,10 +127,10 @@ def check_size(problem: Problem, force: bool, what: str = "exact ranking without
         )
         secs = _count_seconds(n) / n
     limits.check(
-        engine.COUNT,
+        COUNT,
         n,
         request=f"{what} for n = {n}",
-        cost=f"{work}, roughly {_duration(secs)} or more on 2 cores; counting n = {engine.COUNT.largest} takes about "
+        cost=f"{work}, roughly {_duration(secs)} or more on 2 cores; counting n = {COUNT.largest} takes about "
         "a minute and each further n about seven times longer",
         hint="" if index else "a complete index for this problem (queenslab index build) lifts the limit",
     )
@@ -185,6 +189,8 @@ def total(problem: Problem, *, threads: int | None = None) -> int:
     value = known(problem)
     if value is not None:
         return value
+    from ..native import engine
+
     return engine.count(problem, threads=threads, force=True)
 
 
@@ -194,12 +200,16 @@ def _mirror_ok(problem: Problem) -> bool:
 
 def _children_counts(problem, prefix, upto, threads) -> list[int]:
     prefix = list(prefix)
+    from ..native import engine
+
     out = engine.count_prefixes(problem, [prefix + [c] for c in range(upto)], threads=threads, force=True)
     interrupt.check()
     return out
 
 
 def _counts(problem, prefixes, threads) -> list[int]:
+    from ..native import engine
+
     out = engine.count_prefixes(problem, prefixes, threads=threads, force=True)
     interrupt.check()
     return out
