@@ -528,6 +528,11 @@ def _query(table, g0, g1, nchunks, q):
             total += popcount(t0[g] & t1[g] & t2[g] & t3[g] & t4[g] & t5[g])
         return total
     t6 = table[6, (q >> (6 * CHUNK)) & vmask]
+    if nchunks == 7:
+        for i in range(size):
+            g = start + np.uint64(i)
+            total += popcount(t0[g] & t1[g] & t2[g] & t3[g] & t4[g] & t5[g] & t6[g])
+        return total
     t7 = table[7, (q >> (7 * CHUNK)) & vmask]
     for i in range(size):
         g = start + np.uint64(i)
@@ -578,10 +583,10 @@ def _pairs(xs, nx, ys, ny, nchunks, cuts, ncut, table, planes, gstart):
 
 @njit(cache=True, nogil=True)
 def _nchunks(n):
+    """The table chunks of n's keys (``2 (2m - 1)`` bits, 6 to a chunk), at least 5."""
     m = n // 2
     bits = 2 * (2 * m - 1)
-    c = (bits + CHUNK - 1) // CHUNK
-    return max(c, 5) if c <= 6 else MAX_CHUNKS
+    return max((bits + CHUNK - 1) // CHUNK, 5)
 
 
 @njit(cache=True, nogil=True)
