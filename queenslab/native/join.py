@@ -411,7 +411,7 @@ def join_total(n: int, *, threads: int | None = None, force: bool = False, progr
 
 def fixed_counts(n: int) -> tuple[int, int]:
     """``(F90, F180)``: the solutions of the standard problem fixed by the quarter turn
-    and by the half turn (milliseconds up to n = 21).
+    and by the half turn (under a second up to n = 21, 1-2 s at n = 22 and 23).
 
     Examples
     --------
