@@ -89,6 +89,10 @@ DEFAULT_CORES = (1, 2, 64, 1024)
 DEFAULT_SECONDS = 2.0
 #: Seconds of calibration when a refusal quotes the prediction (:func:`refusal_cost`).
 REFUSAL_SECONDS = 0.5
+#: The largest n whose refused count quotes a calibrated price: beyond it the calibration
+#: first builds the join's quarter tables (2.4 GB and about 15 s at n = 22, 4.7 GB and
+#: 50 s at n = 23), too long for a refusal; the refusal then points to --estimate-cost.
+PRICED_TO = 21
 #: Speed-up per core when more than one counts: both engines measured 1.9x on 2 cores
 #: (docs/distributed.md: tasks run about 5% slower when both cores count).
 PARALLEL_EFFICIENCY = 0.95
@@ -621,8 +625,8 @@ def refusal_cost(problem: Problem) -> str:
 def check_count(problem: Problem, force: bool = False) -> None:
     """Refuse an exact count of ``problem`` beyond the engine's practical limit unless
     ``force``, quoting its predicted cost (:func:`refusal_cost`, a calibration of about a
-    second); if the prediction fails, the limit's own sentence stands in for it, so that
-    the refusal is never lost.
+    second; beyond :data:`PRICED_TO` the way to predict it instead); if the prediction
+    fails, the limit's own sentence stands in for it, so that the refusal is never lost.
 
     The callers above the engine (the native backend, the Dask runner) check here before
     they count: the engine below refuses the same count without the price, as the cost
@@ -639,7 +643,12 @@ def check_count(problem: Problem, force: bool = False) -> None:
     if not problem.is_plain_board:
         return  # a board's limit is on the placements it searches: the engine checks it
     price = ""
-    if problem.n > pool.COUNT.largest and not force:
+    if problem.n > PRICED_TO and not force:
+        price = (
+            f"{pool.COUNT.cost}: hours to days; `queenslab count {problem.n} --estimate-cost` predicts it, after "
+            "building the tables it would count with"
+        )
+    elif problem.n > pool.COUNT.largest and not force:
         try:
             price = refusal_cost(problem)
         except Exception:  # any failure of the prediction leaves the plain refusal

@@ -107,6 +107,18 @@ def test_a_failing_prediction_leaves_the_plain_refusal(small_limit, monkeypatch)
         get_backend("native").count(Problem(11), method="symmetric")
 
 
+def test_a_refusal_beyond_the_priced_sizes_points_to_the_prediction_without_calibrating(monkeypatch):
+    """From n = 22 a calibration would first build gigabytes of join tables: the refusal
+    names the way to predict the count instead of running it."""
+    calls = []
+    monkeypatch.setattr(cost, "estimate_cost", lambda *a, **k: calls.append(a))
+    n = cost.PRICED_TO + 1
+    with pytest.raises(TooLarge, match=r"--estimate-cost.*\); pass force=True") as info:
+        get_backend("native").count(Problem(n))
+    assert f"count {n} --estimate-cost" in str(info.value) and pool.COUNT.cost in str(info.value)
+    assert calls == []
+
+
 def test_within_the_limit_nothing_is_predicted(monkeypatch):
     def broken(*args, **kwargs):
         raise AssertionError("a count within its limit must not be predicted")
