@@ -141,13 +141,9 @@ def every_limit() -> list[Limit]:
             continue
         read = None if name.startswith("queenslab.backends.") else declared_in(source.read_text(encoding="utf-8"))
         if read is None:
-            before = set(DECLARED)
             with suppress(ImportError):
-                module = importlib.import_module(name)
-                read = [
-                    lim for key, lim in DECLARED.items() if key not in before or _OWNERS.get(key) == module.__name__
-                ]
-            # (a module imported earlier declared its limits then: they are found by owner)
+                importlib.import_module(name)
+                read = [lim for key, lim in DECLARED.items() if _OWNERS.get(key) == name]  # imported now or before
         for lim in read or ():
             found.setdefault(lim.name, lim)
     return list(found.values())
