@@ -55,7 +55,7 @@ from . import validate
 from .backends.crosscheck import crosscheck
 from .backends.registry import BACKENDS, exact_backends, get_backend
 from .counting import count
-from .errors import MissingDependency, QueensError, TooLarge
+from .errors import MissingDependency, QueensError, TooLarge, setting
 from .problem import Problem
 from .provenance import environment
 from .reports import ONE_BASED
@@ -502,7 +502,7 @@ def _check_backends(backends: Sequence[str] | None, n: int, time_limit: float | 
                 get_backend(name).check_reach(Problem(n))
             except TooLarge as e:
                 raise TooLarge(
-                    f"{e}; or give a time limit (time_limit=S, --time-limit S): each count then runs in a process "
+                    f"{e}; or give a time limit, {setting('time_limit=S', '--time-limit S')}: each count then runs in a process "
                     "of its own, stopped at the limit"
                 ) from None
     return names, True

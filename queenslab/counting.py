@@ -25,7 +25,7 @@ from typing import Any
 
 from . import interrupt, validate
 from .backends.registry import get_backend
-from .errors import QueensError, TooLarge, UnsupportedProblem
+from .errors import QueensError, TooLarge, UnsupportedProblem, setting
 from .problem import Problem, as_problem
 from .result import CountResult
 
@@ -99,7 +99,10 @@ def count(
     be = get_backend(backend)
     split = ledger is not None or dask is not None
     if verify and not split:
-        raise QueensError("verify recomputes tasks recorded in a ledger: give a ledger (--ledger FILE) or dask")
+        raise QueensError(
+            "verify recomputes tasks recorded in a ledger: give "
+            f"{setting('ledger=FILE', '--ledger FILE')} or {setting('dask=ADDRESS', '--dask ADDRESS')}"
+        )
     if classes and split:
         raise QueensError("classes counts in this process; a ledger or dask splits the count: drop one of them")
     if classes and not be.can_classify:

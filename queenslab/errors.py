@@ -7,6 +7,8 @@ message says what was wrong and what is allowed. The command line turns these in
 
 from __future__ import annotations
 
+import re
+
 __all__ = [
     "QueensError",
     "InvalidProblem",
@@ -18,11 +20,45 @@ __all__ = [
     "Incomplete",
     "InvalidIndex",
     "InvalidTrace",
+    "setting",
+    "in_flags",
 ]
+
+
+def setting(argument: str, flag: str) -> str:
+    """How a message names a setting that would help: ``argument (flag)``, the Python
+    argument and the command-line flag, e.g. ``force=True (--force)`` or
+    ``time_limit=S (--time-limit S)``. The command line shows the flag alone
+    (:func:`in_flags`).
+
+    Examples
+    --------
+    >>> setting("force=True", "--force")
+    'force=True (--force)'
+    >>> in_flags("pass " + setting("force=True", "--force") + " to run it anyway")
+    'pass --force to run it anyway'
+    """
+    if not _ARGUMENT.fullmatch(argument) or not _FLAG.fullmatch(flag):
+        raise ValueError(f"not an argument and a flag: {argument!r}, {flag!r}")
+    return f"{argument} ({flag})"
+
+
+_ARGUMENT = re.compile(r"[a-z_]+(?:=[^\s(),;]+)?")
+_FLAG = re.compile(r"--[a-z][a-z-]*(?: [A-Za-z0-9_.:]+)?")
+_SETTING = re.compile(rf"(?<![\w-]){_ARGUMENT.pattern} \(({_FLAG.pattern})\)")
+
+
+def in_flags(message: str) -> str:
+    """``message`` as the command line says it: every :func:`setting` by its flag alone."""
+    return _SETTING.sub(r"\1", message)
 
 
 class QueensError(ValueError):
     """Base class of every queenslab input error."""
+
+    def for_command_line(self) -> str:
+        """The message in the command line's terms: flags instead of Python arguments."""
+        return in_flags(str(self))
 
 
 class InvalidProblem(QueensError):
@@ -38,7 +74,18 @@ class UnsupportedProblem(QueensError):
 
 
 class UnknownOption(QueensError):
-    """A backend was given an option it does not know (options are never ignored)."""
+    """A backend was given an option it does not know (options are never ignored).
+
+    ``flags_message``, when given, is the message in flags (the options the command line
+    offers), which :meth:`for_command_line` returns.
+    """
+
+    def __init__(self, message: str, flags_message: str | None = None):
+        super().__init__(message)
+        self.flags_message = flags_message
+
+    def for_command_line(self) -> str:
+        return self.flags_message or super().for_command_line()
 
 
 class TooLarge(QueensError):

@@ -34,7 +34,7 @@ from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import TooLarge
+from .errors import TooLarge, setting
 
 __all__ = ["Limit", "DECLARED", "declare", "check", "every_limit"]
 
@@ -110,7 +110,7 @@ def check(limit: Limit, size: int, force: bool = False, *, hint: str = "", reque
     shown = f"{size:{sep}}" if size < 10**30 else f"about 10**{len(str(size)) - 1}"
     ways = [hint] if hint else []
     if limit.forceable:
-        ways.append("pass force=True (--force) to run it anyway")
+        ways.append(f"pass {setting('force=True', '--force')} to run it anyway")
     tail = "; " + ", or ".join(ways) if ways else ""
     request = request or f"{limit.name} for {limit.unit} = {shown}"
     kind = "practical limit" if limit.forceable else "limit"

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from . import validate
-from .errors import QueensError
+from .errors import QueensError, setting
 from .problem import Problem
 from .provenance import environment
 
@@ -271,7 +271,7 @@ def qqueens_experiment(
     if period is None:
         if known is None:
             raise QueensError(
-                f"no published quasipolynomial for q = {q} gives a period here; give one (--period P): the "
+                f"no published quasipolynomial for q = {q} gives a period here; give one, {setting('period=P', '--period P')}: the "
                 "counts are fitted class by class modulo it"
             )
         period = known[1]

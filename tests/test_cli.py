@@ -343,3 +343,53 @@ def test_the_command_list_is_the_same_before_and_after_the_commands_load():
         "main(['--help'])"
     )
     assert lazily == loaded and "check " in lazily and "watch " in lazily
+
+
+@pytest.mark.parametrize(
+    ("args", "said", "backend_takes"),
+    [
+        (["count", "8", "--time-limit", "5"], "the native backend does not take --time-limit for a count", "native"),
+        (["count", "8", "--backend", "sat", "--method", "join"], "the sat backend does not take --method", "sat"),
+        (
+            ["solve", "8", "--backend", "native", "--time-limit", "3"],
+            "does not take --time-limit for solving",
+            "native",
+        ),
+    ],
+)
+def test_an_option_a_backend_does_not_take_is_refused_in_flags(capsys, args, said, backend_takes):
+    """The command line names flags, and only the flags a backend takes there: never the
+    Python argument names, nor options with no flag (a progress callback, a model)."""
+    from queenslab.backends import get_backend
+
+    code, _, err = run(capsys, *args)
+    assert code == 2 and said in err, err
+    line = err.strip().splitlines()[-1]
+    question = "solve" if args[0] == "solve" else "counts"
+    offered = sorted(
+        o.flag for o in get_backend(backend_takes).options if question in o.applies_to and o.on_command_line
+    )
+    assert line.endswith("it takes " + ", ".join(offered)), line
+    assert "_" not in line and "progress" not in line and "model" not in line.split("take")[-1], line
+
+
+def test_the_python_api_names_its_own_arguments_for_an_unknown_option():
+    from queenslab import counts
+    from queenslab.errors import UnknownOption
+
+    with pytest.raises(UnknownOption) as refused:
+        counts(Problem(8), time_limit=5)
+    assert "option(s) time_limit" in str(refused.value) and "progress" in str(refused.value)
+    assert refused.value.for_command_line().startswith("the native backend does not take --time-limit")
+
+
+def test_a_refusal_names_the_flag_on_the_command_line_and_the_argument_in_python(capsys):
+    from queenslab import counts
+    from queenslab.errors import TooLarge
+
+    code, _, err = run(capsys, "count", "8", "--verify", "3")
+    assert code == 2 and "give --ledger FILE or --dask ADDRESS" in err, err
+    with pytest.raises(TooLarge) as refused:
+        counts(Problem(19))
+    assert "pass force=True (--force) to run it anyway" in str(refused.value)
+    assert refused.value.for_command_line().endswith("pass --force to run it anyway")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import naive
@@ -66,6 +67,8 @@ def refused(argv: list[str], *words: str, seconds: float = REFUSED_WITHIN) -> st
     assert message.startswith("error: ")
     for word in words:
         assert word in message, (word, message)
+    # the command line names flags, never the Python arguments beside them
+    assert not re.search(r"\b[a-z_]+=\S+ \(--", message), message
     if "--json" in argv:
         obj = json.loads(out.strip().splitlines()[-1])
         assert obj["kind"] in ("TooLarge", "QueensError", "InvalidPlacement") and obj["error"] in message
@@ -77,7 +80,9 @@ def raises_within(code: str, *words: str, seconds: float = REFUSED_WITHIN) -> No
     assert_queens_error(code, seconds, *words)
 
 
+#: How a refusal says how to force it, in Python and on the command line.
 FORCE = "pass force=True (--force)"
+CLI_FORCE = "pass --force to run it anyway"
 
 
 # ----------------------------------------------------------------------------- the first solution
@@ -95,7 +100,7 @@ FORCE = "pass force=True (--force)"
     ids=" ".join,
 )
 def test_a_lexicographic_first_solution_of_a_large_board_is_refused(argv):
-    refused(argv, "first solution", "practical limit n <= 33", "heuristic", FORCE)
+    refused(argv, "first solution", "practical limit n <= 33", "heuristic", CLI_FORCE)
 
 
 @pytest.mark.parametrize(
@@ -144,7 +149,7 @@ def test_force_lifts_the_first_solution_limit():
     ids=lambda a: " ".join(a) if isinstance(a, list) else "",
 )
 def test_models_beyond_their_practical_limits_are_refused(argv, words):
-    refused(argv, "practical limit", FORCE, *words)
+    refused(argv, "practical limit", CLI_FORCE, *words)
 
 
 @pytest.mark.parametrize(
@@ -245,7 +250,7 @@ def test_models_within_the_limits_still_solve():
 
 @pytest.mark.parametrize("argv", [["sample", "8", "100000000"], ["sample", "8", "10001", "--json"]], ids=" ".join)
 def test_more_samples_than_the_practical_limit_are_refused(argv):
-    refused(argv, "practical limit samples <= 10,000", FORCE)
+    refused(argv, "practical limit samples <= 10,000", CLI_FORCE)
 
 
 def test_sampling_in_python_is_limited_and_ranks_alone_are_not():
@@ -323,8 +328,8 @@ def test_total_of_what_is_known_or_small_is_given():
         (["count", "18..1000000000", "--force"], ("B <= 64",)),
         (["count", "65..70", "--backend", "cpsat", "--json"], ("B <= 64",)),
         (["count", "999999999999999998..999999999999999999"], ("B <= 64",)),
-        (["count", "4..19"], ("practical limit n <= 18", FORCE)),
-        (["count", "10..30", "--json"], ("practical limit n <= 18", FORCE)),
+        (["count", "4..19"], ("practical limit n <= 18", CLI_FORCE)),
+        (["count", "10..30", "--json"], ("practical limit n <= 18", CLI_FORCE)),
     ],
     ids=lambda a: " ".join(a) if isinstance(a, list) else "",
 )

@@ -36,7 +36,7 @@ import math
 import numbers
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -316,10 +316,24 @@ class Backend(ABC):
             ]
             raise UnknownOption(
                 f"backend {self.name!r} does not take option(s) {', '.join(unknown)} for "
-                f"{question}; it accepts: {allowed}" + "".join(f"; {text}" for text in elsewhere)
+                f"{question}; it accepts: {allowed}" + "".join(f"; {text}" for text in elsewhere),
+                flags_message=self._unknown_flags(unknown, takes.values(), question),
             )
         out = {k: takes[k].check(v) for k, v in opts.items()}
         return {k: v for k, v in out.items() if v is not None}
+
+    def _unknown_flags(self, unknown: list[str], takes: Iterable[Option], question: str) -> str:
+        """The message of an unknown option in the command line's terms: its flags, and
+        the flags this backend takes for ``question`` (options with no flag left out)."""
+        doing = {COUNTS: "a count", SOLUTIONS: "listing solutions", SOLVE: "solving"}.get(question, question)
+        flags = sorted(o.flag for o in takes if o.on_command_line)
+        named = [o.flag if (o := self.option(name)) is not None else "--" + name.replace("_", "-") for name in unknown]
+        text = f"the {self.name} backend does not take {', '.join(named)} for {doing}; "
+        text += f"it takes {', '.join(flags)}" if flags else "it takes no backend flag"
+        for o in self.options:
+            if o.name in unknown and o.on_command_line:
+                text += f"; {o.flag} is for {' and '.join(sorted(o.applies_to))} only ({o.help})"
+        return text
 
     def _check_problem(self, problem: Problem) -> None:
         """Refuse anything but a Problem, and a problem with a constraint this backend

@@ -233,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
         hint = f" (see '{name} --help')" if name else ""
         return _error(f"{e.format_message()}{hint}", "UsageError", as_json)
     except QueensError as e:
-        return _error(str(e), type(e).__name__, as_json)
+        return _error(e.for_command_line(), type(e).__name__, as_json)
     except BrokenPipeError:
         # the reader of standard output went away (`queenslab limits | head -1`): stop
         # quietly, as a command killed by SIGPIPE does, without a traceback at exit

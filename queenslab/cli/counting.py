@@ -6,7 +6,7 @@ import functools
 import json
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, cast
 
 import click
@@ -16,7 +16,7 @@ from ..backends.approximate import ApproximateCount
 from ..backends.crosscheck import DEFAULT_TIME_LIMIT
 from ..backends.interface import COUNTS
 from ..counting import check_range, count as count_problem, count_range
-from ..errors import QueensError
+from ..errors import QueensError, in_flags
 from ..models.export import export
 from ..outfile import atomic_output
 from ..problem import Problem
@@ -493,7 +493,7 @@ def crosscheck_cmd(
                 time_limit=time_limit,
                 agrees=res.agree,
                 verdict=res.verdict,
-                results=res.rows,
+                results=tuple(replace(r, error=in_flags(r.error)) if r.error else r for r in res.rows),
                 note=problem.contradiction,
             )
         )
@@ -505,7 +505,7 @@ def crosscheck_cmd(
         for r in res.rows:
             how = r.method or "-"
             if r.error:
-                click.echo(f"{r.backend:<10} {how:<22} {'-':>14} {'-':>12} {'-':>9}  {r.error}")
+                click.echo(f"{r.backend:<10} {how:<22} {'-':>14} {'-':>12} {'-':>9}  {in_flags(r.error)}")
             elif r.approximate:
                 click.echo(approx.row_line(r))
             else:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import click
 
 from ..reports import LimitsReport
@@ -27,14 +29,15 @@ def limits_cmd(as_json: bool) -> int:
       queenslab limits
       queenslab limits --json
     """
+    from ..errors import in_flags
     from ..limits import every_limit
 
     found = every_limit()
     if as_json:
-        emit_json(LimitsReport(tuple(found)))
+        emit_json(LimitsReport(tuple(replace(lim, cost=in_flags(lim.cost)) for lim in found)))
         return 0
     width = max(len(lim.name) for lim in found)
     for lim in found:
         bound = f"{lim.unit} <= {lim.largest:,}" + ("" if lim.forceable else " (no --force)")
-        click.echo(f"{lim.name:<{width}}  {bound:<22} {lim.cost}")
+        click.echo(f"{lim.name:<{width}}  {bound:<22} {in_flags(lim.cost)}")
     return 0

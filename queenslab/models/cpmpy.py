@@ -33,7 +33,7 @@ from typing import Any, ClassVar
 
 from .. import limits
 from ..compiled import compile_problem
-from ..errors import MissingDependency, QueensError
+from ..errors import MissingDependency, QueensError, setting
 from ..problem import Problem
 from . import size
 from .breaking import LEX_LEADER, breaking_elements, cell_sources, cells_in_order, check_symmetry, image_terms
@@ -64,7 +64,9 @@ SEARCH = limits.declare(
     "the model, its translation and the search grow fast with n: n = 100 takes about 3 s, n = 200 ten, "
     "n = 400 over a minute",
 )
-_BUILD_HINT = "give the search a time limit (time_limit=S, --time-limit S), which then covers building the model"
+_BUILD_HINT = (
+    f"give the search a time limit, {setting('time_limit=S', '--time-limit S')}, which then covers building the model"
+)
 
 
 def cpmpy_module() -> Any:  # the cpmpy module (untyped)

@@ -36,7 +36,7 @@ from typing import Any, ClassVar
 
 from .. import limits, validate
 from ..compiled import compile_problem
-from ..errors import MissingDependency, QueensError, UnsupportedProblem
+from ..errors import MissingDependency, QueensError, UnsupportedProblem, setting
 from ..problem import Problem
 from . import given_model, size
 from .breaking import LEX_LEADER, breaking_elements, cell_sources, cells_in_order, check_symmetry, image_terms
@@ -233,7 +233,9 @@ SEARCH = limits.declare(
     "CP-SAT's time to a first solution grows fast and erratically with n: n = 100 takes about a second, "
     "n = 200 from 4 to 24 s, n = 1000 minutes",
 )
-_BUILD_HINT = "give the search a time limit (time_limit=S, --time-limit S), which then covers building the model"
+_BUILD_HINT = (
+    f"give the search a time limit, {setting('time_limit=S', '--time-limit S')}, which then covers building the model"
+)
 
 
 def default_formulation(problem: Problem) -> str:

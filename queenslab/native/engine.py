@@ -27,7 +27,7 @@ import numpy as np
 
 from .. import interrupt, limits, validate
 from ..compiled import compile_problem
-from ..errors import InvalidPlacement, QueensError
+from ..errors import InvalidPlacement, QueensError, setting
 from ..problem import Problem
 from ..result import CountResult
 from . import kernels as K
@@ -534,7 +534,8 @@ FIRST_SOLUTION = limits.declare(
 #: What to do instead, for :func:`limits.check`'s ``hint``.
 FIRST_SOLUTION_HINT = "for one solution of a large board use a heuristic (queenslab solve N, any n)"
 VARIANT_SOLUTION_HINT = (
-    "the heuristics solve the standard problem only; for this variant use the cpsat or sat backend (--backend cpsat)"
+    "the heuristics solve the standard problem only; for this variant use the cpsat or sat backend, "
+    + setting("backend='cpsat'", "--backend cpsat")
 )
 
 

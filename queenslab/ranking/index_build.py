@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import interrupt, store, validate
-from ..errors import InvalidIndex, QueensError
+from ..errors import InvalidIndex, QueensError, setting
 from ..problem import Problem
 from .index_file import PrefixIndex
 from .index_format import (
@@ -57,7 +57,7 @@ def _reuse(target: Path, problem: Problem, d: int) -> PrefixIndex:
         idx.close()
         raise InvalidIndex(
             f"{target} holds the index of {idx.problem.describe()} at depth {idx.depth}, not of "
-            f"{problem.describe()} at depth {d}; pass rebuild=True (--rebuild) to replace it"
+            f"{problem.describe()} at depth {d}; pass {setting('rebuild=True', '--rebuild')} to replace it"
         )
     return idx
 
@@ -132,7 +132,9 @@ def _verified_tasks(con: sqlite3.Connection, plan: Plan, checks: IndexChecks, pa
         if i % CHUNK == 0:
             interrupt.check()
         if type(code) is not int:  # pragma: no cover - the schema check makes code the rowid
-            raise InvalidIndex(f"the partial build {part} is damaged; start it afresh with rebuild=True (--rebuild)")
+            raise InvalidIndex(
+                f"the partial build {part} is damaged; start it afresh with {setting('rebuild=True', '--rebuild')}"
+            )
         owner = plan.owner(code)
         if owner not in records:
             orphans.append(code)

@@ -38,7 +38,7 @@ from typing import NamedTuple, Union
 
 from .. import limits, validate
 from ..d4 import IDENTITY, PO, D4Element, as_permutation
-from ..errors import QueensError
+from ..errors import QueensError, setting
 from ..native import engine
 from ..problem import Problem, as_problem
 
@@ -234,7 +234,7 @@ def fundamental_solutions(
             problem.n,
             force,
             request=f"listing every orbit for n = {problem.n}",
-            hint="give a limit (--limit K) for the first orbits",
+            hint=f"give a limit, {setting('limit=K', '--limit K')}, for the first orbits",
         )
     return _fundamentals(problem, limit, batch)
 

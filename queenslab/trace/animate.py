@@ -31,7 +31,7 @@ from html import escape
 import numpy as np
 
 from .. import interrupt, limits, validate
-from ..errors import QueensError, TooLarge
+from ..errors import QueensError, TooLarge, setting
 from ..outfile import atomic_output, check_output_path
 from ..viz.scene import MAX_N, scene
 from ..viz.svg import ATTACKER, QUEEN, cell_size, render
@@ -66,7 +66,7 @@ FRAMES = limits.declare(
     20_000,
     "frames",
     "each frame is a board replayed, checked for attacks and drawn: 20,000 frames of 10 queens take about 3 s as an "
-    "animated SVG, and longer as a GIF or a video; a longer trace is sampled (every, --every)",
+    "animated SVG, and longer as a GIF or a video; a longer trace is sampled: every=K (--every K)",
 )
 QUEENS = limits.declare(
     "the queens of an animation",
@@ -180,13 +180,16 @@ def check_frames(
         if size <= limit.largest or force:
             continue
         most = limit.largest // per_frame  # the frames that fit
-        hint = f"draw fewer frames: every >= {math.ceil(total / most)} (--every)" if most else ""
+        every = math.ceil(total / most) if most else 0
+        hint = f"draw fewer frames: {setting(f'every={every}', f'--every {every}')} or more" if most else ""
         shown = f"{count:,} frame{'s' if count != 1 else ''} of {n} queens"
         if limit is not FRAMES:
             shown += f" ({size:,} {limit.unit})"
         limits.check(limit, size, force, hint=hint, request=f"{what} of {shown}")
     need = (count + 1) * n * _BOARD_BYTES + count * frame_bytes + fixed_bytes
-    validate.memory(need, f"{what} of {count:,} frames of {n} queens", "draw fewer frames (every, --every)")
+    validate.memory(
+        need, f"{what} of {count:,} frames of {n} queens", f"draw fewer frames: {setting('every=K', '--every K')}"
+    )
     return k, count
 
 

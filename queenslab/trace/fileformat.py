@@ -148,8 +148,8 @@ TRACE_FILE = limits.declare(
     "reading a trace file",
     MAX_BYTES,
     "bytes",
-    "every step is kept in memory and checked; a trace of a few million steps is far smaller: record fewer steps "
-    "(--max-steps)",
+    "every step is kept in memory and checked; a trace of a few million steps is far smaller: record fewer steps, "
+    "max_steps=K (--max-steps K)",
     forceable=False,
 )
 #: The longest header line read (its problem may list many cells).

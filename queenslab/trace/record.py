@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import validate
-from ..errors import QueensError, UnsupportedProblem
+from ..errors import QueensError, UnsupportedProblem, setting
 from ..problem import Problem, as_problem
 from .steps import METHODS, Trace
 from .stream import Recording
@@ -57,7 +57,7 @@ def check_cap(method: str, n: int, max_steps: object) -> int:
     validate.memory(
         memory_estimate(method, n, cap),
         f"a trace of {method} for n = {n} with a cap of {cap} steps",
-        "give a smaller step cap (max_steps, --max-steps)",
+        f"give a smaller step cap: {setting('max_steps=K', '--max-steps K')}",
     )
     return cap
 

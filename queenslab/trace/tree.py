@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import interrupt, limits, validate
-from ..errors import MissingDependency, QueensError
+from ..errors import MissingDependency, QueensError, setting
 from .rules import checked
 from .steps import Trace
 
@@ -165,7 +165,7 @@ def tree_figure(trace: Trace) -> Any:
     validate.memory(
         pixels * _PIXEL_BYTES + len(nodes) * _NODE_BYTES,
         f"the search tree of {len(nodes)} nodes ({round(size[0] * _DPI)} x {round(size[1] * _DPI)} pixels)",
-        "record fewer steps (--max-steps) or fewer solutions",
+        f"record fewer steps, {setting('max_steps=K', '--max-steps K')}, or fewer solutions",
     )
     try:
         from matplotlib.collections import LineCollection
@@ -220,7 +220,7 @@ def _check_size(trace: Trace) -> None:
         TREE_NODES,
         nodes,
         request=f"the search tree of {nodes:,} nodes",
-        hint="record fewer steps (--max-steps) or fewer solutions",
+        hint=f"record fewer steps, {setting('max_steps=K', '--max-steps K')}, or fewer solutions",
     )
 
 
