@@ -220,7 +220,7 @@ def problem_from_toml(text: str, name: str = "the problem file") -> Problem:
     >>> problem_from_toml("n = 6\\nblock = [[1, 1]]")
     Traceback (most recent call last):
     ...
-    queenslab.errors.InvalidProblem: the problem file: unknown key 'block' (line 2); the keys are description, n, columns, queens, toroidal, knight, leapers, blocked, fixed, holes, region
+    queenslab.errors.InvalidProblem: the problem file: unknown key 'block' (line 2) (did you mean 'blocked'?); the keys are description, n, columns, queens, toroidal, knight, leapers, blocked, fixed, holes, region
     """
     if not isinstance(name, str):
         raise QueensError(f"name is a string naming the problem's source, got {validate.brief(name)}")
@@ -238,7 +238,10 @@ def problem_from_toml(text: str, name: str = "the problem file") -> Problem:
         raise InvalidProblem(f"{name} is not valid TOML: {e}") from None
     for key in data:
         if key not in KEYS:
-            raise InvalidProblem(f"{name}: unknown key {key!r}{_key_line(text, key)}; the keys are {', '.join(KEYS)}")
+            raise InvalidProblem(
+                f"{name}: unknown key {key!r}{_key_line(text, key)}{validate.did_you_mean(key, KEYS)}; "
+                f"the keys are {', '.join(KEYS)}"
+            )
     if "n" not in data:
         raise InvalidProblem(f"{name} needs n, the board size (for example n = 8)")
 
@@ -275,7 +278,8 @@ def problem_from_toml(text: str, name: str = "the problem file") -> Problem:
         for key in table:
             if key not in REGION_KEYS:
                 raise InvalidProblem(
-                    f"{where}: unknown key {key!r}{_key_line(text, key, i)}; a region has {', '.join(REGION_KEYS)}"
+                    f"{where}: unknown key {key!r}{_key_line(text, key, i)}{validate.did_you_mean(key, REGION_KEYS)}; "
+                    f"a region has {', '.join(REGION_KEYS)}"
                 )
         shapes = [key for key in SHAPE_KEYS if key in table]
         if not shapes:

@@ -354,6 +354,25 @@ def member(enum_type: type[E], value: object, what: str) -> E:
     raise QueensError(f"unknown {what} {brief(value)}; use one of {', '.join(repr(m.value) for m in enum_type)}")
 
 
+def did_you_mean(word: object, choices: Collection[str]) -> str:
+    """`` (did you mean 'x'?)`` for the choice closest to a misspelt ``word`` (difflib's
+    ratio at least 0.6), or ``""`` when none is close.
+
+    Examples
+    --------
+    >>> did_you_mean("toroidl", ["toroidal", "knight"])
+    " (did you mean 'toroidal'?)"
+    >>> did_you_mean("colour", ["toroidal", "knight"])
+    ''
+    """
+    import difflib  # here: only a misspelt name needs it
+
+    if not isinstance(word, str):
+        return ""
+    near = difflib.get_close_matches(word, list(choices), n=1)
+    return f" (did you mean {near[0]!r}?)" if near else ""
+
+
 def _equal(a: object, b: object) -> bool:
     """``a == b`` as a plain bool; False where the comparison fails or is not a bool (arrays)."""
     try:

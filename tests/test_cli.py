@@ -393,3 +393,61 @@ def test_a_refusal_names_the_flag_on_the_command_line_and_the_argument_in_python
         counts(Problem(19))
     assert "pass force=True (--force) to run it anyway" in str(refused.value)
     assert refused.value.for_command_line().endswith("pass --force to run it anyway")
+
+
+def _commands():
+    """Every command of the command line, with its path (``["index", "verify"]``)."""
+    import click
+
+    from queenslab.cli.app import cli
+
+    found = []
+
+    def walk(group, ctx, path):
+        for name in group.list_commands(ctx):
+            cmd = group.get_command(ctx, name)
+            sub = click.Context(cmd, info_name=name, parent=ctx)
+            if isinstance(cmd, click.Group):
+                walk(cmd, sub, [*path, name])
+            else:
+                found.append(([*path, name], cmd, sub))
+
+    walk(cli, click.Context(cli, info_name="queenslab"), [])
+    return found
+
+
+def test_every_command_shows_examples_that_use_its_own_flags():
+    for path, cmd, ctx in _commands():
+        text = cmd.get_help(ctx)
+        assert "Examples:" in text or "Example:" in text, path
+        flags = {opt for p in cmd.params for opt in (*p.opts, *p.secondary_opts)}
+        lines = [line.strip() for line in text.split("Example")[1].splitlines()[1:]]
+        examples = [line.split() for line in lines if line.startswith("queenslab " + " ".join(path))]
+        assert examples, path
+        for words in examples:
+            for word in words:
+                if word.startswith("--"):
+                    assert word.split("=")[0] in flags, (path, word)
+
+
+def test_count_help_groups_its_options_under_headings():
+    _, cmd, ctx = next(c for c in _commands() if c[0] == ["count"])
+    text = cmd.get_help(ctx)
+    headings = [line[:-1] for line in text.splitlines() if line and not line[0].isspace() and line.endswith(":")]
+    assert headings[-4:] == ["Problem", "Options", "Backend", "Output"]
+
+    def section(title):
+        start = text.index(f"\n{title}:\n")
+        nxt = [
+            text.index(f"\n{t}:\n")
+            for t in ("Problem", "Options", "Backend", "Output")
+            if text.index(f"\n{t}:\n") > start
+        ]
+        return text[start : min(nxt, default=len(text))]
+
+    assert "--toroidal" in section("Problem") and "--queens" in section("Problem")
+    assert "--unique" in section("Options") and "--ledger" in section("Options")
+    assert (
+        "--threads" in section("Backend") and "--backend" in section("Backend") and "--time-limit" in section("Backend")
+    )
+    assert "--json" in section("Output") and "--toroidal" not in section("Options")

@@ -268,3 +268,24 @@ def test_drawings_label_each_region_with_its_bound(tmp_path):
     p = Problem(8, regions=[Region.rows([0], 8, exactly=1), Region.rectangle((4, 4), (7, 7), at_least=2)])
     svg = board_svg(p)
     assert svg.count('class="region-label"') == 2 and ">=1</text>" in svg and ">≥2</text>" in svg
+
+
+@pytest.mark.parametrize(
+    ("text", "meant"),
+    [
+        ("n = 8\ntoroidl = true\n", "toroidal"),
+        ("n = 8\nblock = [[1, 1]]\n", "blocked"),
+        ("n = 8\nknigth = true\n", "knight"),
+        ("n = 8\n[[region]]\ncels = [[1, 1]]\nat_most = 1\n", "cells"),
+        ("n = 8\n[[region]]\ncells = [[1, 1]]\natmost = 1\n", "at_most"),
+    ],
+)
+def test_a_misspelt_key_gets_the_key_it_resembles(text, meant):
+    with pytest.raises(InvalidProblem, match=f"did you mean '{meant}'"):
+        problem_from_toml(text)
+
+
+def test_a_key_like_no_other_gets_no_guess():
+    with pytest.raises(InvalidProblem) as refused:
+        problem_from_toml("n = 8\ntemperature = 20\n")
+    assert "did you mean" not in str(refused.value) and "the keys are" in str(refused.value)

@@ -48,6 +48,21 @@ class Command(click.Command):
             check_distinct(files["input"], files["output"])
         return super().invoke(ctx)
 
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The options under headings: the problem, the command's own, the backend, the
+        output (:class:`~queenslab.cli.options.SectionOption`), in that order."""
+        from .options import OWN, SECTIONS
+
+        sections: dict[str, list[tuple[str, str]]] = {title: [] for title in SECTIONS}
+        for param in self.get_params(ctx):
+            record = param.get_help_record(ctx)
+            if record is not None and not isinstance(param, click.Argument):
+                sections[getattr(param, "section", OWN)].append(record)
+        for title, records in sections.items():
+            if records:
+                with formatter.section(title):
+                    formatter.write_dl(records)
+
 
 class Group(click.Group):
     """A queenslab group: its commands and groups are queenslab's (:class:`Command`)."""

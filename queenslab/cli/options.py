@@ -204,6 +204,29 @@ class Variant:
         return problem, tuple(int(c) for c in board_placement(problem, text))
 
 
+#: The headings of a command's help, in order; a command's own options come under
+#: "Options", after the problem's.
+PROBLEM, OWN, BACKEND, OUTPUT = "Problem", "Options", "Backend", "Output"
+SECTIONS = (PROBLEM, OWN, BACKEND, OUTPUT)
+
+
+class SectionOption(click.Option):
+    """An option listed under a heading of its command's help (``section``, one of
+    :data:`SECTIONS`): the flags shared by many commands say what they are about, the
+    problem, the backend or the output; a command's own options have no section."""
+
+    def __init__(self, *args: Any, section: str = OWN, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        if section not in SECTIONS:
+            raise ValueError(f"unknown help section {section!r}")
+        self.section = section
+
+
+def _option(section: str, *decls: str, **kwargs: Any) -> Callable:
+    """``click.option`` under the help heading ``section``."""
+    return click.option(*decls, cls=SectionOption, section=section, **kwargs)
+
+
 def problem_options(fn: Callable | None = None, *, n_argument: bool = True, optional_n: bool = False) -> Callable:
     """Add the variant flags and ``--problem FILE`` and hand the command one ``Problem``.
 
@@ -232,7 +255,8 @@ def problem_options(fn: Callable | None = None, *, n_argument: bool = True, opti
             return f(**kw)
 
         w: Callable = wrapper
-        w = click.option(
+        w = _option(
+            PROBLEM,
             "--queens",
             "queens",
             type=int,
@@ -241,7 +265,8 @@ def problem_options(fn: Callable | None = None, *, n_argument: bool = True, opti
             help="K queens in all (default N): with fewer than N rows may stay empty (k queens on an r x c board, "
             "Kotesovec; Chaiken, Hanusa and Zaslavsky).",
         )(w)
-        w = click.option(
+        w = _option(
+            PROBLEM,
             "--columns",
             "columns",
             type=int,
@@ -249,7 +274,8 @@ def problem_options(fn: Callable | None = None, *, n_argument: bool = True, opti
             metavar="M",
             help="An N x M board (default square): N rows, M columns.",
         )(w)
-        w = click.option(
+        w = _option(
+            PROBLEM,
             "--problem",
             "problem_file",
             type=InputPath(),
@@ -258,18 +284,24 @@ def problem_options(fn: Callable | None = None, *, n_argument: bool = True, opti
             help="A problem file (TOML, 1-based cells: n, columns, queens, toroidal, knight, leapers, blocked, fixed, "
             "[[region]] tables); the variant flags add to it. See docs/variants.md.",
         )(w)
-        w = click.option(
+        w = _option(
+            PROBLEM,
             "--fix",
             "fix",
             multiple=True,
             metavar="R,C",
             help="A queen fixed on row R, column C (1-based; repeatable): n-queens completion.",
         )(w)
-        w = click.option(
-            "--block", "block", multiple=True, metavar="R,C", help="No queen on row R, column C (1-based; repeatable)."
+        w = _option(
+            PROBLEM,
+            "--block",
+            "block",
+            multiple=True,
+            metavar="R,C",
+            help="No queen on row R, column C (1-based; repeatable).",
         )(w)
-        w = click.option("--knight", is_flag=True, help="Superqueens: queens also move like knights.")(w)
-        w = click.option("--toroidal", is_flag=True, help="Moves wrap around the board edges.")(w)
+        w = _option(PROBLEM, "--knight", is_flag=True, help="Superqueens: queens also move like knights.")(w)
+        w = _option(PROBLEM, "--toroidal", is_flag=True, help="Moves wrap around the board edges.")(w)
         if n_argument:
             w = click.argument("n", type=int, required=not optional_n)(w)
         return w
@@ -307,7 +339,7 @@ def number_list(text: str, flag: str, noun: str, example: str, minimum: int | No
 
 def json_option(fn: Callable) -> Callable:
     """``--json``: print one JSON object with the command's documented keys."""
-    return click.option("--json", "as_json", is_flag=True, help="Print one JSON object (documented keys).")(fn)
+    return _option(OUTPUT, "--json", "as_json", is_flag=True, help="Print one JSON object (documented keys).")(fn)
 
 
 def backend_option(fn: Callable) -> Callable:
@@ -316,7 +348,8 @@ def backend_option(fn: Callable) -> Callable:
 
     names = list(BACKENDS)
     lines = "; ".join(f"{name}: {cls.summary}" for name, cls in BACKENDS.items())
-    return click.option(
+    return _option(
+        BACKEND,
         "--backend",
         type=click.Choice(names),
         default=names[0],
@@ -386,9 +419,10 @@ def solver_options(question: str) -> Callable:
             if opt.kind == "float":
                 text += "  [finite, x>0]"
             if opt.kind == "flag":
-                w = click.option(opt.flag, name, is_flag=True, default=False, help=text)(w)
+                w = _option(BACKEND, opt.flag, name, is_flag=True, default=False, help=text)(w)
             else:
-                w = click.option(
+                w = _option(
+                    BACKEND,
                     opt.flag,
                     name,
                     type=_click_type(opt),
@@ -464,7 +498,7 @@ def out_option(
 ) -> Callable:
     """``--out F``: where a command writes its file (written whole or not at all)."""
     name = flag.lstrip("-").replace("-", "_")
-    return click.option(flag, name, type=OutputPath(), default=None, metavar=metavar, help=help)
+    return _option(OUTPUT, flag, name, type=OutputPath(), default=None, metavar=metavar, help=help)
 
 
 def index_options(fn: Callable) -> Callable:

@@ -363,6 +363,11 @@ def index_info_cmd(index_path, as_json) -> int:
     Only the cheap checks are run here; `queenslab index verify` checks everything.
 
     \b
+    Examples:
+      queenslab index info
+      queenslab index info --index ./indexes --json
+
+    \b
     JSON keys: directory, indexes (each: path, bytes, status, n, depth, count, rows,
     problem, built; null where unknown or unreadable).
     """

@@ -184,6 +184,11 @@ def table_cmd(as_json):
     Permutation Operation Group".
 
     \b
+    Examples:
+      queenslab symmetry table
+      queenslab symmetry table --json
+
+    \b
     JSON keys: table, reading, elements (each: name, definition, geometry,
     document_geometry, flags, inverse).
     """

@@ -378,7 +378,16 @@ def watch_cmd(
     finds. On a terminal the board is drawn while the search runs, with colours (queens
     under attack red) up to N = 40, summarised beyond; without a terminal only the final
     line is printed. Ctrl-C stops the search and the display (exit 130; --record then
-    writes nothing).
+    writes nothing). A long search is drawn at --delay seconds a step: --delay 0 draws
+    it at full speed.
+
+    \b
+    Examples:
+      queenslab watch 8
+      queenslab watch 12 --solutions 0 --delay 0
+      queenslab watch 30 --method minconflicts --seed 3
+      queenslab watch 8 --block 1,1 --record q8.trace
+      queenslab replay q8.trace --svg q8.svg
     """
     if seed is not None and method not in RANDOMISED:
         raise QueensError(

@@ -37,7 +37,6 @@ line or the step and the rule.
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import re
@@ -239,8 +238,7 @@ def _header(line: bytes, shown: str, last: bool) -> tuple[dict[str, Any], Proble
         )
     unknown = sorted(set(head) - set(HEADER_KEYS))
     if unknown:
-        near = difflib.get_close_matches(unknown[0], HEADER_KEYS, n=1)
-        hint = f" (did you mean {near[0]!r}?)" if near else ""
+        hint = validate.did_you_mean(unknown[0], HEADER_KEYS)
         raise InvalidTrace(
             f"{shown}: unknown header key {_shown(unknown[0])}{hint}; a header has {', '.join(HEADER_KEYS)}"
         )
