@@ -90,7 +90,47 @@ T = TypeVar("T")
 
 
 class Interrupted(KeyboardInterrupt):
-    """Work was stopped by Ctrl-C (or :func:`request`) before it finished."""
+    """Work was stopped by Ctrl-C (or :func:`request`) before it finished.
+
+    ``kept`` says what the stopped work left kept, one line each (a ledger's finished
+    tasks and how to finish the count; see :func:`keeping`): the command line prints
+    them after "interrupted".
+    """
+
+    def __init__(self, *args: object, kept: tuple[str, ...] = ()):
+        super().__init__(*args)
+        self.kept = kept
+
+
+#: What running work would leave kept if stopped now (:func:`keeping`), newest last.
+_kept: list[Callable[[], str | None]] = []
+
+
+@contextmanager
+def keeping(note: Callable[[], str | None]) -> Iterator[None]:
+    """While the block runs, a stop by :func:`run` asks ``note()`` what the work leaves
+    kept (a ledger's finished tasks, read after the work has unwound) and hands the
+    answer to the command line in :attr:`Interrupted.kept`; None says nothing."""
+    with _lock:
+        _kept.append(note)
+    try:
+        yield
+    finally:
+        with _lock:
+            if note in _kept:
+                _kept.remove(note)
+
+
+def _kept_lines(notes: list[Callable[[], str | None]]) -> tuple[str, ...]:
+    lines = []
+    for note in notes:
+        try:
+            line = note()
+        except Exception:  # a note that cannot be read is left out, never raised over the stop
+            line = None
+        if line:
+            lines.append(line)
+    return tuple(lines)
 
 
 def requested() -> bool:
@@ -221,9 +261,11 @@ def run(fn: Callable[..., T], *args, **kwargs) -> T:
             while not done.wait(0.25):
                 pass
         except KeyboardInterrupt:
+            with _lock:
+                notes = list(_kept)
             request()
             done.wait(GRACE_SECONDS)
-            raise Interrupted("interrupted") from None
+            raise Interrupted("interrupted", kept=_kept_lines(notes)) from None
     finally:
         _state.active = False
         with _lock:

@@ -646,32 +646,68 @@ def test_a_forced_picture_stops_on_a_stop_request(kind, tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.slow
-def test_sigterm_stops_a_ledgered_count_as_ctrl_c_does_and_a_rerun_finishes_it(tmp_path):
-    """A batch scheduler or ``kill`` sends SIGTERM (and a script's background job ignores
-    SIGINT): the command stops as on Ctrl-C, the ledger keeps the finished tasks, and the
-    same command again counts only the rest."""
-    import json
+def _ledger_rows(ledger) -> tuple[int, int]:
+    """(rows, tasks in all) of a ledger, read as an outsider reads it."""
     import sqlite3
 
-    from queenslab.data import known_total
+    with contextlib.closing(sqlite3.connect(f"file:{ledger}?mode=ro", uri=True, timeout=5)) as db:
+        rows = db.execute("select count(*) from tasks").fetchone()[0]
+        tasks = int(db.execute("select value from meta where key = 'tasks'").fetchone()[0])
+    return rows, tasks
 
-    ledger = tmp_path / "q18.sqlite"
-    proc = _start("count", 18, "--ledger", ledger, "--threads", 1, "--json")
+
+def _wait_for_tasks(proc, ledger, least: int) -> None:
+    import sqlite3
+
     deadline = time.monotonic() + 180
     recorded = 0
-    while recorded < 3:
+    while recorded < least:
         assert proc.poll() is None, proc.communicate()[1].decode()[-2000:]
         assert time.monotonic() < deadline, "no task was recorded within three minutes"
         time.sleep(0.2)
         if ledger.exists():
             with contextlib.suppress(sqlite3.Error), contextlib.closing(sqlite3.connect(ledger, timeout=1)) as db:
                 recorded = db.execute("select count(*) from tasks").fetchone()[0]
+
+
+def test_ctrl_c_on_a_ledgered_count_says_what_the_ledger_keeps(tmp_path):
+    """Ctrl-C on a count with a ledger: after "interrupted", how many of its tasks the
+    ledger keeps (as many as it holds, read afterwards), the solutions in them, and that
+    the same command finishes the count."""
+    ledger = tmp_path / "q18.sqlite"
+    proc = _start("count", 18, "--ledger", ledger, "--threads", 1)
+    _wait_for_tasks(proc, ledger, 3)
+    code, _, err = _interrupt(proc)
+    rows, tasks = _ledger_rows(ledger)
+    assert code == 130 and rows >= 3, err
+    lines = err.strip().splitlines()
+    assert lines[-2:] == [
+        "interrupted",
+        f"the ledger {ledger} keeps {rows:,} of {tasks:,} tasks ("
+        + lines[-1].split("(")[1].split(")")[0]
+        + "); the same command finishes the count",
+    ], err
+    assert re.fullmatch(r"[0-9,]+ solutions in them", lines[-1].split("(")[1].split(")")[0]), err
+
+
+@pytest.mark.slow
+def test_sigterm_stops_a_ledgered_count_as_ctrl_c_does_and_a_rerun_finishes_it(tmp_path):
+    """A batch scheduler or ``kill`` sends SIGTERM (and a script's background job ignores
+    SIGINT): the command stops as on Ctrl-C, the ledger keeps the finished tasks, and the
+    same command again counts only the rest."""
+    import json
+
+    from queenslab.data import known_total
+
+    ledger = tmp_path / "q18.sqlite"
+    proc = _start("count", 18, "--ledger", ledger, "--threads", 1, "--json")
+    _wait_for_tasks(proc, ledger, 3)
     sent = time.monotonic()
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130 and time.monotonic() - sent < STOP_DEADLINE, err.decode()[-2000:]
-    assert "interrupted" in err.decode()
+    rows, tasks = _ledger_rows(ledger)
+    assert f"interrupted\nthe ledger {ledger} keeps {rows:,} of {tasks:,} tasks" in err.decode()
     again = subprocess.run(
         [sys.executable, "-m", "queenslab", "count", "18", "--ledger", str(ledger), "--threads", "1", "--json"],
         capture_output=True, text=True, timeout=600,

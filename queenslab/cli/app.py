@@ -265,8 +265,10 @@ def main(argv: list[str] | None = None) -> int:
             "TooLarge",
             as_json,
         )
-    except (KeyboardInterrupt, click.exceptions.Abort):
+    except (KeyboardInterrupt, click.exceptions.Abort) as e:
         click.echo("interrupted", err=True)
+        for line in getattr(e, "kept", ()):
+            click.echo(line, err=True)
         return 130
     except click.exceptions.Exit as e:
         return e.exit_code

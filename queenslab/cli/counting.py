@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import re
@@ -11,6 +12,7 @@ from typing import Any, cast
 
 import click
 
+from .. import interrupt
 from ..backends import crosscheck
 from ..backends.approximate import ApproximateCount
 from ..backends.crosscheck import DEFAULT_TIME_LIMIT
@@ -292,18 +294,19 @@ def count_cmd(
         return _count_sizes(variant, sizes, split, unique, classes, backend, backend_opts, as_json)
     progress = Progress(not as_json, f"count {problem.n}")
     try:
-        res = count_problem(
-            problem,
-            unique=unique,
-            classes=classes,
-            backend=backend,
-            ledger=ledger,
-            dask=dask,
-            verify=verify,
-            verify_method=verify_method,
-            progress=progress,
-            **backend_opts,
-        )
+        with _keeping_ledger(ledger, problem):
+            res = count_problem(
+                problem,
+                unique=unique,
+                classes=classes,
+                backend=backend,
+                ledger=ledger,
+                dask=dask,
+                verify=verify,
+                verify_method=verify_method,
+                progress=progress,
+                **backend_opts,
+            )
     finally:
         progress.close()
     extra = _split_report(res, verify_method) if split else {}
@@ -362,6 +365,15 @@ def _count_sizes(
         return _count_range(rows, unique, as_json, bar)
     finally:
         bar.close()
+
+
+def _keeping_ledger(ledger: str | None, problem: Problem) -> contextlib.AbstractContextManager[None]:
+    """With a ledger, a Ctrl-C says what the ledger keeps and how to finish the count."""
+    if ledger is None:
+        return contextlib.nullcontext()
+    from ..distributed.ledger import kept_note
+
+    return interrupt.keeping(lambda: kept_note(ledger, problem))
 
 
 def _split_report(res: CountResult, verify_method: str) -> dict[str, Any]:

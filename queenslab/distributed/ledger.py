@@ -84,6 +84,7 @@ __all__ = [
     "TaskResult",
     "Ledger",
     "check_ledger",
+    "kept_note",
     "recorded_split",
 ]
 
@@ -566,6 +567,16 @@ def recorded_split(path: str | os.PathLike[str], problem: Problem) -> tuple[str,
     ...     before, recorded_split(path, Problem(4)), recorded_split(path, Problem(5))
     (None, ('general', 1, False), None)
     """
+    read = _read_sound(path, problem)
+    if read is None:
+        return None
+    meta = read[0]
+    return meta["method"], int(meta["depth"]), meta["unique"] == "1"
+
+
+def _read_sound(path: str | os.PathLike[str], problem: Problem) -> tuple[dict[str, str], int, int] | None:
+    """``(meta, tasks done, solutions in them)`` of a sound ledger of ``problem``, read
+    without writing; None where :func:`recorded_split` finds nothing to resume."""
     path = Path(validate.path(path, "the ledger file"))
     problem = as_problem(problem)
     try:
@@ -576,6 +587,7 @@ def recorded_split(path: str | os.PathLike[str], problem: Problem) -> tuple[str,
             if store.schema(con) != set(_SCHEMA):
                 return None
             meta = store.read_meta(con)
+            done, found = con.execute("SELECT count(*), coalesce(sum(count), 0) FROM tasks").fetchone()
         finally:
             con.close()
     except (OSError, sqlite3.Error, UnicodeDecodeError):
@@ -589,9 +601,35 @@ def recorded_split(path: str | os.PathLike[str], problem: Problem) -> tuple[str,
         or meta["method"] not in METHODS
         or meta["unique"] not in ("0", "1")
         or not meta["depth"].isdigit()
+        or not meta["tasks"].isdigit()
     ):
         return None
-    return meta["method"], int(meta["depth"]), meta["unique"] == "1"
+    return meta, int(done), int(found)
+
+
+def kept_note(path: str | os.PathLike[str], problem: Problem) -> str | None:
+    """What a stopped count leaves in its ledger, and how to finish it, in one line (for
+    :func:`queenslab.interrupt.keeping`); None when the file is no sound ledger of
+    ``problem`` (nothing was recorded yet, or it is refused on the next run anyway).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = os.path.join(d, "q4.ledger")
+    ...     with Ledger.open(path, Problem(4), Split("general", 1, False, [(0,), (1,)])) as led:
+    ...         _ = led.record(TaskResult(0, 0, None, 4, "here", 0.1, "0"))
+    ...     print(kept_note(path, Problem(4)).replace(path, "q4.ledger"))
+    the ledger q4.ledger keeps 1 of 2 tasks (0 solutions in them); the same command finishes the count
+    """
+    read = _read_sound(path, problem)
+    if read is None:
+        return None
+    meta, done, found = read
+    return (
+        f"the ledger {path} keeps {done:,} of {int(meta['tasks']):,} tasks ({found:,} solutions in them); "
+        "the same command finishes the count"
+    )
 
 
 def _to_wal(con: sqlite3.Connection) -> None:
