@@ -451,3 +451,11 @@ def test_count_help_groups_its_options_under_headings():
         "--threads" in section("Backend") and "--backend" in section("Backend") and "--time-limit" in section("Backend")
     )
     assert "--json" in section("Output") and "--toroidal" not in section("Options")
+
+
+def test_show_names_the_blocked_cells_in_its_legend(capsys, tmp_path):
+    (tmp_path / "b.toml").write_text("n = 4\nblocked = [[1, 1]]\n")
+    code, out, _ = run(capsys, "show", "--problem", str(tmp_path / "b.toml"))
+    legend = out.splitlines()[0]
+    assert code == 0 and "# blocked cell" in legend and "no queen" not in legend, out
+    assert out.splitlines()[1] == "# . . .", out  # row 1, column 1 drawn as blocked

@@ -401,3 +401,18 @@ def test_the_search_tree_has_a_node_per_queen_placed_and_its_solutions_on_the_le
     assert write_tree(tmp_path / "t.svg", t).endswith("t.svg")
     with pytest.raises(QueensError, match="backtracking traces"):
         search_tree(record(8, "minconflicts"))
+
+
+@pytest.mark.parametrize("every", [1, 2, 3, 5, 7, 51, 52, 60])
+def test_the_frames_start_at_the_first_step_and_end_at_the_last(every):
+    """A sampled animation or strip shows steps 1, K + 1, 2K + 1, ... and the last, and
+    says how many beforehand (the count its limits are checked with)."""
+    from queenslab.trace import animate
+
+    t = record(8, "selfcorrect", seed=1)
+    total = len(t.steps)
+    picked, boards = animate.frames(t, every)
+    expected = sorted({*range(0, total, every), total - 1})
+    assert picked == expected and len(boards) == len(picked)
+    assert animate.sampling(t, every) == (every, len(picked)) == (every, animate.frame_count(total, every))
+    assert animate.least_every(total, len(picked)) <= every

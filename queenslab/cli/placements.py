@@ -211,7 +211,7 @@ def _show_problem(problem: Problem, png, svg, scale, attacks, as_json: bool) -> 
         _say_written(pictures, problem.n)
         return 0
     assert text is not None
-    click.echo(f"{problem.describe()}: # no queen, F fixed queen, a, b, ... the cells of region 1, 2, ...")
+    click.echo(f"{problem.describe()}: # blocked cell, F fixed queen, a, b, ... the cells of region 1, 2, ...")
     for i, region in enumerate(problem.regions):
         click.echo(f"region {i + 1}: {region.describe()}")
     if problem.leaps:

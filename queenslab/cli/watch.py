@@ -444,7 +444,9 @@ def watch_cmd(
 )
 @out_option("Write a strip of frames (a grid of boards, .png or .svg; needs matplotlib).", "--frames", "OUT")
 @out_option("Write the search tree of a backtracking trace (.png or .svg; needs matplotlib).", "--tree", "OUT")
-@number_option("--every", 1, "K", "Draw every K-th step (the last always); default: a few hundred frames at most.")
+@number_option(
+    "--every", 1, "K", "Draw every K-th step from the first (the last always); default: a few hundred frames at most."
+)
 @click.option(
     "--fps",
     type=_FramesPerSecond(),

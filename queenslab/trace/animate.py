@@ -23,7 +23,6 @@ looks at the stop flag (:mod:`queenslab.interrupt`) as it goes, so Ctrl-C stops 
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable
 from html import escape
@@ -44,6 +43,8 @@ __all__ = [
     "QUEENS",
     "attacked_rows",
     "sampling",
+    "frame_count",
+    "least_every",
     "check_board",
     "check_frames",
     "frames",
@@ -84,7 +85,8 @@ _CHECK_EVERY = 1 << 14
 
 
 def sampling(trace: Trace, every: int | None = None) -> tuple[int, int]:
-    """``(k, count)``: a frame every ``k`` steps (the last step always), ``count`` frames.
+    """``(k, count)``: a frame every ``k`` steps from the first (steps 1, k + 1, 2k + 1,
+    ..., and the last always), ``count`` frames.
 
     ``every`` None picks the smallest ``k`` that gives at most :data:`MAX_FRAMES` frames.
 
@@ -97,13 +99,42 @@ def sampling(trace: Trace, every: int | None = None) -> tuple[int, int]:
     --------
     >>> from queenslab.trace import record
     >>> sampling(record(8, "selfcorrect", seed=1)), sampling(record(8, "selfcorrect", seed=1), 5)
-    ((1, 52), (5, 11))
+    ((1, 52), (5, 12))
     """
     total = len(trace.steps)
     if total == 0:
         raise QueensError("the trace has no steps to draw (a board without a solution, or an empty search)")
-    k = math.ceil(total / MAX_FRAMES) if every is None else validate.whole_number(every, "every", minimum=1)
-    return k, math.ceil(total / k)
+    k = least_every(total, MAX_FRAMES) if every is None else validate.whole_number(every, "every", minimum=1)
+    return k, frame_count(total, k)
+
+
+def frame_count(total: int, every: int) -> int:
+    """The frames drawn of ``total`` steps, one every ``every`` from the first and the last.
+
+    Examples
+    --------
+    >>> frame_count(52, 1), frame_count(52, 5), frame_count(51, 5), frame_count(52, 52), frame_count(1, 3)
+    (52, 12, 11, 2, 1)
+    """
+    return -(-(total - 1) // every) + 1
+
+
+def least_every(total: int, most: int) -> int:
+    """The smallest ``every`` that draws at most ``most`` frames (>= 1) of ``total`` steps
+    (:func:`frame_count`); 0 when none does (``most`` 1 and more than one step).
+
+    Examples
+    --------
+    >>> least_every(52, 12), frame_count(52, least_every(52, 12)), frame_count(52, least_every(52, 12) - 1)
+    (5, 12, 14)
+    >>> least_every(1000, 1), least_every(1, 1)
+    (0, 1)
+    """
+    if total <= 1:
+        return 1
+    if most < 2:
+        return 0
+    return max(1, -(-(total - 1) // (most - 1)))
 
 
 def check_board(trace: Trace, what: str) -> None:
@@ -180,8 +211,8 @@ def check_frames(
         if size <= limit.largest or force:
             continue
         most = limit.largest // per_frame  # the frames that fit
-        every = math.ceil(total / most) if most else 0
-        hint = f"draw fewer frames: {setting(f'every={every}', f'--every {every}')} or more" if most else ""
+        every = least_every(total, most)
+        hint = f"draw fewer frames: {setting(f'every={every}', f'--every {every}')} or more" if every else ""
         shown = f"{count:,} frame{'s' if count != 1 else ''} of {n} queens"
         if limit is not FRAMES:
             shown += f" ({size:,} {limit.unit})"
@@ -223,7 +254,8 @@ def solved_frames(trace: Trace, picked: list[int], boards: list[np.ndarray]) -> 
 def frames(
     trace: Trace, every: int | None = None, *, force: bool = False, what: str = "the frames"
 ) -> tuple[list[int], list[np.ndarray]]:
-    """The steps drawn and the board after each: every ``every``-th step and the last.
+    """The steps drawn and the board after each: every ``every``-th step from the first,
+    and the last.
 
     The frames are sized first (:func:`check_frames`): a board beyond the pictures, or
     frames beyond the practical limits (unless ``force``) or the memory available, are
@@ -249,7 +281,7 @@ def frames(
     for i, board in enumerate(trace.boards()):
         if i % _CHECK_EVERY == 0:
             interrupt.check()
-        if (i + 1) % k == 0 or i == total - 1:
+        if i % k == 0 or i == total - 1:
             picked.append(i)
             boards.append(board.copy())
     return picked, boards

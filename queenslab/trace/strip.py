@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 
 from .. import interrupt, limits, validate
-from ..errors import MissingDependency, QueensError
+from ..errors import MissingDependency, QueensError, setting
 from ..viz.svg import ATTACKER, DARK, LIGHT, QUEEN
-from .animate import attacked_rows, check_frames, frames, solved_frames
+from .animate import attacked_rows, check_frames, frame_count, frames, least_every, solved_frames
 from .rules import checked
 from .steps import Trace
 
@@ -92,13 +92,13 @@ def frame_strip(trace: Trace, every: int | None = None) -> Any:
     )
     total = len(trace.steps)
     if every is None:
-        every = max(1, math.ceil(total / MAX_STRIP_FRAMES))
+        every = least_every(total, MAX_STRIP_FRAMES)
     every = validate.whole_number(every, "every", minimum=1)
-    if math.ceil(total / every) + 1 > MAX_STRIP_FRAMES + 1:
-        least = math.ceil(total / MAX_STRIP_FRAMES)
+    if frame_count(total, every) > MAX_STRIP_FRAMES:
+        least = least_every(total, MAX_STRIP_FRAMES)
         raise QueensError(
-            f"every {every} steps draws {math.ceil(total / every)} boards of the {total}-step trace; a strip holds "
-            f"at most {MAX_STRIP_FRAMES}: give every >= {least}"
+            f"every {every} steps draws {frame_count(total, every)} boards of the {total}-step trace; a strip holds "
+            f"at most {MAX_STRIP_FRAMES}: give {setting(f'every={least}', f'--every {least}')} or more"
         )
     check_frames(trace, every, "a strip of frames", frame_bytes=n * 32, fixed_bytes=_CELL_BYTES * n * n + _FIGURE_BYTES)
     picked, boards = frames(trace, every, what="a strip of frames")
