@@ -170,6 +170,14 @@ class Estimate:
     workers : tuple of str or None
         The Dask workers that returned probes (empty when the answer needed none); None
         on threads.
+    known : int or None
+        The problem's published or proved count (:func:`queenslab.data.known_values`:
+        the standard problem, toroidal queens, superqueens), None when none is known.
+    known_source : str or None
+        Where ``known`` comes from (OEIS sequences, or Pólya's theorem for a toroidal
+        board without solutions).
+    within : bool or None
+        Whether ``known`` lies in the interval ``low .. high``; None when nothing is known.
     """
 
     n: int
@@ -192,6 +200,18 @@ class Estimate:
     seconds: float
     note: str | None = None
     workers: tuple[str, ...] | None = None
+    known: int | None = None
+    known_source: str | None = None
+    within: bool | None = None
+
+    def __post_init__(self) -> None:
+        from .data import known_values  # the tables, read once an estimate is made
+
+        values = known_values(self.problem)
+        if values.count is not None:
+            object.__setattr__(self, "known", values.count)
+            object.__setattr__(self, "known_source", values.source)
+            object.__setattr__(self, "within", self.low <= values.count <= self.high)
 
     @property
     def relative_stderr(self) -> float:

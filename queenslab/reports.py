@@ -158,6 +158,7 @@ class CountReport:
     known: int | None
     known_unique: int | None
     agrees: bool | None
+    known_source: str | None
     nodes: int | None
     problem: Problem
     note: str | None

@@ -19,6 +19,7 @@ COUNT = {
     "known",
     "known_unique",
     "agrees",
+    "known_source",
     "nodes",
     "problem",
     "note",

@@ -120,6 +120,7 @@ def _count_report(problem: Problem, res: CountResult, unique: bool, known: Any, 
         known=known.count,
         known_unique=known.unique if unique else None,
         agrees=known.agrees,
+        known_source=known.source if known.count is not None else None,
         nodes=res.nodes,
         problem=problem,
         note=res.note,
@@ -223,8 +224,10 @@ def count_cmd(
 ) -> int:
     """Count the solutions of N queens (or a variant), or of every size in a range A..B.
 
-    Compares with the known values (OEIS A000170 / A002562) for the standard problem and
-    exits 1 if they disagree, or if a limit stopped the count (it is then a lower bound).
+    Compares with the known values (OEIS A000170 / A002562 for the standard problem,
+    A051906 for toroidal queens, A051223 / A051224 for superqueens; a toroidal board of n
+    divisible by 2 or 3 has no solution, by Pólya's theorem) and exits 1 if they disagree,
+    or if a limit stopped the count (it is then a lower bound).
     The options in brackets belong to the backends named there; another backend refuses
     them.
 
@@ -260,7 +263,7 @@ def count_cmd(
     JSON keys: n, count, unique (null without --unique), classes (with --classes an
     object mapping each orbit size to its number of orbits, else null), backend,
     method, threads, seconds, complete, known, known_unique, agrees (null when nothing
-    is known), nodes, problem, note (why a problem whose constraints contradict each
+    is known), known_source (the OEIS sequences or theorem, null when nothing is known), nodes, problem, note (why a problem whose constraints contradict each
     other has no solutions, else null), tasks, from_ledger, workers, recounted,
     verify_method, disagreements (null without --ledger / --dask), provenance
     (package, commit, library versions, threads, CPU and date).
@@ -404,7 +407,11 @@ def _count_lines(
     if not res.complete:
         detail += "; stopped by a limit: not a final count"
     elif known.agrees is not None:
-        detail += f"; known value {known.count}" + (f" / {known.unique} unique" if unique else "")
+        detail += f"; known value {known.count}" + (
+            f" / {known.unique} unique" if unique and known.unique is not None else ""
+        )
+        if not problem.is_standard and known.source:
+            detail += f" ({known.source})"
         detail += ": agrees" if known.agrees else ": DISAGREES"
     out.append(detail)
     if res.note:

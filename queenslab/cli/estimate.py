@@ -19,6 +19,11 @@ def _line(e: Estimate) -> str:
             f"exactly {e.count:,} solutions (the whole search tree was counted: {e.nodes:,} nodes), "
             f"method {e.method}, {e.seconds:.2f} s"
         )
+    if e.estimate == 0 and e.known == 0:  # proved: nothing can hide
+        return (
+            f"no solutions ({e.known_source}); no probe reached one either, method {e.method}, "
+            f"{e.probes:,} samples, {e.seconds:.2f} s"
+        )
     if e.estimate == 0:
         return (
             f"no probe reached a solution: 0 estimated, which a rare solution can hide (the interval says "
@@ -29,6 +34,15 @@ def _line(e: Estimate) -> str:
         f"about {e.estimate:.3e} solutions ({100 * e.confidence:g}% interval {e.low:.3e} .. {e.high:.3e}; "
         f"relative standard error {rse}), method {e.method}, {e.probes:,} samples, {e.seconds:.2f} s"
     )
+
+
+def _known_line(e: Estimate) -> str:
+    """The known count beside the estimate: within or outside its interval."""
+    if e.known == 0:
+        return f"known value 0 ({e.known_source}): the estimate is wrong"
+    where = "within" if e.within else "OUTSIDE"
+    ratio = f"; the estimate is {e.estimate / e.known:.4f} of it" if e.known else ""
+    return f"known value {e.known:,} ({e.known_source}): {where} the {100 * e.confidence:g}% interval{ratio}"
 
 
 @click.command("estimate", cls=Command)
@@ -95,7 +109,11 @@ def estimate_cmd(
     JSON keys: n, problem, estimate, stderr, low, high, confidence, probes, method, strata,
     nodes_estimate, nodes_stderr, exact, count and nodes (exact counts, null unless exact),
     seed, threads (null with --dask), seconds, note (why contradicting constraints leave no
-    solutions, else null), workers (the Dask workers that probed; null without --dask).
+    solutions, else null), workers (the Dask workers that probed; null without --dask),
+    known and known_source (the published or proved count and where it comes from: OEIS
+    for the standard problem, toroidal queens and superqueens, Pólya's theorem for a
+    toroidal board of n divisible by 2 or 3; null otherwise), within (whether known lies in
+    the interval).
 
     \b
     Examples:
@@ -125,6 +143,8 @@ def estimate_cmd(
     if e.note:
         click.echo(f"note: no solutions, as {e.note}")
     click.echo(_line(e))
+    if e.known is not None and not e.exact and not (e.known == 0 and e.estimate == 0):
+        click.echo(_known_line(e))
     if e.workers:
         click.echo(f"probed on {len(e.workers)} Dask worker{'s' if len(e.workers) > 1 else ''}")
     if not e.exact:

@@ -8,12 +8,22 @@ Both are taken from the OEIS. N. Gupta's table misprints n = 22, 25, 26; the
 values here are the OEIS ones. The test-suite checks the native engine against them
 for n <= 16.
 
+* ``A051906`` -- n queens on an n x n toroidal board, n = 1..34 (Rivin, Vardi and
+  Zimmermann to n = 23, M. Engelhardt beyond); Pólya proved the count is 0 unless
+  gcd(n, 6) = 1, so every other n is known to be 0 (:func:`known_values`).
+* ``A051223``, ``A051224`` -- n superqueens (queens that also move as knights) on an
+  n x n board, and their orbits under D4, n = 1..26.
+
+:func:`known_values` says which of these a problem is held to, and :func:`compare` holds
+a count against them.
+
 * ``SIMKIN_ALPHA`` (and its error), ``TOROIDAL_ALPHA`` -- the constants of the
   asymptotic growth of the counts, read by the growth experiment and its figure.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from .. import validate
@@ -22,8 +32,13 @@ from ..problem import as_problem
 __all__ = [
     "A000170",
     "A002562",
+    "A051223",
+    "A051224",
+    "A051906",
+    "KnownValues",
     "known_total",
     "known_unique",
+    "known_values",
     "MAX_KNOWN",
     "Known",
     "compare",
@@ -103,7 +118,28 @@ _A002562 = (
     29363495934315694,
 )
 
+#: A051906(n), n = 1..34: n queens on an n x n toroidal board.
+_A051906 = (
+    1, 0, 0, 0, 10, 0, 28, 0, 0, 0, 88, 0, 4524, 0, 0, 0, 140692, 0, 820496, 0, 0, 0,
+    128850048, 0, 1957725000, 0, 0, 0, 605917055356, 0, 13404947681712, 0, 0, 0,
+)  # fmt: skip
+#: A051223(n), n = 1..26: n superqueens on an n x n board.
+_A051223 = (
+    1, 0, 0, 0, 0, 0, 0, 0, 0, 4, 44, 156, 1876, 5180, 32516, 202900, 1330622, 8924976,
+    64492432, 495864256, 3977841852, 34092182276, 306819842212, 2883202816808,
+    28144109776812, 286022102245804,
+)  # fmt: skip
+#: A051224(n), n = 1..26: their orbits under D4.
+_A051224 = (
+    1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 6, 22, 239, 653, 4089, 25411, 166463, 1115871, 8062150,
+    61984976, 497236090, 4261538564, 38352532487, 360400504834, 3518014210402,
+    35752764285788,
+)  # fmt: skip
+
 A000170 = {n: v for n, v in enumerate(_A000170, start=1)}
+A051906 = {n: v for n, v in enumerate(_A051906, start=1)}
+A051223 = {n: v for n, v in enumerate(_A051223, start=1)}
+A051224 = {n: v for n, v in enumerate(_A051224, start=1)}
 A002562 = {n: v for n, v in enumerate(_A002562, start=1)}
 MAX_KNOWN = len(_A000170)
 
@@ -142,6 +178,60 @@ def known_unique(n: int) -> int | None:
 
 
 @dataclass(frozen=True)
+class KnownValues:
+    """What is known of a problem's counts, and from where.
+
+    Attributes
+    ----------
+    count, unique : int or None
+        The number of solutions and of orbits under the problem's symmetries (None where
+        no source gives it).
+    source : str or None
+        Where they come from: OEIS sequences (``"OEIS A000170 / A002562"``), or a theorem
+        for a count known to be 0; None when nothing is known.
+    """
+
+    count: int | None
+    unique: int | None
+    source: str | None
+
+
+#: Pólya's theorem, as a source: a toroidal board has a solution only when gcd(n, 6) = 1.
+POLYA = "Pólya: no toroidal solution unless gcd(n, 6) = 1"
+
+
+def known_values(problem) -> KnownValues:
+    """The known counts of ``problem``: the standard problem (A000170, A002562), n
+    toroidal queens (A051906; 0 for every n with gcd(n, 6) > 1, by Pólya's theorem) and
+    n superqueens (A051223, A051224); nothing for other problems.
+
+    Examples
+    --------
+    >>> from queenslab import Problem
+    >>> known_values(Problem(10, knight=True))
+    KnownValues(count=4, unique=1, source='OEIS A051223 / A051224')
+    >>> known_values(Problem(13, toroidal=True))
+    KnownValues(count=4524, unique=None, source='OEIS A051906')
+    >>> known_values(Problem(50, toroidal=True)).count, known_values(Problem(8, blocked=[(0, 0)])).source
+    (0, None)
+    """
+    problem = as_problem(problem)
+    n = problem.n
+    if problem.is_standard:
+        total, unique = known_total(n), known_unique(n)
+        return KnownValues(total, unique, "OEIS A000170 / A002562" if total is not None else None)
+    if problem == type(problem)(n, toroidal=True):
+        if n > 1 and math.gcd(n, 6) != 1:
+            return KnownValues(0, 0, POLYA)
+        total = A051906.get(n)
+        return KnownValues(total, None, "OEIS A051906" if total is not None else None)
+    if problem == type(problem)(n, knight=True):
+        total = A051223.get(n)
+        return KnownValues(total, A051224.get(n), "OEIS A051223 / A051224" if total is not None else None)
+    return KnownValues(None, None, None)
+
+
+@dataclass(frozen=True)
 class Known:
     """A count held against the known values.
 
@@ -153,22 +243,27 @@ class Known:
     agrees : bool or None
         None when nothing is known to compare with (or the count was incomplete);
         otherwise whether every known value matches.
+    source : str or None
+        Where the known values come from (:class:`KnownValues`).
     """
 
     count: int | None
     unique: int | None
     agrees: bool | None
+    source: str | None = None
 
 
 def compare(problem, count: int, unique: int | None = None, *, complete: bool = True) -> Known:
-    """Hold a count of ``problem`` against OEIS A000170 / A002562 (standard problem only).
+    """Hold a count of ``problem`` against its known values (:func:`known_values`).
 
     Examples
     --------
     >>> from queenslab import Problem
     >>> compare(Problem(8), 92, 12)
-    Known(count=92, unique=12, agrees=True)
-    >>> compare(Problem(8, toroidal=True), 0).agrees is None
+    Known(count=92, unique=12, agrees=True, source='OEIS A000170 / A002562')
+    >>> compare(Problem(8, toroidal=True), 0)
+    Known(count=0, unique=0, agrees=True, source='Pólya: no toroidal solution unless gcd(n, 6) = 1')
+    >>> compare(Problem(8, blocked=[(0, 0)]), 88).agrees is None
     True
 
     Raises
@@ -180,10 +275,9 @@ def compare(problem, count: int, unique: int | None = None, *, complete: bool = 
     count = validate.whole_number(count, "count", minimum=0)
     unique = validate.optional_whole_number(unique, "unique")
     complete = validate.flag(complete, "complete")
-    if not problem.is_standard:
-        return Known(None, None, None)
-    known, known_u = known_total(problem.n), known_unique(problem.n)
+    values = known_values(problem)
+    known, known_u = values.count, values.unique
     checks = [(known, count)] + ([(known_u, unique)] if unique is not None else [])
     checks = [(k, v) for k, v in checks if k is not None]
     agrees = None if not checks or not complete else all(k == v for k, v in checks)
-    return Known(known, known_u, agrees)
+    return Known(known, known_u, agrees, values.source)
