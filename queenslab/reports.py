@@ -190,6 +190,10 @@ class CrosscheckReport:
     verdict: str
     results: tuple[Any, ...]  # CrosscheckRow: backend, count, unique, seconds, complete, error, timed_out, ...
     note: str | None
+    known: int | None
+    known_unique: int | None
+    known_source: str | None
+    known_agrees: bool | None
 
 
 @dataclass(frozen=True)

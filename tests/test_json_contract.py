@@ -56,7 +56,20 @@ CONTRACT = {
         ],
     ),
     "crosscheck": (
-        {"n", "problem", "compared_unique", "time_limit", "agrees", "verdict", "results", "note"},
+        {
+            "n",
+            "problem",
+            "compared_unique",
+            "time_limit",
+            "agrees",
+            "verdict",
+            "results",
+            "note",
+            "known",
+            "known_unique",
+            "known_source",
+            "known_agrees",
+        },
         [
             ["crosscheck", 6, "--backends", "native,sat"],
             ["crosscheck", 6, "--backends", "native,sat", "--time-limit", "30"],

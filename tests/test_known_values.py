@@ -76,3 +76,14 @@ def test_estimate_holds_a_variant_to_its_known_count(capsys):
     e = json.loads(out)
     assert (e["known"], e["known_source"]) == (A051223[17], "OEIS A051223 / A051224")
     assert e["within"] == (e["low"] <= A051223[17] <= e["high"])
+
+
+def test_crosscheck_holds_the_answers_to_the_known_count(capsys, monkeypatch):
+    from queenslab import data
+
+    code, out, _ = _cli(capsys, "crosscheck", 10, "--knight", "--backends", "native,sat")
+    assert code == 0 and "known value 4 / 1 unique (OEIS A051223 / A051224): the answers agree with it" in out
+    monkeypatch.setitem(data.A051223, 10, 5)  # a table that lied: the agreeing backends are still held to it
+    code, out, _ = _cli(capsys, "crosscheck", 10, "--knight", "--backends", "native,sat", "--json")
+    report = json.loads(out)
+    assert code == 1 and report["verdict"] == "agree" and report["known_agrees"] is False and report["known"] == 5

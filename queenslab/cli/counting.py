@@ -18,6 +18,7 @@ from ..backends.approximate import ApproximateCount
 from ..backends.crosscheck import DEFAULT_TIME_LIMIT
 from ..backends.interface import COUNTS
 from ..counting import check_range, count as count_problem, count_range
+from ..data import Known
 from ..errors import QueensError, in_flags
 from ..models.export import export
 from ..outfile import atomic_output
@@ -483,14 +484,18 @@ def crosscheck_cmd(
     An approximate backend (approxmc: named in --backends, or added by --approximate)
     gives no answer: its estimate is within or outside bounds of the exact answer and
     changes neither the verdict nor the exit code (outside bounds is reported; the
-    guarantee allows it with probability at most delta).
+    guarantee allows it with probability at most delta). Where the count is known (OEIS
+    for the standard problem, toroidal queens and superqueens; Pólya's zeros), the
+    answers are held to it too: a difference exits 1.
 
     \b
     JSON keys: n, problem, compared_unique (whether orbits were compared), time_limit,
     agrees, verdict (agree, disagree or inconclusive), results (each: backend, count, unique,
     seconds, complete, error, timed_out, method, approximate, epsilon, delta, count_bounds,
     unique_bounds, within_bounds), note (why contradicting constraints leave no
-    solutions, else null).
+    solutions, else null), known, known_unique, known_source (the known counts and where
+    they come from; null when nothing is known), known_agrees (whether the answers equal
+    them; null when nothing is known or nothing answered).
 
     \b
     Examples:
@@ -503,6 +508,7 @@ def crosscheck_cmd(
     res = crosscheck(
         problem, names, unique=not no_unique, strict=names is not None, time_limit=time_limit, approximate=approximate
     )
+    known = _crosscheck_known(problem, res, not no_unique)
     if as_json:
         emit_json(
             CrosscheckReport(
@@ -514,6 +520,10 @@ def crosscheck_cmd(
                 verdict=res.verdict,
                 results=tuple(replace(r, error=in_flags(r.error)) if r.error else r for r in res.rows),
                 note=problem.contradiction,
+                known=known.count,
+                known_unique=known.unique if not no_unique else None,
+                known_source=known.source if known.count is not None else None,
+                known_agrees=known.agrees,
             )
         )
     else:
@@ -543,7 +553,27 @@ def crosscheck_cmd(
             )
         for line in approx.bounds_lines(res):
             click.echo(line)
-    return 0 if res.agree else 1
+        if known.agrees is not None:
+            shown = f"known value {known.count}" + (
+                f" / {known.unique} unique" if not no_unique and known.unique is not None else ""
+            )
+            verdict = "the answers agree with it" if known.agrees else "the answers DIFFER from it"
+            click.echo(f"{shown} ({known.source}): {verdict}")
+    return 0 if res.agree and known.agrees is not False else 1
+
+
+def _crosscheck_known(problem: Problem, res: Any, unique: bool) -> Known:
+    """The known values held against a crosscheck's answers: every complete exact answer
+    must equal them (``agrees`` None when nothing is known or nothing answered)."""
+    from ..data import compare  # the tables, read once there are answers
+
+    answers = [r for r in res.answered if not r.approximate]
+    if not answers:
+        return replace(compare(problem, 0), agrees=None)
+    checks = [compare(problem, r.count, r.unique if unique else None) for r in answers]
+    verdicts = [k.agrees for k in checks]
+    agrees = None if verdicts[0] is None else all(verdicts)
+    return replace(checks[0], agrees=agrees)
 
 
 @click.command("export", cls=Command)
