@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import cost, interrupt, validate, warm
-from ..errors import MissingDependency, QueensError
+from ..errors import MissingDependency, QueensError, setting
 from ..native import engine
 from ..native.methods import REGISTRY, CountMethod
 from ..problem import Problem, as_problem
@@ -767,11 +767,13 @@ def _choose_split(
 def _check_verify(chosen: CountMethod, verify: int, verify_method: str) -> None:
     """Refuse a recount by the general search of tasks that are no subtrees of it."""
     if verify and verify_method == "general" and not chosen.subtrees:
+        general = setting("verify_method='general'", "--verify-method general")
+        task = setting("verify_method='task'", "--verify-method task")
+        symmetric = setting("method='symmetric'", "--method symmetric")
         raise QueensError(
-            f"--verify-method general cannot recount a task of the {chosen.name} split: it is not a subtree of "
-            f"the search; use --verify-method task (the {chosen.name} method counts the task again), or, for an "
-            "independent check, compare with a count by another method (queenslab crosscheck N, or a ledger of "
-            "the symmetric split: --method symmetric, method='symmetric' in Python)"
+            f"{general} cannot recount a task of the {chosen.name} split: it is not a subtree of the search; use "
+            f"{task} (the {chosen.name} method counts the task again), or, for an independent check, compare "
+            f"with a count by another method (queenslab crosscheck N, or a ledger of the symmetric split: {symmetric})"
         )
 
 
