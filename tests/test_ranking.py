@@ -268,7 +268,7 @@ def test_index_cli(tmp_path, capsys):
     listed = json.loads(capsys.readouterr().out)["indexes"]
     assert [e["n"] for e in listed] == [10] and listed[0]["bytes"] > 0
     assert main(["rank", "10", "2 8 10 4 1 5 9 6 3 7", "--index", d]) == 0
-    assert capsys.readouterr().out.strip() == "100"
+    assert capsys.readouterr().out.strip() == "100 (1-based: the first solution in lexicographic order is rank 1)"
     assert main(["unrank", "10", "100", "--index", d, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["solution"] == [2, 8, 10, 4, 1, 5, 9, 6, 3, 7]
     assert main(["rank", "11", "1 3 5 7 9 11 2 4 6 8 10", "--index", d]) == 2
@@ -385,7 +385,7 @@ def test_sample_is_uniform_chi_square():
 
 def test_rank_cli_and_errors(capsys):
     assert main(["rank", "10", "2", "8", "10", "4", "1", "5", "9", "6", "3", "7", "--no-index"]) == 0
-    assert capsys.readouterr().out.strip() == "100"
+    assert capsys.readouterr().out.strip() == "100 (1-based: the first solution in lexicographic order is rank 1)"
     assert main(["unrank", "10", "725", "--no-index"]) == 2
     assert "1..724" in capsys.readouterr().err
     assert main(["rank", "8", "1 2 3 4 5 6 7 8"]) == 2

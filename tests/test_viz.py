@@ -284,3 +284,12 @@ def test_count_json_carries_the_provenance(capsys, monkeypatch):
     code, out, _ = run_cli(capsys, monkeypatch, "count", 6, "--json")
     prov = json.loads(out)["provenance"]
     assert code == 0 and prov["threads"] >= 1 and "numba" in prov and "commit" in prov
+
+
+def test_estimates_show_as_tables_in_a_notebook(shell):
+    from queenslab.estimate import estimate
+
+    html = _shown(shell, estimate(Problem(20, knight=True), samples=20000, seed=1))["text/html"]
+    assert "<table" in html and "OEIS A051223" in html and "interval" in html and "estimated" in html
+    html = _shown(shell, estimate(Problem(8), samples=100))["text/html"]
+    assert "exactly" in html and ">92<" in html

@@ -72,7 +72,7 @@ def rank_cmd(problem: Problem, placement, index, threads, force, as_json) -> int
 
     \b
     Example:
-      queenslab rank 10 "2 8 10 4 1 5 9 6 3 7"      # 100
+      queenslab rank 10 "2 8 10 4 1 5 9 6 3 7"      # 100 (1-based: ...)
     """
     from ..ranking.lex import rank
 
@@ -82,7 +82,7 @@ def rank_cmd(problem: Problem, placement, index, threads, force, as_json) -> int
     if as_json:
         emit_json(RankReport(problem.n, problem, tuple(p), r, time.perf_counter() - t0, _index_path(index)))
     else:
-        click.echo(r + 1)
+        click.echo(f"{r + 1} (1-based: the first solution in lexicographic order is rank 1)")
     return 0
 
 

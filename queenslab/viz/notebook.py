@@ -26,7 +26,7 @@ from ..trace.animate import trace_svg
 from ..trace.steps import Trace
 from ..trace.widget import trace_widget
 from .board import problem_html, problem_svg
-from .tables import count_html, crosscheck_html
+from .tables import count_html, crosscheck_html, estimate_html
 
 __all__ = ["register", "load_ipython_extension", "trace_picture", "trace_player"]
 
@@ -80,6 +80,8 @@ def register(shell: Any = None) -> bool:
     formatters["text/html"].for_type(Problem, problem_html)
     formatters["text/html"].for_type(CountResult, count_html)
     formatters["text/html"].for_type(Crosscheck, crosscheck_html)
+    # by name: the estimators (and the engine they load) are imported when an estimate is made
+    formatters["text/html"].for_type_by_name("queenslab.estimate", "Estimate", estimate_html)
     formatters["image/svg+xml"].for_type(Trace, trace_picture)
     if getattr(shell, "kernel", None) is not None:  # a Jupyter kernel: a front end that may show widgets
         shell.display_formatter.mimebundle_formatter.for_type(Trace, trace_player)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-__all__ = ["count_html", "crosscheck_html"]
+__all__ = ["count_html", "crosscheck_html", "estimate_html"]
 
 _STYLE = "border-collapse:collapse;font-size:small"
 _CELL = "border:1px solid #ccc;padding:2px 8px;text-align:{align}"
@@ -54,3 +54,27 @@ def crosscheck_html(check: Any) -> str:
         rows.append([r.backend, r.method, r.count, r.unique if check.unique else None, r.seconds, status])
     caption = f"{check.problem.describe()}: {check.verdict}"
     return _table(caption, ["backend", "method", "solutions", "unique", "seconds", "status"], rows)
+
+
+def estimate_html(e: Any) -> str:
+    """An :class:`~queenslab.estimate.Estimate` as a one-row table: the estimate, its
+    interval, the known count when there is one, and how it was made.
+
+    >>> from queenslab import Problem
+    >>> from queenslab.estimate import estimate
+    >>> html = estimate_html(estimate(Problem(8), samples=100))
+    >>> "exactly" in html and "92" in html
+    True
+    """
+    if e.exact:
+        value, interval = e.count, "exact"
+    elif e.estimate == 0:
+        value, interval = 0, "no probe reached a solution"
+    else:
+        value, interval = f"{e.estimate:.4g}", f"{e.low:.4g} .. {e.high:.4g} ({100 * e.confidence:g}%)"
+    known = None if e.known is None else f"{e.known:,} ({e.known_source})"
+    caption = f"{e.problem.describe()}: " + ("exactly" if e.exact else "estimated") + " solutions"
+    if e.note:
+        caption += f"; {e.note}"
+    rows = [[value, interval, known, e.method, e.probes, e.seconds]]
+    return _table(caption, ["solutions", "interval", "known", "method", "probes", "seconds"], rows)
