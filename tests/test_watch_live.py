@@ -132,3 +132,21 @@ def test_ctrl_c_stops_the_display_and_the_search_and_writes_no_file(capsys, monk
     assert code == 130 and "interrupted" in err
     assert len(searched) <= 2 < len(record(8, "ga", seed=5))
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_long_replay_says_how_to_skip_it(capsys, monkeypatch):
+    """At the default delay a whole search of 8 queens (thousands of steps) takes minutes
+    to play: the display's status says so while it lags, and that --delay 0 draws at full
+    speed (the frames that show it are drawn live, so the status lines are collected)."""
+    _terminal(monkeypatch)
+    monkeypatch.setattr(watch.time, "sleep", lambda _s: None)  # played without waiting
+    hints = []
+    lag_hint = watch._lag_hint
+    monkeypatch.setattr(watch, "_lag_hint", lambda behind, delay: hints.append(lag_hint(behind, delay)) or hints[-1])
+    code, out, _ = run_cli(capsys, monkeypatch, "watch", 8, "--solutions", 0)
+    assert code == 0 and "3469 steps (complete)" in out.splitlines()[-1]
+    assert any(h.endswith("steps still to draw, 0.05 s each (about 3 min): --delay 0 draws the newest board at full speed")
+               for h in hints if h.startswith(("3,4", "3,3")))  # fmt: skip
+    hints.clear()
+    code, out, _ = run_cli(capsys, monkeypatch, "watch", 8, "--solutions", 0, "--delay", 0)
+    assert code == 0 and not any(hints)

@@ -157,6 +157,28 @@ def _status(rec: Recording, done: int, received: int, ended: bool, pairs: int, f
     )
 
 
+#: Seconds of steps still to draw beyond which the display says how to skip them.
+LAG_HINT_SECONDS = 10.0
+
+
+def _lag_hint(behind: int, delay: float) -> str:
+    """A line for a display that plays steps ``delay`` seconds apart while ``behind``
+    steps wait: how long they will take and how to skip them; empty when that is short.
+
+    Examples
+    --------
+    >>> _lag_hint(10_000, 0.05)
+    '10,000 steps still to draw, 0.05 s each (about 8 min): --delay 0 draws the newest board at full speed'
+    >>> _lag_hint(100, 0.05), _lag_hint(10_000, 0.0)
+    ('', '')
+    """
+    wait = behind * delay
+    if delay <= 0 or wait <= LAG_HINT_SECONDS:
+        return ""
+    shown = f"{wait:.0f} s" if wait < 120 else f"{wait / 60:.0f} min" if wait < 7200 else f"{wait / 3600:.0f} h"
+    return f"{behind:,} steps still to draw, {delay:g} s each (about {shown}): --delay 0 draws the newest board at full speed"
+
+
 class _End(NamedTuple):
     """The search's last word on the queue: its trace and seconds, or what it raised."""
 
@@ -217,7 +239,10 @@ def _live(rec: Recording, delay: float, record_path: str | None) -> tuple[Trace,
         pairs = attacking_pairs(problem, board)
         found = state["found"]
         solved = found if rec.method == "backtrack" else int(pairs == 0 and bool((board >= 0).all()))
-        status = Text(_status(rec, state["done"], len(steps), end is not None, pairs, solved))
+        hint = _lag_hint(len(steps) - state["done"], delay)
+        status = Text(
+            _status(rec, state["done"], len(steps), end is not None, pairs, solved) + (f"\n{hint}" if hint else "")
+        )
         if n <= HALF_MAX_N:
             return Group(_board_text(problem, board, blocked), status)
         placed = int((board >= 0).sum())
