@@ -20,8 +20,6 @@ __all__ = [
     "Incomplete",
     "InvalidIndex",
     "InvalidTrace",
-    "setting",
-    "in_flags",
 ]
 
 

@@ -729,6 +729,7 @@ for _name in ("inc", "delete", "mov", "gaps", "Inc", "Del", "Mov", "Inc.from_doc
 _target("queenslab.symmetry.operators.search_orbits", n=st.one_of(st.integers(1, 7), SIZES))
 for _name in ("known_total", "known_unique", "compare"):
     _target("queenslab.data." + _name, unique=st.one_of(st.none(), INTS))
+_target("queenslab.data.known_values", problem=st.one_of(PROBLEMS, JUNK))
 _target("queenslab.native.seeds.count_with", n=st.one_of(st.integers(1, 10), SIZES))
 _target("queenslab.native.seeds.bitwise_with_nodes", n=st.one_of(st.integers(1, 10), SIZES))
 _target(
@@ -887,6 +888,9 @@ EXEMPT = {
     "Crosscheck",
     "CrosscheckRow",
     "CountResult",
+    "ApproximateCount",
+    "Estimate",
+    "KnownValues",
     "Conflict",
     "Option",
     "Backend",
