@@ -41,11 +41,11 @@ if TYPE_CHECKING:  # what the names are, for type checkers; at run time they loa
         solutions,
         solve,
     )
+    from .backends.approximate import ApproximateCount
     from .compiled import CompiledProblem, Conflict, compile_problem
     from .constraints import Constraint
-    from .backends.approximate import ApproximateCount
     from .d4 import D4, D4Element
-    from .estimate import Estimate, estimate
+    from .estimate import Estimate
     from .heuristics import ant_colony, construct, genetic, min_conflicts, self_correct, solve as solve_large
     from .problem import Problem, Region
     from .ranking.lex import rank, unrank
@@ -85,7 +85,7 @@ _LAZY = {
     **dict.fromkeys(("Problem", "Region"), "queenslab.problem"),
     "CountResult": "queenslab.result",
     "ApproximateCount": "queenslab.backends.approximate",
-    **dict.fromkeys(("estimate", "Estimate"), "queenslab.estimate"),
+    "Estimate": "queenslab.estimate",
     **dict.fromkeys(
         ("board_text", "conflicts", "format_placement", "is_solution", "parse_placement", "why_not_solution"),
         "queenslab.solution",
@@ -137,7 +137,6 @@ __all__ = [
     "Option",
     "CountResult",
     "ApproximateCount",
-    "estimate",
     "Estimate",
     "parse_placement",
     "format_placement",
