@@ -35,13 +35,18 @@ def setting(argument: str, flag: str) -> str:
     'force=True (--force)'
     >>> in_flags("pass " + setting("force=True", "--force") + " to run it anyway")
     'pass --force to run it anyway'
+
+    Only ``name=value (--flag ...)`` is rewritten: prose beside a flag in brackets stays.
+
+    >>> in_flags("an option of the heuristics (--method ga)")
+    'an option of the heuristics (--method ga)'
     """
     if not _ARGUMENT.fullmatch(argument) or not _FLAG.fullmatch(flag):
         raise ValueError(f"not an argument and a flag: {argument!r}, {flag!r}")
     return f"{argument} ({flag})"
 
 
-_ARGUMENT = re.compile(r"[a-z_]+(?:=[^\s(),;]+)?")
+_ARGUMENT = re.compile(r"[a-z_]+=[^\s(),;]+")
 _FLAG = re.compile(r"--[a-z][a-z-]*(?: [A-Za-z0-9_.:]+)?")
 _SETTING = re.compile(rf"(?<![\w-]){_ARGUMENT.pattern} \(({_FLAG.pattern})\)")
 

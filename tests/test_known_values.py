@@ -82,7 +82,7 @@ def test_crosscheck_holds_the_answers_to_the_known_count(capsys, monkeypatch):
     from queenslab import data
 
     code, out, _ = _cli(capsys, "crosscheck", 10, "--knight", "--backends", "native,sat")
-    assert code == 0 and "known value 4 / 1 unique (OEIS A051223 / A051224): the answers agree with it" in out
+    assert code == 0 and "known value 4 / 1 unique (OEIS A051223 / A051224): every answer equals it" in out
     monkeypatch.setitem(data.A051223, 10, 5)  # a table that lied: the agreeing backends are still held to it
     code, out, _ = _cli(capsys, "crosscheck", 10, "--knight", "--backends", "native,sat", "--json")
     report = json.loads(out)

@@ -557,7 +557,7 @@ def crosscheck_cmd(
             shown = f"known value {known.count}" + (
                 f" / {known.unique} unique" if not no_unique and known.unique is not None else ""
             )
-            verdict = "the answers agree with it" if known.agrees else "the answers DIFFER from it"
+            verdict = "every answer equals it" if known.agrees else "an answer DIFFERS from it"
             click.echo(f"{shown} ({known.source}): {verdict}")
     return 0 if res.agree and known.agrees is not False else 1
 
