@@ -343,9 +343,16 @@ def test_ctrl_c_on_a_local_cluster_says_one_line_stops_it_and_exits_130(tmp_path
         assert proc.returncode == 130, err
         assert "Traceback" not in err and "leaked" not in err, err
         lines = [line for line in err.splitlines() if line.strip()]
-        assert lines == [_log_line(err, tmp_path, written=False), "interrupted: stopping the cluster", "interrupted"], (
-            err
-        )
+        with contextlib.closing(sqlite3.connect(f"file:{ledger}?mode=ro", uri=True, timeout=5)) as con:
+            kept = con.execute("SELECT COUNT(*) FROM tasks").fetchone()[0]
+            tasks = int(con.execute("SELECT value FROM meta WHERE key = 'tasks'").fetchone()[0])
+        assert lines[:3] == [
+            _log_line(err, tmp_path, written=False),
+            "interrupted: stopping the cluster",
+            "interrupted",
+        ], err
+        # and what the ledger keeps, read back from it
+        assert len(lines) == 4 and lines[3].startswith(f"the ledger {ledger} keeps {kept:,} of {tasks:,} tasks"), err
         _, alive = psutil.wait_procs(family, timeout=60)
         assert not alive, alive  # no worker process left behind
     finally:
