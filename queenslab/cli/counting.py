@@ -408,11 +408,7 @@ def _count_lines(
     if not res.complete:
         detail += "; stopped by a limit: not a final count"
     elif known.agrees is not None:
-        detail += f"; known value {known.count}" + (
-            f" / {known.unique} unique" if unique and known.unique is not None else ""
-        )
-        if not problem.is_standard and known.source:
-            detail += f" ({known.source})"
+        detail += "; " + _known_text(known, unique, source=not problem.is_standard)
         detail += ": agrees" if known.agrees else ": DISAGREES"
     out.append(detail)
     if res.note:
@@ -554,12 +550,18 @@ def crosscheck_cmd(
         for line in approx.bounds_lines(res):
             click.echo(line)
         if known.agrees is not None:
-            shown = f"known value {known.count}" + (
-                f" / {known.unique} unique" if not no_unique and known.unique is not None else ""
-            )
             verdict = "every answer equals it" if known.agrees else "an answer DIFFERS from it"
-            click.echo(f"{shown} ({known.source}): {verdict}")
+            click.echo(f"{_known_text(known, not no_unique, source=True)}: {verdict}")
     return 0 if res.agree and known.agrees is not False else 1
+
+
+def _known_text(known: Known, unique: bool, source: bool) -> str:
+    """``known value T / U unique (source)``: the unique count when asked for and known,
+    the source when ``source``."""
+    text = f"known value {known.count}"
+    if unique and known.unique is not None:
+        text += f" / {known.unique} unique"
+    return text + (f" ({known.source})" if source and known.source else "")
 
 
 def _crosscheck_known(problem: Problem, res: Any, unique: bool) -> Known:
