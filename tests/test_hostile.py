@@ -1628,8 +1628,9 @@ def test_cli_cpsat_seed_out_of_range():
     assert_cli_refuses(["solve", "8", "--backend", "cpsat", "--seed", str(2**40)], 30)
 
 
-def test_cli_export_huge_board():
-    assert_cli_refuses(["export", "cnf", "100000"])
+@pytest.mark.parametrize("fmt", ["cnf", "minizinc", "opb", "lp", "xcsp3"])
+def test_cli_export_huge_board(fmt):
+    assert_cli_refuses(["export", fmt, "100000"])
 
 
 def test_memory_is_pinned_in_this_module():

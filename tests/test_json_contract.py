@@ -82,6 +82,8 @@ CONTRACT = {
         [
             ["export", "cnf", 4],
             ["export", "cpsat", 4, "--symmetry", "lex-leader"],
+            ["export", "minizinc", 4, "--knight"],
+            ["export", "opb", 4, "--symmetry", "lex-leader"],
         ],
     ),
     "solutions": (

@@ -107,6 +107,12 @@ def test_exporting_a_model_loads_its_builder_and_not_the_compiler():
     assert not loaded & {"numba", "ortools", "matplotlib", "distributed", "scipy"}, loaded
 
 
+@pytest.mark.parametrize("fmt", ["minizinc", "opb"])
+def test_a_text_export_loads_no_solver(fmt):
+    loaded = _imported_by(["export", fmt, "6", "--symmetry", "lex-leader"])
+    assert not loaded & {"numba", "ortools", "pysat", "pycsp3", "highspy", "scipy"}, loaded
+
+
 def test_importing_the_package_or_building_a_problem_loads_nothing_heavy():
     code = (
         "import sys\n"

@@ -130,7 +130,7 @@ class LazyGroup(Group):
         ),
         "export": (
             "counting:export_cmd",
-            "Export the model: DIMACS CNF with a cell-variable map, or CP-SAT's text proto.",
+            "Export the model in FORMAT, for another solver to read.",
         ),
         "solutions": (
             "placements:solutions_cmd",

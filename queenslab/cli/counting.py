@@ -20,7 +20,7 @@ from ..backends.interface import COUNTS
 from ..counting import check_range, count as count_problem, count_range
 from ..data import Known
 from ..errors import QueensError, in_flags
-from ..models.export import export
+from ..models.export import EXPORTS, export
 from ..outfile import atomic_output
 from ..problem import Problem
 from ..provenance import environment
@@ -579,7 +579,7 @@ def _crosscheck_known(problem: Problem, res: Any, unique: bool) -> Known:
 
 
 @click.command("export", cls=Command)
-@click.argument("model", type=click.Choice(["cnf", "cpsat"]))
+@click.argument("model", type=click.Choice(list(EXPORTS)), metavar="FORMAT")
 @problem_options(optional_n=True)
 @click.option("--encoding", default=None, metavar="E", help="cnf only: cardinality encoding (default pairwise).")
 @click.option(
@@ -602,16 +602,33 @@ def export_cmd(
     out: str | None,
     as_json: bool,
 ) -> int:
-    """Export the model: DIMACS CNF with a cell-variable map, or CP-SAT's text proto.
+    """Export the model in FORMAT, for another solver to read.
 
     \b
-    JSON keys: model, n, problem, symmetry, encoding (null for cpsat), formulation (null
-    for cnf), variables and clauses (null for cpsat), out, text (null with --out).
+    FORMAT is one of
+      cnf       DIMACS CNF with a cell-variable map (SAT solvers, #SAT counters)
+      cpsat     CP-SAT's text proto (OR-Tools)
+      minizinc  MiniZinc (Gecode, Chuffed, ...; lex_greatereq for symmetry breaking)
+      xcsp3     XCSP3, written by pycsp3 (ACE, Choco; needs queenslab[xcsp3])
+      opb       pseudo-Boolean OPB (RoundingSat, Exact, Sat4j)
+      lp, mps   0/1 integer program, written by HiGHS (needs queenslab[mip])
+    Every format keeps the problem's variant rules; --symmetry lex-leader adds the
+    constraints that keep one solution per orbit (auxiliary variables in cnf, opb,
+    lp and mps: count the solutions projected on the cell variables).
+
+    \b
+    JSON keys: model, n, problem, symmetry, encoding (cnf only, else null), formulation
+    (cpsat only, else null), variables and clauses (cnf only, else null), out, text
+    (null with --out).
 
     \b
     Examples:
       queenslab export cnf 8 --out q8.cnf
       queenslab export cpsat 8 --symmetry lex-leader
+      queenslab export minizinc 8 --knight --symmetry lex-leader --out q8.mzn
+      queenslab export xcsp3 8 --out q8.xml
+      queenslab export opb 10 --toroidal
+      queenslab export lp 6 --columns 8 --queens 5 --out board.lp
     """
     exported = export(problem, model, symmetry=symmetry, encoding=encoding, formulation=formulation, force=force)
     text = exported.text

@@ -20,6 +20,8 @@ every backend, for counting a model given as it was built or edited):
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ..d4 import BoardSymmetry, D4Element
 from ..errors import QueensError
 from ..problem import Problem
@@ -33,6 +35,8 @@ __all__ = [
     "image_terms",
     "cell_sources",
     "cells_in_order",
+    "Literal",
+    "lex_leader_clauses",
 ]
 
 LEX_LEADER = "lex-leader"
@@ -134,3 +138,40 @@ def cell_sources(n: int, g: D4Element, columns: int | None = None) -> list[tuple
 def cells_in_order(problem: Problem) -> list[tuple[int, int]]:
     """The cells of ``problem``'s board in row-major order (the order of the cell vectors)."""
     return [(r, c) for r in range(problem.n) for c in range(problem.columns)]
+
+
+#: A literal of :func:`lex_leader_clauses`: ``(positive, key)``, ``key = ("x", r, c)`` for a
+#: cell variable, ``("lex", element, position)`` for an auxiliary "equal so far" variable.
+Literal = tuple[bool, tuple]
+
+
+def lex_leader_clauses(problem: Problem) -> Iterator[tuple[Literal, ...]]:
+    """``X >=lex g(X)`` on the row-major cell vector, for each breaking element, as clauses.
+
+    Only the positions ``g`` moves are compared. The auxiliary ``e_k`` ("X and Y agree
+    before position k") is forced true when the prefix agrees; it may be true otherwise
+    only where that changes nothing, so the solutions projected on the cell variables are
+    exactly the lex-leaders (a count must project on the cell variables).
+
+    Examples
+    --------
+    >>> from queenslab.problem import Problem
+    >>> clauses = list(lex_leader_clauses(Problem(2)))  # first: the reflection in the vertical axis
+    >>> clauses[0]
+    ((True, ('x', 0, 0)), (False, ('x', 0, 1)))
+    """
+    cells = cells_in_order(problem)
+    for gi, g in enumerate(breaking_elements(problem)):
+        sources = cell_sources(problem.n, g, problem.columns)
+        positions = [k for k, cell in enumerate(cells) if sources[k] != cell]
+        eq: tuple | None = None  # the "equal so far" variable; None = true
+        for j, k in enumerate(positions):
+            xk, yk = ("x", *cells[k]), ("x", *sources[k])
+            guard: tuple[Literal, ...] = () if eq is None else ((False, eq),)
+            yield guard + ((True, xk), (False, yk))  # equal so far -> not (X_k = 0 and Y_k = 1)
+            if j == len(positions) - 1:
+                break
+            nxt = ("lex", gi, k)
+            yield guard + ((False, xk), (False, yk), (True, nxt))
+            yield guard + ((True, xk), (True, yk), (True, nxt))
+            eq = nxt

@@ -31,7 +31,7 @@ from ..compiled import compile_problem
 from ..errors import MissingDependency, QueensError
 from ..problem import Problem
 from . import given_model, size
-from .breaking import LEX_LEADER, breaking_elements, cell_sources, cells_in_order, check_symmetry
+from .breaking import LEX_LEADER, cells_in_order, check_symmetry, lex_leader_clauses
 
 __all__ = [
     "Encoding",
@@ -269,29 +269,11 @@ def _add_bounds(m: CnfModel, literals: list[int], at_least: int, at_most: int, e
 
 
 def _add_lex_leader(m: CnfModel) -> None:
-    """``X >=lex Y`` with ``Y = g(X)`` for each breaking element.
-
-    ``e_k`` ("X and Y agree before position k") is forced true when the prefix agrees;
-    it may be true otherwise only where that changes nothing, and counting is projected on
-    the cell variables, so the auxiliary freedom never changes a count.
-    """
-    n = m.problem.n
-    cells = cells_in_order(m.problem)
-    for gi, g in enumerate(breaking_elements(m.problem)):
-        sources = cell_sources(n, g, m.problem.columns)
-        eq: int | None = None  # literal meaning "equal so far"; None = true
-        positions = [k for k, cell in enumerate(cells) if sources[k] != cell]
-        for j, k in enumerate(positions):
-            xk = m.var(*cells[k])
-            yk = m.var(*sources[k])
-            guard = [] if eq is None else [-eq]
-            m.cnf.append(guard + [xk, -yk])  # equal so far -> not (X_k = 0 and Y_k = 1)
-            if j == len(positions) - 1:
-                break
-            nxt = m.pool.id(("lex", gi, k))
-            m.cnf.append(guard + [-xk, -yk, nxt])
-            m.cnf.append(guard + [xk, yk, nxt])
-            eq = nxt
+    """``X >=lex Y`` with ``Y = g(X)`` for each breaking element (:func:`lex_leader_clauses`:
+    counting is projected on the cell variables, so the auxiliary freedom never changes a
+    count)."""
+    for clause in lex_leader_clauses(m.problem):
+        m.cnf.append([m.pool.id(key) if positive else -m.pool.id(key) for positive, key in clause])
 
 
 def _model_for(problem, model, encoding, symmetry, force=False) -> CnfModel:

@@ -22,7 +22,7 @@ import time
 from .. import interrupt, limits, validate
 from ..problem import Problem, leap_offsets
 
-__all__ = ["cnf_bytes", "cpsat_bytes", "check", "check_build", "Clock", "OutOfTime", "MB"]
+__all__ = ["cnf_bytes", "cpsat_bytes", "linear_bytes", "check", "check_build", "Clock", "OutOfTime", "MB"]
 
 #: The unit of the model-building limits.
 MB = 1_000_000
@@ -84,6 +84,23 @@ def cpsat_bytes(problem: Problem, formulation: str) -> int:
     n = max(problem.n, problem.columns)  # a rectangle: bounded by its square
     cells = n * BYTES_PER_INT_ROW if formulation == "integer" else n * n * BYTES_PER_BOOL_CELL
     return cells + _leap_pairs(problem) * BYTES_PER_LEAP_PAIR
+
+
+#: A cell named in a sum or a lex-leader constraint of the linear model, with its text
+#: (a tuple in a tuple, then about 12 characters in a file; the OPB text of n = 200 with
+#: lex-leader constraints peaked at 0.56 GB).
+BYTES_PER_CELL_MENTION = 160
+
+
+def linear_bytes(problem: Problem, symmetry: str | None) -> int:
+    """Estimated peak memory of the linear model of ``problem`` (:mod:`.linear`) and its text."""
+    n = max(problem.n, problem.columns)  # a rectangle: bounded by its square
+    if n > 100_000:
+        return n * n * BYTES_PER_CELL_MENTION
+    mentions = sum(_line_lengths(problem)) + 2 * _leap_pairs(problem)
+    if symmetry is not None:  # a vector pair and about 8 literals of clauses per cell, per element
+        mentions += 7 * 10 * n * n
+    return mentions * BYTES_PER_CELL_MENTION
 
 
 def check(problem: Problem, nbytes: int, what: str) -> None:
