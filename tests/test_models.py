@@ -352,8 +352,28 @@ def test_edited_models_count_enumerate_and_solve_through_their_backend():
 
 
 def test_dimacs_with_auxiliary_variables_says_the_count_is_projected():
-    text = cnf.to_dimacs(Problem(6), symmetry="lex-leader")
+    text = cnf.to_dimacs(Problem(6), symmetry="lex-leader", encoding="seqcounter")
     assert "enumerator must block them only" in text and "one solution per orbit" in text
+    # the pairwise lex-leader model's only auxiliary variables are determined by the cells
+    pairwise = cnf.to_dimacs(Problem(6), symmetry="lex-leader")
+    assert "enumerator must block" not in pairwise and "determined by the cells: one model per solution" in pairwise
     cells = [int(v) for v in next(line for line in text.splitlines() if line.startswith("c p show")).split()[3:-1]]
     assert cells == list(range(1, 37))
     assert "auxiliary" not in cnf.to_dimacs(Problem(1))  # one cell, one variable: nothing to project
+
+
+def test_the_lex_leader_variables_are_determined_by_the_cells():
+    """Every model of the pairwise lex-leader CNF is one orbit: counting all its variables
+    (no projection) with a plain enumerator gives the orbit count of the brute-force oracle."""
+    from pysat.solvers import Solver
+
+    for problem in (Problem(6), Problem(5, toroidal=True), Problem(6, columns=7, queens=6), Problem(6, blocked=((0, 2),))):
+        m = cnf.build(problem, symmetry="lex-leader")
+        models = 0
+        with Solver(name="cadical195", bootstrap_with=m.cnf.clauses) as s:
+            while s.solve():
+                model = s.get_model()
+                models += 1
+                s.add_clause([-v for v in model])  # block every variable, auxiliary ones too
+        oracle = naive.orbit_count if problem.is_plain_board else naive.board_orbit_count
+        assert models == oracle(problem)

@@ -39,6 +39,7 @@ from ..result import CountResult
 from .approxmc import ApproxmcBackend
 from .cpmpy import CpmpyBackend
 from .cpsat import CpsatBackend
+from .d4 import D4Backend
 from .interface import Backend, Option
 from .native import NativeBackend
 from .sat import GanakBackend, SatBackend
@@ -47,7 +48,8 @@ __all__ = ["BACKENDS", "exact_backends", "get_backend", "backend_options", "solv
 
 #: name -> backend class; the first entry is the default backend.
 BACKENDS: dict[str, type[Backend]] = {
-    cls.name: cls for cls in (NativeBackend, CpsatBackend, SatBackend, GanakBackend, CpmpyBackend, ApproxmcBackend)
+    cls.name: cls
+    for cls in (NativeBackend, CpsatBackend, SatBackend, GanakBackend, D4Backend, CpmpyBackend, ApproxmcBackend)
 }
 
 _instances: dict[str, Backend] = {}

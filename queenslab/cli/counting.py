@@ -613,8 +613,8 @@ def export_cmd(
       opb       pseudo-Boolean OPB (RoundingSat, Exact, Sat4j)
       lp, mps   0/1 integer program, written by HiGHS (needs queenslab[mip])
     Every format keeps the problem's variant rules; --symmetry lex-leader adds the
-    constraints that keep one solution per orbit (auxiliary variables in cnf, opb,
-    lp and mps: count the solutions projected on the cell variables).
+    constraints that keep one solution per orbit (with auxiliary variables in cnf,
+    opb, lp and mps, determined by the cells: one assignment per orbit).
 
     \b
     JSON keys: model, n, problem, symmetry, encoding (cnf only, else null), formulation

@@ -149,9 +149,10 @@ def lex_leader_clauses(problem: Problem) -> Iterator[tuple[Literal, ...]]:
     """``X >=lex g(X)`` on the row-major cell vector, for each breaking element, as clauses.
 
     Only the positions ``g`` moves are compared. The auxiliary ``e_k`` ("X and Y agree
-    before position k") is forced true when the prefix agrees; it may be true otherwise
-    only where that changes nothing, so the solutions projected on the cell variables are
-    exactly the lex-leaders (a count must project on the cell variables).
+    before position k") is defined by the cell variables, ``e_(k+1) <-> e_k and (X_k <->
+    Y_k)``: each lex-leader has exactly one model, so a counter that does not project (or
+    projects wrongly) still counts lex-leaders, as long as the other constraints add no
+    auxiliary variables of their own.
 
     Examples
     --------
@@ -172,6 +173,10 @@ def lex_leader_clauses(problem: Problem) -> Iterator[tuple[Literal, ...]]:
             if j == len(positions) - 1:
                 break
             nxt = ("lex", gi, k)
-            yield guard + ((False, xk), (False, yk), (True, nxt))
+            yield guard + ((False, xk), (False, yk), (True, nxt))  # agree here -> agree so far
             yield guard + ((True, xk), (True, yk), (True, nxt))
+            yield ((False, nxt), (True, xk), (False, yk))  # agree so far -> agree here
+            yield ((False, nxt), (False, xk), (True, yk))
+            if eq is not None:
+                yield ((False, nxt), (True, eq))  # agree so far -> agreed before
             eq = nxt

@@ -308,14 +308,19 @@ def to_dimacs(problem: Problem, *, encoding="pairwise", symmetry=None, model=Non
     if m.symmetry == LEX_LEADER:
         names = ", ".join(g.name for g in problem.symmetries())
         lines.append(f"c lex-leader constraints keep one solution per orbit under the group {{{names}}}")
-    if m.pool.top > len(cells):
-        # auxiliary variables (encodings, lex-leader) may take several values for one
+    lex = sum(1 for key in m.pool.obj2id if key[0] == "lex")
+    if m.pool.top > len(cells) + lex:
+        # a cardinality encoding's auxiliary variables may take several values for one
         # placement: counting or enumerating over every variable would overcount
         lines += [
             f"c the solutions are the models projected on the {len(cells)} cell variables (c p show below):",
             "c a model counter must project on them and an enumerator must block them only;",
             f"c the {m.pool.top - len(cells)} other variables are auxiliary",
         ]
+    elif lex:
+        lines.append(
+            f"c the {lex} other variables (lex-leader: agreement so far) are determined by the cells: one model per solution"
+        )
     lines += [f"c x {r + 1} {c + 1} {m.var(r, c)}" for r, c in cells]
     lines.append("c p show " + " ".join(map(str, m.cell_variables())) + " 0")
     lines.append(f"p cnf {m.pool.top} {len(m.cnf.clauses)}")

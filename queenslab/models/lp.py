@@ -5,8 +5,8 @@ The columns ``x_R_C`` (1-based row and column) are binary cell variables, then t
 binary auxiliary variables ``lex_G_K`` of the lex-leader clauses; every sum is a row
 with its bounds, every clause the row "at least one literal true" (``1 - x`` for a
 negated literal). There is no objective: any feasible point is a solution, and with
-lex-leader constraints the feasible points projected on the cell variables are one per
-orbit. Written by highspy (the optional extra ``queenslab[mip]``), the format is the one
+lex-leader constraints there is one feasible point per orbit (the auxiliary variables are
+determined by the cell variables). Written by highspy (the optional extra ``queenslab[mip]``), the format is the one
 HiGHS, CPLEX, Gurobi, SCIP and CBC read.
 
 Examples
@@ -92,7 +92,7 @@ def to_lp(problem: Problem, fmt: str = "lp", *, symmetry: str | None = None, for
     if m.lex:
         header += [
             f"{marker} lex-leader constraints keep one solution per orbit under the group {{{m.group_names()}}}",
-            f"{marker} the solutions are the feasible points projected on the x_R_C; lex_G_K are auxiliary",
+            f"{marker} lex_G_K (agreement so far) are determined by the x_R_C: one feasible point per solution",
         ]
     return "\n".join(header) + "\n" + text
 

@@ -7,8 +7,8 @@ is the cell of row ``r``, column ``c``, 0-based), then the auxiliary variables o
 lex-leader clauses. Only ``>=`` and ``=`` are written, as the format's first version
 allows: an upper bound is a ``>=`` with the signs turned, and a clause with a negated
 literal ``~x`` is written with ``1 - x`` moved to the right-hand side. With lex-leader
-constraints the solutions projected on the cell variables are one per orbit: a counter
-must project on them (the header says so).
+constraints there is one solution per orbit: the auxiliary variables are determined by the
+cell variables, so even a counter that does not project counts orbits.
 
 Examples
 --------
@@ -67,8 +67,8 @@ def write(m: LinearModel) -> str:
     if m.lex:
         head += [
             f"* lex-leader constraints keep one solution per orbit under the group {{{m.group_names()}}}",
-            f"* the solutions are the assignments projected on x1 .. x{cells};"
-            f" the {len(number) - cells} other variables are auxiliary",
+            f"* the {len(number) - cells} variables after x{cells} (lex-leader: agreement so far) are determined by"
+            " the cells: one assignment per solution",
         ]
     return "\n".join(head + body) + "\n"
 
