@@ -367,7 +367,12 @@ def test_the_lex_leader_variables_are_determined_by_the_cells():
     (no projection) with a plain enumerator gives the orbit count of the brute-force oracle."""
     from pysat.solvers import Solver
 
-    for problem in (Problem(6), Problem(5, toroidal=True), Problem(6, columns=7, queens=6), Problem(6, blocked=((0, 2),))):
+    for problem in (
+        Problem(6),
+        Problem(5, toroidal=True),
+        Problem(6, columns=7, queens=6),
+        Problem(6, blocked=((0, 2),)),
+    ):
         m = cnf.build(problem, symmetry="lex-leader")
         models = 0
         with Solver(name="cadical195", bootstrap_with=m.cnf.clauses) as s:
