@@ -284,6 +284,7 @@ def test_linear_model_has_one_lex_pair_per_breaking_element():
     problem = Problem(6, blocked=((0, 0),))  # the blocked corner leaves the main-diagonal reflection
     m = linear_model(problem, "lex-leader")
     assert [p.element for p in m.lex] == [g.name for g in problem.symmetries()[1:]]
+    assert linear_model(Problem(1), "lex-leader").lex == ()  # every element fixes the one cell
     assert all(len(p.left) == len(p.right) > 0 for p in m.lex)
     assert linear_model(problem).lex == () and linear_model(problem).lex_clauses == ()
 

@@ -10,7 +10,7 @@ x86-64), projected on the cell variables whenever the formula has auxiliary vari
 counter beside Ganak, of another design: a knowledge compiler, not a search with
 component caching.
 
-d4 runs as a child process that dies with its parent and is killed on Ctrl-C.
+d4 runs as a child process (:mod:`.child`) that dies with its parent and is killed on Ctrl-C.
 """
 
 from __future__ import annotations
@@ -18,19 +18,17 @@ from __future__ import annotations
 import importlib.util
 import os
 import re
-import signal
-import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from .. import interrupt
 from ..constraints import KINDS
 from ..errors import MissingDependency, QueensError, UnsupportedProblem
 from ..models.cnf import CnfModel, to_dimacs
 from ..problem import Problem
+from . import child
 from .interface import ASSUME_SYMMETRIC, FORCE, Backend, CountResult
 from .sat import MODEL, cnf_solutions, model_counts
 
@@ -82,13 +80,6 @@ def d4_binary() -> Path:
     return binary
 
 
-def _die_with_parent() -> None:  # pragma: no cover - runs in the child before exec
-    import ctypes
-
-    PR_SET_PDEATHSIG = 1
-    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-
-
 def _d4_count(binary: Path, m: CnfModel) -> int:
     """The number of models of ``m`` (one per solution: refused otherwise), by d4."""
     _check_determined(m)
@@ -96,24 +87,11 @@ def _d4_count(binary: Path, m: CnfModel) -> int:
         cnf = Path(tmp, "model.cnf")
         cnf.write_text(to_dimacs(m.problem, model=m))
         argv = [str(binary), str(cnf), "-mc"]
-        proc = subprocess.Popen(
-            argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_die_with_parent
-        )
-        try:
-            while True:
-                try:
-                    out, err = proc.communicate(timeout=0.2)
-                    break
-                except subprocess.TimeoutExpired:
-                    interrupt.check()  # a stop asked by Ctrl-C or a crosscheck's time limit
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
+        returncode, out, err = child.run(argv)
     answer = re.search(r"^s (\d+)\s*$", out, re.M)
-    if proc.returncode != 0 or answer is None:
+    if returncode != 0 or answer is None:
         tail = (err or out)[-500:].strip()
-        raise QueensError(f"d4 ended with exit status {proc.returncode} and no count: {tail}")
+        raise QueensError(f"d4 ended with exit status {returncode} and no count: {tail}")
     return int(answer.group(1))
 
 

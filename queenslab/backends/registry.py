@@ -43,13 +43,23 @@ from .d4 import D4Backend
 from .interface import Backend, Option
 from .native import NativeBackend
 from .sat import GanakBackend, SatBackend
+from .xcsp3 import Xcsp3Backend
 
 __all__ = ["BACKENDS", "exact_backends", "get_backend", "backend_options", "solve", "count", "counts", "solutions"]
 
 #: name -> backend class; the first entry is the default backend.
 BACKENDS: dict[str, type[Backend]] = {
     cls.name: cls
-    for cls in (NativeBackend, CpsatBackend, SatBackend, GanakBackend, D4Backend, CpmpyBackend, ApproxmcBackend)
+    for cls in (
+        NativeBackend,
+        CpsatBackend,
+        SatBackend,
+        GanakBackend,
+        D4Backend,
+        CpmpyBackend,
+        Xcsp3Backend,
+        ApproxmcBackend,
+    )
 }
 
 _instances: dict[str, Backend] = {}

@@ -175,6 +175,8 @@ def linear_model(problem: Problem, symmetry: str | None = None, *, force: bool =
         for g in breaking_elements(problem):
             sources = cell_sources(problem.n, g, problem.columns)
             moved = [k for k, cell in enumerate(cells) if sources[k] != cell]
+            if not moved:  # g fixes every cell (a 1 x 1 board): X >=lex X holds
+                continue
             lex.append(LexPair(g.name, tuple(cells[k] for k in moved), tuple(sources[k] for k in moved)))
         clauses = tuple(lex_leader_clauses(problem))
     return LinearModel(problem, symmetry, cells, tuple(sums), tuple(lex), clauses)
