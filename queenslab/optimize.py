@@ -4,7 +4,9 @@ each solved by independent optimisers that must agree.
 :func:`optimize` builds the models of :mod:`queenslab.models.optimization` and solves
 them with CP-SAT (OR-Tools; a branch-and-bound search with its own bound) and with MaxSAT
 (pysat's RC2, a core-guided solver: it proves its optimum by refuting every better value
-with an unsatisfiable core). Domination has a third optimiser, the native engine's
+with an unsatisfiable core), and with the MIP solver HiGHS when the optional extra
+``queenslab[mip]`` is installed (branch and bound on the LP relaxation, with its dual
+bound). Domination has another optimiser, the native engine's
 exhaustive search (:func:`queenslab.native.domination.least_cover`): it refutes 1, 2, 3,
 ... queens in turn, each by a search that is exhaustive up to the board's symmetries,
 and proves the first number it does not refute with a witness; it proves gamma(Q_15) = 9
@@ -26,25 +28,27 @@ Examples
 
 from __future__ import annotations
 
+import importlib.util
 import time
 from dataclasses import dataclass
 
-from . import validate
+from . import interrupt, validate
 from .backends.cpsat import run_solver
 from .backends.processes import OutOfTime, run_elsewhere
 from .errors import QueensError
 from .models.cpsat import cp_model_module
-from .models.optimization import OBJECTIVES, Board, board, cpsat_model, wcnf_model
+from .models.optimization import OBJECTIVES, Board, board, cpsat_model, highs_model, wcnf_model
 from .problem import Cell, Problem, as_problem
 
 __all__ = ["OBJECTIVES", "SOLVERS", "DEFAULT_SOLVERS", "Optimum", "SolverRun", "optimize"]
 
-#: The optimisers, in the order they run: the exhaustive search (domination only), MaxSAT
-#: and CP-SAT.
-SOLVERS = ("search", "maxsat", "cpsat")
+#: The optimisers, in the order they run: the exhaustive search (domination only), MaxSAT,
+#: CP-SAT and the MIP solver HiGHS.
+SOLVERS = ("search", "maxsat", "cpsat", "mip")
 #: The optimisers each objective runs by default (the search proves domination only, and
-#: only without regions, whose bounds it does not read).
-DEFAULT_SOLVERS = {"dominate": SOLVERS, "independence": ("maxsat", "cpsat")}
+#: only without regions, whose bounds it does not read; the MIP only where HiGHS is
+#: installed).
+DEFAULT_SOLVERS = {"dominate": SOLVERS, "independence": ("maxsat", "cpsat", "mip")}
 
 
 @dataclass(frozen=True)
@@ -120,9 +124,9 @@ def optimize(
     problem : Problem
         The board and the constraints the queens obey (n <= 64).
     objective : {"dominate", "independence"}
-    solvers : tuple of {"search", "maxsat", "cpsat"}, optional
+    solvers : tuple of {"search", "maxsat", "cpsat", "mip"}, optional
         Default: :data:`DEFAULT_SOLVERS` of the objective (without the search on a board
-        with regions).
+        with regions, without the MIP where highspy is not installed).
     time_limit : float, optional
         Seconds each optimiser may take; one stopped by it reports its best value and bound.
 
@@ -138,14 +142,18 @@ def optimize(
     UnsupportedProblem
         For a constraint the compiled form does not say.
     MissingDependency
-        Without OR-Tools or python-sat.
+        Without OR-Tools or python-sat, or highspy for the MIP asked by name.
     """
     problem = as_problem(problem)
     objective = validate.choice(objective, tuple(OBJECTIVES), "objective")
     seconds = validate.positive_seconds(time_limit)
     b = board(problem)
     if solvers is None:
-        chosen = tuple(s for s in DEFAULT_SOLVERS[objective] if s != "search" or not b.regions)
+        chosen = tuple(
+            s
+            for s in DEFAULT_SOLVERS[objective]
+            if (s != "search" or not b.regions) and (s != "mip" or importlib.util.find_spec("highspy") is not None)
+        )
     else:
         if isinstance(solvers, str) or not solvers:
             raise QueensError(f"solvers is a non-empty tuple of {', '.join(SOLVERS)}, got {validate.brief(solvers)}")
@@ -262,6 +270,38 @@ def _rc2(wcnf: object, cells: int) -> list[int] | None:
     return [v - 1 for v in model if 0 < v <= cells]
 
 
+def _mip(
+    b: Board, objective: str, seconds: float | None, problem: Problem
+) -> tuple[int | None, int | None, bool, list[int]]:
+    import math
+
+    import highspy
+
+    h = highs_model(b, objective)
+    h.setOptionValue("mip_rel_gap", 0.0)  # the optimum, not one within HiGHS's default gap
+    h.setOptionValue("threads", 2)
+    if seconds is not None:
+        h.setOptionValue("time_limit", float(seconds))
+    interrupt.check()
+    with interrupt.stopping(h.cancelSolve) as stopper:
+        interrupt.run(h.run)
+    stopper.check()
+    interrupt.check()
+    status = h.getModelStatus()
+    if status == highspy.HighsModelStatus.kInfeasible:
+        return None, None, True, []
+    info = h.getInfo()
+    if info.primal_solution_status != 2:  # no feasible point found in time
+        return None, None, False, []
+    x = h.getSolution().col_value
+    cells = [i for i, v in enumerate(x) if v > 0.5]
+    value = len(cells)
+    # the dual bound of a minimum rounds up, of a maximum down: the objective is integral
+    dual = info.mip_dual_bound
+    bound = math.ceil(dual - 1e-6) if OBJECTIVES[objective] == "min" else math.floor(dual + 1e-6)
+    return value, bound, status == highspy.HighsModelStatus.kOptimal, cells
+
+
 #: Each optimiser, by name: ``(board, objective, seconds, problem) -> (value, bound,
 #: proved, cells)``.
-_OPTIMISERS = {"search": _search, "maxsat": _maxsat, "cpsat": _cpsat}
+_OPTIMISERS = {"search": _search, "maxsat": _maxsat, "cpsat": _cpsat, "mip": _mip}

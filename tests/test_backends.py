@@ -10,7 +10,7 @@ from queenslab import Problem, Region, crosscheck, get_backend
 from queenslab.backends import BACKENDS, backend_options
 from queenslab.backends.interface import COUNTS, SOLUTIONS, SOLVE, Backend
 from queenslab.data import known_total
-from queenslab.errors import Incomplete, QueensError, TooLarge, UnknownOption
+from queenslab.errors import Incomplete, QueensError, TooLarge, UnknownOption, UnsupportedProblem
 
 ENUMERATING = [name for name in BACKENDS if name != "ganak"]
 
@@ -88,6 +88,11 @@ def test_every_backend_counts_and_enumerates_what_the_oracle_finds(p):
             # its own oracle tests (the models' tests, tests/test_xcsp3.py)
             continue
         be = get_backend(name)
+        if name == "d4" and _undetermined_auxiliaries(p):
+            # d4 counts without projection: such a model is refused, never miscounted
+            with pytest.raises(UnsupportedProblem, match="auxiliary variables"):
+                be.counts(p, unique=True)
+            continue
         r = be.counts(p, unique=True)
         if be.approximate:  # an estimate: the oracle's numbers within its bounds
             assert r.within(len(sols), naive.orbit_count(p, sols)), name
@@ -96,6 +101,19 @@ def test_every_backend_counts_and_enumerates_what_the_oracle_finds(p):
         assert sorted(be.solutions(p)) == sols, name
         found = be.solve(p)
         assert (found is None) == (not sols) and (found is None or tuple(found) in set(sols)), name
+
+
+def _undetermined_auxiliaries(p) -> bool:
+    """Whether the pairwise CNF model of ``p`` (plain or lex-leader) has auxiliary
+    variables other than the lex-leader ones (a bound the pairwise encoding cannot say)."""
+    from queenslab.models import cnf
+
+    for symmetry in (None, "lex-leader"):
+        m = cnf.build(p, symmetry=symmetry)
+        lex = sum(1 for key in m.pool.obj2id if key[0] == "lex")
+        if m.pool.top > p.n * p.columns + lex:
+            return True
+    return False
 
 
 @pytest.mark.parametrize(

@@ -169,7 +169,7 @@ def check_against_the_oracle(report: CompletionReport) -> None:
 def test_every_backend_agrees_with_the_oracle_at_n_6():
     report = completion_experiment(6, instances=2, seed=5)  # xcsp3 starts a Java process per count
     assert report.ks == tuple(range(7)) and report.backends == tuple(default_backends(6))
-    assert set(report.backends) == {"native", "cpsat", "sat", "ganak", "d4", "cpmpy", "xcsp3"}
+    assert set(report.backends) == {"native", "cpsat", "sat", "ganak", "d4", "cpmpy", "xcsp3", "pumpkin"}
     check_against_the_oracle(report)
     assert report.agrees is True and all(row.agrees for row in report.results)
 
@@ -185,7 +185,7 @@ def test_counts_agree_with_the_oracle(n, ks):
 @pytest.mark.parametrize("n", [7, 8])
 def test_every_backend_agrees_with_the_oracle_at_every_k(n):
     report = completion_experiment(n, instances=4, seed=11)
-    assert set(report.backends) == {"native", "cpsat", "sat", "ganak", "d4", "cpmpy", "xcsp3"}
+    assert set(report.backends) == {"native", "cpsat", "sat", "ganak", "d4", "cpmpy", "xcsp3", "pumpkin"}
     check_against_the_oracle(report)
     assert report.agrees is True
 

@@ -68,6 +68,26 @@ def test_a_stopped_optimiser_reports_its_bound_not_a_proof():
         assert run.bound is not None and run.bound <= A075458[12] <= run.value
 
 
+def test_the_mip_runs_by_default_where_highspy_is_installed(monkeypatch):
+    import importlib.util
+
+    pytest.importorskip("highspy")
+    r = optimize(Problem(6), "independence")
+    assert [x.solver for x in r.runs] == ["maxsat", "cpsat", "mip"] and r.agrees
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "highspy" else real(name, *a))
+    assert [x.solver for x in optimize(Problem(6), "dominate").runs] == ["search", "maxsat", "cpsat"]
+
+
+def test_a_stopped_mip_reports_its_bound_not_a_proof():
+    pytest.importorskip("highspy")
+    r = optimize(Problem(14), "dominate", solvers=("mip",), time_limit=0.5)
+    run = r.runs[0]
+    assert not run.proved and not r.proved
+    if run.value is not None:
+        assert run.bound is not None and run.bound <= A075458[13] <= run.value
+
+
 def test_bad_requests_are_refused():
     with pytest.raises(QueensError, match="objective"):
         optimize(Problem(4), "dominance")
@@ -88,7 +108,7 @@ def test_the_command_line(capsys, monkeypatch):
     assert code == 0 and "the most queens that attack no other: 5 (proved)" in out
     code, _, err = run_cli(capsys, monkeypatch, "optimize", "dominate", "4", "--solver", "glpk")
     assert code == 2 and "error" in err.lower()
-    assert data["time_limit"] == 60 and [r["solver"] for r in data["runs"]] == ["search", "maxsat", "cpsat"]
+    assert data["time_limit"] == 60 and [r["solver"] for r in data["runs"]] == ["search", "maxsat", "cpsat", "mip"]
     code, out, _ = run_cli(capsys, monkeypatch, "optimize", "dominate", "7", "--solver", "search", "--json")
     data = json.loads(out)
     assert code == 0 and data["optimum"] == A075458[6] and [r["solver"] for r in data["runs"]] == ["search"]
@@ -216,7 +236,7 @@ def test_the_search_proves_domination_only():
         optimize(Problem(4, regions=[Region.rows([0], 4, at_most=0)]), "dominate", solvers=("search",))
     # by default a board with regions is left to the model-based optimisers
     r = optimize(Problem(4, regions=[Region.rows([0], 4, at_most=0)]), "dominate")
-    assert [x.solver for x in r.runs] == ["maxsat", "cpsat"]
+    assert [x.solver for x in r.runs] == ["maxsat", "cpsat", "mip"]
 
 
 def test_the_search_refuses_a_relation_that_is_not_symmetric():

@@ -42,6 +42,7 @@ from .cpsat import CpsatBackend
 from .d4 import D4Backend
 from .interface import Backend, Option
 from .native import NativeBackend
+from .pumpkin import PumpkinBackend
 from .sat import GanakBackend, SatBackend
 from .xcsp3 import Xcsp3Backend
 
@@ -58,6 +59,7 @@ BACKENDS: dict[str, type[Backend]] = {
         D4Backend,
         CpmpyBackend,
         Xcsp3Backend,
+        PumpkinBackend,
         ApproxmcBackend,
     )
 }

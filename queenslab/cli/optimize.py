@@ -50,11 +50,12 @@ def _command(objective: str, summary: str, examples: str) -> None:
     )
     @click.option(
         "--solver",
-        type=click.Choice(["all", "search", "maxsat", "cpsat", "both"]),
+        type=click.Choice(["all", "search", "maxsat", "cpsat", "mip", "both"]),
         default="all",
         show_default=True,
         help="The optimisers to run. all: every optimiser of the objective (the exhaustive search, for domination "
-        "without regions, then MaxSAT and CP-SAT), each held to the others; both: MaxSAT and CP-SAT.",
+        "without regions, then MaxSAT, CP-SAT and, with the extra queenslab[mip], the MIP solver HiGHS), each "
+        "held to the others; both: MaxSAT and CP-SAT.",
     )
     @click.option(
         "--time-limit",
@@ -132,7 +133,8 @@ _command(
     "dominate",
     "The fewest queens that occupy or attack every cell of the board (gamma(Q_n), OEIS A075458).",
     "  queenslab optimize dominate 8\n  queenslab optimize dominate 15 --solver search     # gamma = 9, in seconds\n"
-    "  queenslab optimize dominate 11 --solver cpsat --json\n  queenslab optimize dominate 9 --toroidal",
+    "  queenslab optimize dominate 11 --solver cpsat --json\n  queenslab optimize dominate 9 --toroidal\n"
+    "  queenslab optimize dominate 10 --solver mip",
 )
 _command(
     "independence",

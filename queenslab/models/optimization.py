@@ -1,7 +1,7 @@
 """Optimisation models of a problem's board: the fewest queens that dominate it, the most
 queens that attack no other.
 
-Two objectives (:data:`OBJECTIVES`), each built for two independent optimisers:
+Two objectives (:data:`OBJECTIVES`), each built for three independent optimisers:
 
 * ``dominate`` -- the domination number: the fewest queens such that every cell holds a
   queen or is attacked by one (queens may attack each other), gamma(Q_n) for the standard
@@ -17,7 +17,8 @@ hole needs covering, and every line is cut at its holes into segments, each of w
 holds at most one queen of an independent set (leapers jump over holes). :func:`cpsat_model`
 builds the CP-SAT model (a Boolean per cell, the objective as a linear sum),
 :func:`wcnf_model` the weighted CNF of a MaxSAT solver (the cover or the non-attack
-conditions hard, one soft unit clause per cell). This module builds;
+conditions hard, one soft unit clause per cell), :func:`highs_model` the 0/1 integer
+program of HiGHS (a binary column per cell, a row per condition). This module builds;
 :mod:`queenslab.optimize` solves and compares.
 """
 
@@ -33,7 +34,7 @@ from ..constraints import KINDS, Holes, unhandled
 from ..errors import UnsupportedProblem
 from ..problem import Cell, Problem, as_problem
 
-__all__ = ["OBJECTIVES", "Board", "board", "cpsat_model", "wcnf_model"]
+__all__ = ["OBJECTIVES", "Board", "board", "cpsat_model", "wcnf_model", "highs_model"]
 
 #: The objectives, each with its sense.
 OBJECTIVES = {"dominate": "min", "independence": "max"}
@@ -219,3 +220,44 @@ def wcnf_model(b: Board, objective: str) -> Any:
     for i in range(cells):
         w.append([-(i + 1)] if sense == "min" else [i + 1], weight=1)
     return w
+
+
+def highs_model(b: Board, objective: str) -> Any:
+    """The 0/1 integer program of ``objective`` on ``b`` in a fresh HiGHS instance (column
+    ``i`` is cell ``i``): a cover row ``>= 1`` per cell for domination, a line or pair row
+    ``<= 1`` for independence, the region rows, forbidden and fixed cells as column bounds,
+    the number of queens as the objective."""
+    import numpy as np
+
+    from .lp import highs
+
+    sense = OBJECTIVES[validate.choice(objective, tuple(OBJECTIVES), "objective")]
+    h = highs()
+    k = len(b.cells)
+    lower, upper = np.zeros(k), np.ones(k)
+    upper[list(b.forbidden)] = 0
+    lower[list(b.fixed)] = 1
+    h.addVars(k, lower, upper)
+    h.changeColsIntegrality(k, np.arange(k, dtype=np.int32), np.ones(k, dtype=np.uint8))
+    h.changeColsCost(k, np.arange(k, dtype=np.int32), np.ones(k))
+    inf = float("inf")
+
+    def row(cells, least: float, most: float) -> None:
+        idx = np.array(cells, dtype=np.int32)
+        h.addRow(least, most, len(idx), idx, np.ones(len(idx)))
+
+    if objective == "dominate":
+        for cover in b.covers:
+            if cover:  # a hole needs no cover
+                row(cover, 1, inf)
+    else:
+        for line in b.lines:
+            row(line, -inf, 1)
+        for pair in b.pairs:
+            row(pair, -inf, 1)
+    for cells, least, most in b.regions:
+        row(cells, least, most)
+    import highspy
+
+    h.changeObjectiveSense(highspy.ObjSense.kMinimize if sense == "min" else highspy.ObjSense.kMaximize)
+    return h
