@@ -32,7 +32,7 @@ hardness is shown for two related problems (Blocked n-Queens and the Excluded Di
 Problem), which this module does not generate.
 
 Each count is exact. Without a time limit every backend counts in this process
-(:func:`queenslab.counting.count`) and only backends within their practical limits are
+(:func:`queenslab.counting.counts`) and only backends within their practical limits are
 taken by default; with a time limit each backend counts in a process of its own, stopped
 at the limit (:func:`queenslab.backends.crosscheck.crosscheck`), and a backend that runs
 out is recorded as timed out, never as a disagreement. A disagreement between complete
@@ -54,7 +54,7 @@ from typing import Any, cast
 from . import validate
 from .backends.crosscheck import crosscheck
 from .backends.registry import BACKENDS, exact_backends, get_backend
-from .counting import count
+from .counting import counts
 from .errors import MissingDependency, QueensError, TooLarge, setting
 from .problem import Problem
 from .provenance import environment
@@ -637,7 +637,7 @@ def _count_all(
 def _count_here(problem: Problem, name: str, strict: bool, skipped: list[Skipped]) -> Answer | None:
     """``name``'s count of ``problem`` in this process, to the end."""
     try:
-        r = count(problem, backend=name)
+        r = counts(problem, backend=name)
     except (MissingDependency, TooLarge) as e:
         if strict:
             raise

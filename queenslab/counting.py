@@ -6,8 +6,10 @@ in a ledger or run on a Dask cluster (``ledger``, ``dask``, ``verify``), and a r
 board sizes. Each is a library call here, with the command's option names, so that a
 Python user can do whatever the command line does and the command line only speaks:
 
-* :func:`count` -- one problem: ``count(problem, unique=True, classes=True)``,
-  ``count(problem, ledger="q17.sqlite", dask="local:2")``, ``count(problem, backend="cpsat")``;
+* :func:`counts` -- one problem: ``counts(problem, unique=True, classes=True)``,
+  ``counts(problem, ledger="q17.sqlite", dask="local:2")``, ``counts(problem, backend="cpsat")``;
+  it returns a :class:`~queenslab.result.CountResult`, as ``queenslab.counts`` does (``queenslab.count``
+  is the number alone);
 * :func:`count_range` -- every size from ``first`` to ``last`` of one variant, each
   checked up front as its largest would be, built one at a time as it is counted;
 * :func:`check_range` -- the range's bounds alone, before anything is built.
@@ -29,14 +31,14 @@ from .errors import QueensError, TooLarge, UnsupportedProblem, setting
 from .problem import Problem, as_problem
 from .result import CountResult
 
-__all__ = ["count", "count_range", "check_range", "MAX_N"]
+__all__ = ["counts", "count_range", "check_range", "MAX_N"]
 
 #: The largest board of a range: a bitboard row is a 64-bit integer (the native engine's
 #: representation), and counting is out of reach long before.
 MAX_N = 64
 
 
-def count(
+def counts(
     problem: Problem,
     *,
     unique: bool = False,
@@ -89,7 +91,7 @@ def count(
 
     Examples
     --------
-    >>> r = count(Problem(8), unique=True, classes=True)
+    >>> r = counts(Problem(8), unique=True, classes=True)
     >>> r.count, r.unique, r.classes
     (92, 12, {1: 0, 2: 0, 4: 1, 8: 11})
     """
@@ -195,9 +197,9 @@ def count_range(
     top = as_problem(variant(last), "the range's largest problem")
     be.check_reach(top, **opts)
 
-    def counts() -> Iterator[tuple[Problem, CountResult]]:
+    def each() -> Iterator[tuple[Problem, CountResult]]:
         for k in range(first, last + 1):
             p = top if k == last else as_problem(variant(k))
-            yield p, count(p, unique=unique, classes=classes, backend=backend, progress=progress, **opts)
+            yield p, counts(p, unique=unique, classes=classes, backend=backend, progress=progress, **opts)
 
-    return counts()
+    return each()

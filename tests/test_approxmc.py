@@ -170,10 +170,11 @@ def test_crosscheck_holds_an_estimate_within_the_exact_bounds(capsys, monkeypatc
     r = crosscheck(Problem(8), ["native", "approxmc"], time_limit=None)
     est = r.rows[-1]
     assert est.approximate and est.within_bounds is True and est not in r.answered
-    assert r.verdict == "agree" and r.estimated == (est,) and r.outside == ()
+    # the native engine's two methods agree; an estimate confirms nothing
+    assert r.verdict == "native only" and r.estimated == (est,) and r.outside == ()
     # the command line: each backend in a process of its own
     code, out, _ = run_cli(capsys, monkeypatch, "crosscheck", 7, "--backends", "native,approxmc")
-    assert code == 0 and "within bounds" in out and "estimates decide no agreement" in out
+    assert code == 3 and "within bounds" in out and "estimates decide no agreement" in out
 
 
 def test_an_estimate_alone_never_makes_a_crosscheck_conclusive(capsys, monkeypatch):
@@ -182,7 +183,7 @@ def test_an_estimate_alone_never_makes_a_crosscheck_conclusive(capsys, monkeypat
     r = crosscheck(Problem(6), ["approxmc"], time_limit=None)
     assert r.verdict == "inconclusive" and r.rows[0].within_bounds is None  # none to hold it against
     code, out, _ = run_cli(capsys, monkeypatch, "crosscheck", 6, "--backends", "approxmc")
-    assert code == 1 and "inconclusive" in out and "no exact answer to hold it against" in out
+    assert code == 3 and "inconclusive" in out and "no exact answer to hold it against" in out
 
 
 def test_crosscheck_runs_approximate_backends_only_when_asked():
@@ -196,12 +197,12 @@ def test_an_estimate_outside_its_bounds_is_reported_but_is_no_disagreement(capsy
     # of 8-queens far too high (the count runs in this process, time_limit=None)
     monkeypatch.setattr(approxmc, "_approxmc_count", lambda pyapproxmc, m, *args: 1000)
     r = crosscheck(Problem(8), ["native", "approxmc"], unique=False, time_limit=None)
-    assert r.verdict == "agree" and r.outside == (r.rows[-1],) and r.rows[-1].count_bounds == (556, 1800)
+    assert r.verdict == "native only" and r.outside == (r.rows[-1],) and r.rows[-1].count_bounds == (556, 1800)
     import queenslab.cli.counting as command
 
     real = command.crosscheck
     monkeypatch.setattr(command, "crosscheck", lambda *a, **kw: real(*a, **{**kw, "time_limit": None}))
-    code, out, _ = run_cli(capsys, monkeypatch, "crosscheck", 8, "--no-unique", "--backends", "native,approxmc")
+    code, out, _ = run_cli(capsys, monkeypatch, "crosscheck", 8, "--no-unique", "--backends", "native,sat,approxmc")
     assert code == 0 and "OUTSIDE bounds" in out and "not a disagreement of exact counts" in out
     code, out, _ = run_cli(capsys, monkeypatch, "count", 8, "--backend", "approxmc")
     assert code == 0 and "known value 92: OUTSIDE bounds" in out  # reported; fails no command

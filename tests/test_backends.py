@@ -161,7 +161,7 @@ def test_crosscheck_records_a_backend_beyond_its_limit_and_refuses_when_none_can
     r = crosscheck(Problem(15), ["native", "cpsat"], unique=False)
     join, symmetric, cpsat = r.rows  # the native backend's two independent counts
     assert join.count == symmetric.count == known_total(15) and cpsat.error and "practical limit" in cpsat.error
-    assert r.verdict == "agree"
+    assert r.verdict == "native only" and r.skipped == (cpsat,)
     r = crosscheck(Problem(11, toroidal=True), ["native", "cpsat"], unique=False, options={"cpsat": {"limit": 1}})
     assert r.verdict == "inconclusive"  # one complete answer and a lower bound are no agreement
     with pytest.raises(TooLarge):

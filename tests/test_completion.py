@@ -208,13 +208,13 @@ def test_a_disagreement_is_reported_with_the_instance_backends_and_counts(monkey
     import queenslab.completion as completion
     import queenslab.counting as counting
 
-    true_count = counting.count
+    true_count = counting.counts
 
     def one_too_many(problem, *, backend="native", **opts):  # a broken backend: sat counts one more
         r = true_count(problem, backend=backend, **opts)
         return r if backend != "sat" else dataclasses.replace(r, count=r.count + 1)
 
-    monkeypatch.setattr(completion, "count", one_too_many)
+    monkeypatch.setattr(completion, "counts", one_too_many)
     report = completion_experiment(6, [1, 2], instances=2, backends=["native", "sat"], seed=3)
     assert report.agrees is False and all(row.agrees is False for row in report.results)
     assert len(report.disagreements) == 4

@@ -251,7 +251,7 @@ def test_one_answer_and_a_timeout_is_inconclusive(capsys, monkeypatch):
     )
     data = json.loads(out)
     assert time.perf_counter() - t0 < OUT_OF_TIME + BEYOND_THE_LIMIT
-    assert code == 1 and data["verdict"] == "inconclusive" and data["time_limit"] == OUT_OF_TIME
+    assert code == 3 and data["verdict"] == "inconclusive" and data["time_limit"] == OUT_OF_TIME
     assert [(row["backend"], row["timed_out"], row["complete"]) for row in data["results"]] == [
         ("native", False, True),
         ("ganak", True, False),

@@ -9,7 +9,7 @@ import pytest
 from clirun import run_cli
 
 from queenslab import Problem
-from queenslab.counting import check_range, count, count_range
+from queenslab.counting import check_range, count_range, counts
 from queenslab.data import known_total, known_unique
 from queenslab.errors import QueensError, TooLarge, UnsupportedProblem
 
@@ -18,7 +18,7 @@ CLI = Path(__file__).resolve().parents[1] / "queenslab" / "cli"
 
 @pytest.mark.parametrize("n", range(4, 11))
 def test_classes_add_up_to_the_known_orbits_and_total(n):
-    r = count(Problem(n), unique=True, classes=True)
+    r = counts(Problem(n), unique=True, classes=True)
     assert (r.count, r.unique) == (known_total(n), known_unique(n))
     assert sum(r.classes.values()) == r.unique and sum(k * v for k, v in r.classes.items()) == r.count
 
@@ -27,19 +27,19 @@ def test_a_range_is_the_counts_of_its_sizes_one_by_one():
     rows = list(count_range(lambda k: Problem(k, toroidal=True), 4, 9, unique=True))
     assert [p.n for p, _ in rows] == list(range(4, 10))
     for p, r in rows:
-        single = count(p, unique=True)
+        single = counts(p, unique=True)
         assert (r.count, r.unique) == (single.count, single.unique)
 
 
 def test_the_questions_a_backend_cannot_answer_are_refused_by_the_library():
     with pytest.raises(UnsupportedProblem, match="native backend"):
-        count(Problem(8), classes=True, backend="cpsat")
+        counts(Problem(8), classes=True, backend="cpsat")
     with pytest.raises(UnsupportedProblem, match="cannot be split"):
-        count(Problem(8), ledger="never-made.sqlite", backend="sat")
+        counts(Problem(8), ledger="never-made.sqlite", backend="sat")
     with pytest.raises(QueensError, match="ledger"):
-        count(Problem(8), verify=3)
+        counts(Problem(8), verify=3)
     with pytest.raises(QueensError, match="drop one"):
-        count(Problem(8), classes=True, ledger="never-made.sqlite")
+        counts(Problem(8), classes=True, ledger="never-made.sqlite")
     assert not Path("never-made.sqlite").exists()
 
 
@@ -115,3 +115,18 @@ def test_the_command_lines_copies_of_the_heuristics_names_are_the_librarys():
 
     assert command.METHODS == heuristics.METHODS
     assert command._SEEDED == tuple(m for m in heuristics.METHODS if m in heuristics.RANDOMISED)
+
+
+def test_count_is_the_number_and_counts_the_result_everywhere():
+    """One name, one thing: every ``count`` returns the number, every ``counts`` the result."""
+    import queenslab
+    import queenslab.counting as counting
+    from queenslab.backends import get_backend
+    from queenslab.result import CountResult
+
+    p = Problem(6)
+    numbers = [queenslab.count(p), get_backend("sat").count(p), get_backend("native").count(p)]
+    results = [queenslab.counts(p), counting.counts(p), get_backend("sat").counts(p)]
+    assert all(type(x) is int and x == 4 for x in numbers)
+    assert all(isinstance(r, CountResult) and r.count == 4 for r in results)
+    assert not hasattr(counting, "count")

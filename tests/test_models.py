@@ -245,10 +245,31 @@ def test_crosscheck_cli_needs_two_complete_answers(capsys, monkeypatch):
     code, out, _ = run_cli(capsys, monkeypatch, "crosscheck", "8", "--backends", "native,sat", "--json")
     assert code == 0 and json.loads(out)["verdict"] == "agree"
     code, out, _ = run_cli(capsys, monkeypatch, "crosscheck", "7", "--toroidal", "--backends", "native")
-    assert code == 1 and "inconclusive" in out and "agree" not in out.replace("an agreement", "")
-    # the standard problem: the native backend's join and symmetric search are two answers
+    assert code == 3 and "inconclusive" in out and "agree" not in out.replace("an agreement", "")
+    # the standard problem: the native backend's join and symmetric search are two answers,
+    # but of one engine: they agree, and no independent backend confirmed them
     code, out, _ = run_cli(capsys, monkeypatch, "crosscheck", "8", "--backends", "native")
-    assert code == 0 and "all 2 complete answers agree (native (join), native (symmetric))" in out
+    assert (
+        code == 3
+        and "native only: the 2 complete answers agree" in out
+        and "(native (join), native (symmetric))" in out
+    )
+
+
+def test_crosscheck_says_agree_only_with_an_independent_answer(capsys, monkeypatch):
+    """Two native methods agreeing are "native only" (exit 3); one solver answering too
+    makes it "agree" (exit 0); the solvers beyond their reach are named with the reason."""
+    r = backends.crosscheck(Problem(15), ["native", "sat", "ganak"], time_limit=30)
+    assert r.verdict == "native only" and not r.agree and len(r.answered) == 2
+    assert {row.backend for row in r.skipped} == {"sat", "ganak"} and not r.independent
+    # every backend by default: the solvers refuse n = 15 up front
+    code, out, _ = run_cli(capsys, monkeypatch, "crosscheck", "15", "--time-limit", "20", "--json")
+    data = json.loads(out)
+    assert code == 3 and data["verdict"] == "native only" and data["agrees"] is False
+    code, out, _ = run_cli(capsys, monkeypatch, "crosscheck", "15", "--time-limit", "20")
+    assert "independent backends without an answer: cpsat: beyond its practical limit; sat: beyond" in out
+    r = backends.crosscheck(Problem(9), ["native", "sat"])
+    assert r.verdict == "agree" and [row.backend for row in r.independent] == ["sat"]
 
 
 def test_crosscheck_table():

@@ -78,8 +78,12 @@ class Crosscheck:
     others' answer, so it withholds an agreement. The :attr:`verdict` is
 
     * ``"disagree"`` when two complete answers differ;
-    * ``"agree"`` when at least two backends answered completely, all alike, and no row
-      holds a lower bound (rows that ran out of time or could not run do not count);
+    * ``"agree"`` when at least two complete answers are all alike, at least one of them
+      comes from a backend of another family than the native engine (a solver), and no
+      row holds a lower bound (rows that ran out of time or could not run do not count);
+    * ``"native only"`` when the complete answers are alike but all come from the native
+      engine (its join and its symmetric search check each other, but they share the
+      engine: no independent solver confirmed them);
     * ``"inconclusive"`` otherwise (fewer than two complete answers, or a lower bound).
 
     Only exact rows take part: an approximate row is never an answer of the verdict. It
@@ -100,6 +104,17 @@ class Crosscheck:
         return tuple(r for r in self.rows if r.error is None and r.complete and not r.approximate)
 
     @property
+    def independent(self) -> tuple[CrosscheckRow, ...]:
+        """The complete exact answers of backends other than the native engine."""
+        return tuple(r for r in self.answered if r.backend != ENGINE)
+
+    @property
+    def skipped(self) -> tuple[CrosscheckRow, ...]:
+        """The exact rows of backends other than the native engine that gave no answer
+        (could not run, or ran out of time)."""
+        return tuple(r for r in self.rows if r.backend != ENGINE and not r.approximate and r.error is not None)
+
+    @property
     def limited(self) -> tuple[CrosscheckRow, ...]:
         """The rows a limit stopped (their counts are lower bounds)."""
         return tuple(r for r in self.rows if r.error is None and not r.complete)
@@ -116,12 +131,13 @@ class Crosscheck:
 
     @property
     def verdict(self) -> str:
-        """``"agree"``, ``"disagree"`` or ``"inconclusive"`` (see the class docstring)."""
+        """``"agree"``, ``"disagree"``, ``"native only"`` or ``"inconclusive"`` (see the
+        class docstring)."""
         answers = {(r.count, r.unique if self.unique else None) for r in self.answered}
         if len(answers) > 1:
             return "disagree"
         if len(self.answered) >= 2 and not self.limited:
-            return "agree"
+            return "agree" if self.independent else "native only"
         return "inconclusive"
 
     def _repr_html_(self) -> str:
@@ -131,8 +147,26 @@ class Crosscheck:
 
     @property
     def agree(self) -> bool:
-        """Whether the verdict is ``"agree"``: two or more complete answers, all alike."""
+        """Whether the verdict is ``"agree"``: two or more complete answers, all alike,
+        one of them from a backend other than the native engine."""
         return self.verdict == "agree"
+
+
+#: The backend whose answers a crosscheck confirms: its own methods agreeing is no
+#: independent confirmation.
+ENGINE = "native"
+
+
+def skip_reason(row: CrosscheckRow) -> str:
+    """Why a row holds no answer, in a few words."""
+    error = row.error or ""
+    if row.timed_out:
+        return "ran out of its time limit"
+    if "practical limit" in error:
+        return "beyond its practical limit"
+    if "pip install" in error or ("needs" in error and "install" in error):
+        return "not installed"
+    return error.split(";")[0][:80]
 
 
 def crosscheck(

@@ -15,9 +15,9 @@ import click
 from .. import interrupt
 from ..backends import crosscheck
 from ..backends.approximate import ApproximateCount
-from ..backends.crosscheck import DEFAULT_TIME_LIMIT
+from ..backends.crosscheck import DEFAULT_TIME_LIMIT, skip_reason
 from ..backends.interface import COUNTS
-from ..counting import check_range, count as count_problem, count_range
+from ..counting import check_range, count_range, counts as count_problem
 from ..data import Known
 from ..errors import QueensError, in_flags
 from ..models.export import EXPORTS, export
@@ -473,10 +473,14 @@ def crosscheck_cmd(
     Each backend counts in a process of its own, stopped when it runs out of
     --time-limit (default 60 s); its row then says so. The native backend counts the
     standard problem twice, by the half-board join and by the symmetric search (two
-    rows; independent algorithms). A row stopped by a limit, a
-    backend that ran out of time or could not run is never part of an agreement: exit 0
-    needs two or more complete answers, all alike, and no lower bound among the rows
-    (a backend that ran out holds none: the others decide); Ctrl-C exits 130.
+    rows; independent algorithms, one engine). A row stopped by a limit, a
+    backend that ran out of time or could not run is never part of an agreement.
+    Verdicts and exit codes: agree (0) needs two or more complete answers, all alike,
+    one of them from a backend other than native, and no lower bound among the rows
+    (a backend that ran out holds none: the others decide); disagree (1); native only
+    (3): the answers agree but only the native engine gave them (the text names the
+    independent backends that did not answer and why); inconclusive (3): fewer than two
+    complete answers, or a lower bound. Ctrl-C exits 130.
     An approximate backend (approxmc: named in --backends, or added by --approximate)
     gives no answer: its estimate is within or outside bounds of the exact answer and
     changes neither the verdict nor the exit code (outside bounds is reported; the
@@ -486,7 +490,7 @@ def crosscheck_cmd(
 
     \b
     JSON keys: n, problem, compared_unique (whether orbits were compared), time_limit,
-    agrees, verdict (agree, disagree or inconclusive), results (each: backend, count, unique,
+    agrees, verdict (agree, disagree, native only or inconclusive), results (each: backend, count, unique,
     seconds, complete, error, timed_out, method, approximate, epsilon, delta, count_bounds,
     unique_bounds, within_bounds), note (why contradicting constraints leave no
     solutions, else null), known, known_unique, known_source (the known counts and where
@@ -542,17 +546,32 @@ def crosscheck_cmd(
             click.echo(f"all {len(res.answered)} complete answers agree ({answered})")
         elif res.verdict == "disagree":
             click.echo("BACKENDS DISAGREE")
+        elif res.verdict == "native only":
+            click.echo(
+                f"native only: the {len(res.answered)} complete answers agree but all come from the native engine "
+                f"({answered}); no independent backend confirmed them"
+            )
         else:
             click.echo(
                 f"inconclusive: {len(res.answered)} complete answer(s) ({answered or 'none'}); "
                 "an agreement needs two or more, and no lower bound among the rows"
             )
+        if not res.independent and res.skipped:
+            reasons = "; ".join(f"{r.backend}: {skip_reason(r)}" for r in res.skipped)
+            click.echo(f"independent backends without an answer: {reasons}")
         for line in approx.bounds_lines(res):
             click.echo(line)
         if known.agrees is not None:
             verdict = "every answer equals it" if known.agrees else "an answer DIFFERS from it"
             click.echo(f"{_known_text(known, not no_unique, source=True)}: {verdict}")
-    return 0 if res.agree and known.agrees is not False else 1
+    if res.verdict == "disagree" or known.agrees is False:
+        return 1
+    return 0 if res.agree else UNCONFIRMED
+
+
+#: The exit code of a crosscheck that confirmed nothing (native only, or inconclusive):
+#: no answer was found wrong, and none was confirmed by an independent backend.
+UNCONFIRMED = 3
 
 
 def _known_text(known: Known, unique: bool, source: bool) -> str:
