@@ -272,6 +272,29 @@ def test_crosscheck_says_agree_only_with_an_independent_answer(capsys, monkeypat
     assert r.verdict == "agree" and [row.backend for row in r.independent] == ["sat"]
 
 
+def test_a_solver_beyond_its_limit_counts_when_its_predicted_cost_fits(monkeypatch):
+    """The reach is the predicted cost of the problem at hand, not n alone: with sat's
+    practical limit lowered to 8, n = 9 (352 + 46 solutions) is counted under a generous
+    time limit, with the reason in its row, and refused under one its prediction exceeds."""
+    from queenslab.backends.sat import SatBackend
+
+    monkeypatch.setattr(SatBackend, "practical_limit", 8)
+    r = backends.crosscheck(Problem(9), ["native", "sat"], time_limit=60)
+    sat = r.rows[-1]
+    assert (sat.count, sat.unique) == (352, 46) and r.verdict == "agree"
+    assert (
+        sat.reach.startswith("beyond its practical limit n <= 8, counted for its predicted cost") and "398" in sat.reach
+    )
+    # the decision is the parent's (the backend counts in a process of its own)
+    from queenslab.backends.crosscheck import _within_budget
+
+    sat_backend, native_rows = backends.get_backend("sat"), list(r.rows[:2])
+    predicted = sat_backend.predicted_seconds(Problem(9), 352, 46)
+    assert _within_budget(sat_backend, Problem(9), True, {}, native_rows, predicted * 1.5) == ({}, None)
+    assert _within_budget(sat_backend, Problem(9), True, {}, native_rows, predicted * 2.5)[0] == {"force": True}
+    assert _within_budget(sat_backend, Problem(9), True, {}, [], None) == ({}, None)  # no answer to predict from
+
+
 def test_crosscheck_table():
     r = backends.crosscheck(Problem(7, knight=True, toroidal=False, blocked=[(0, 0)]))
     # every exact backend by default (an approximate one only when asked)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .. import interrupt, validate
-from ..errors import MissingDependency, QueensError, TooLarge
+from ..errors import MissingDependency, QueensError, TooLarge, UnsupportedProblem
 from ..problem import Problem, as_problem
 from ..result import CountResult
 from .approximate import ApproximateCount, within_all
@@ -47,6 +47,10 @@ class CrosscheckRow:
     ``unique_bounds``, whole numbers), and ``within_bounds`` says whether the exact
     backends' common answer lies within them (None when there is none to hold them
     against, and in an exact row).
+
+    ``reach`` says why a solver counted a problem beyond its practical limit: its
+    predicted cost for this problem (from the number of solutions an earlier row found)
+    fits in the crosscheck's time limit (None otherwise).
     """
 
     backend: str
@@ -63,6 +67,7 @@ class CrosscheckRow:
     count_bounds: tuple[int, int] | None = None
     unique_bounds: tuple[int, int] | None = None
     within_bounds: bool | None = None
+    reach: str | None = None
 
 
 @dataclass(frozen=True)
@@ -251,10 +256,48 @@ def crosscheck(
         # the caller chose one): they check one another as the backends do
         runs = [given] if given else be.independent_counts(problem)
         for opts in runs:
-            rows.append(_row(name, be, problem, unique, opts, time_limit, strict, refusals))
+            opts, reach = _within_budget(be, problem, unique, opts, rows, time_limit)
+            row = _row(name, be, problem, unique, opts, time_limit, strict, refusals)
+            rows.append(replace(row, reach=reach) if reach else row)
     if refusals and all(row.error and not row.timed_out for row in rows):
         raise refusals[0]  # nothing ran: the problem is too large for all of them
     return _held_to_bounds(Crosscheck(problem, tuple(rows), unique))
+
+
+#: The share of the time limit a solver's predicted cost may take for it to count beyond
+#: its practical limit (the prediction is a rate measured on one machine).
+BUDGET_SHARE = 0.5
+
+
+def _within_budget(
+    be: Any, problem: Problem, unique: bool, opts: dict, rows: list[CrosscheckRow], time_limit: float | None
+) -> tuple[dict, str | None]:
+    """``opts`` with ``force`` when ``be`` refuses ``problem`` by its practical limit (a
+    limit on n) but its predicted cost for this problem -- from the solutions an earlier
+    row found -- fits in :data:`BUDGET_SHARE` of the time limit; with the reason."""
+    if "force" in opts or be.option("force") is None or be.approximate:
+        return opts, None
+    answers = [r for r in rows if r.error is None and r.complete and not r.approximate]
+    if not answers:
+        return opts, None
+    try:
+        be.check_reach(problem, **opts)
+        return opts, None  # within its practical limit: nothing to decide
+    except TooLarge:
+        pass
+    except QueensError:
+        return opts, None  # refused for another reason: its row says which
+    count, orbits = answers[0].count, answers[0].unique if unique else None
+    predicted = be.predicted_seconds(problem, count, orbits)
+    budget = float("inf") if time_limit is None else BUDGET_SHARE * time_limit
+    if predicted is None or predicted > budget:
+        return opts, None
+    solutions = count + (orbits or 0)
+    limit = f"{time_limit:g} s time limit" if time_limit is not None else "no time limit"
+    return {**opts, "force": True}, (
+        f"beyond its practical limit n <= {be.practical_limit}, counted for its predicted cost: {predicted:.1f} s "
+        f"for {solutions:,} solutions at about {be.enumeration_rate:,.0f} a second, within the {limit}"
+    )
 
 
 def _held_to_bounds(check: Crosscheck) -> Crosscheck:
@@ -295,7 +338,7 @@ def _row(
         else:
             # off the main thread, so that Ctrl-C stops the wait (and the process) at once
             r, seconds = interrupt.run(_count_within, name, problem, unique, opts, time_limit)
-    except (MissingDependency, TooLarge) as e:  # the backend cannot run this problem here
+    except (MissingDependency, TooLarge, UnsupportedProblem) as e:  # the backend cannot run this problem here
         if strict:
             raise
         if isinstance(e, TooLarge):

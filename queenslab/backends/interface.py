@@ -282,6 +282,38 @@ class Backend(ABC):
     #: numbers; :func:`~queenslab.backends.crosscheck.crosscheck` runs such a backend only
     #: when asked, and never lets it decide an agreement.
     approximate: ClassVar[bool] = False
+    #: For a backend that counts by enumerating every solution: about how many it finds a
+    #: second on the standard problem of size :attr:`rate_n` (measured), and the seconds it
+    #: takes to start a count. :meth:`predicted_seconds` turns them into the cost of a
+    #: count whose answer is known, by which a crosscheck lets a solver count beyond its
+    #: practical limit when the problem at hand is cheap for it. None: its cost does not
+    #: follow the solutions.
+    enumeration_rate: ClassVar[float | None] = None
+    rate_n: ClassVar[int] = 12
+    start_seconds: ClassVar[float] = 0.5
+
+    def predicted_seconds(self, problem: Problem, count: int, unique: int | None) -> float | None:
+        """The predicted seconds of a count of ``problem`` that finds ``count`` solutions
+        (and ``unique`` orbits, one lex-leader model more), or None when this backend's
+        cost does not follow the number of solutions.
+
+        Each solution costs more on a larger board (a larger model to search again, a
+        longer clause to block it): the rate measured at :attr:`rate_n` is scaled by
+        ``(rate_n / n)**3``, which held for the SAT enumeration from n = 12 to 15.
+
+        Examples
+        --------
+        >>> from queenslab.backends import get_backend
+        >>> sat = get_backend("sat")
+        >>> round(sat.predicted_seconds(Problem(13), 73712, 9233))  # measured: 31 s
+        33
+        """
+        if self.enumeration_rate is None:
+            return None
+        models = 1 if unique is None else 2
+        side = max(problem.n, problem.columns)
+        rate = self.enumeration_rate * min(1.0, (self.rate_n / side) ** 3)
+        return models * self.start_seconds + (count + (unique or 0)) / rate
 
     def independent_counts(self, problem: Problem) -> list[dict[str, Any]]:
         """The option sets under which this backend counts ``problem`` by independent

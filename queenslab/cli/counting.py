@@ -480,7 +480,10 @@ def crosscheck_cmd(
     (a backend that ran out holds none: the others decide); disagree (1); native only
     (3): the answers agree but only the native engine gave them (the text names the
     independent backends that did not answer and why); inconclusive (3): fewer than two
-    complete answers, or a lower bound. Ctrl-C exits 130.
+    complete answers, or a lower bound. Ctrl-C exits 130. A solver beyond its
+    practical limit (a limit on n) still counts when its predicted cost for this
+    problem -- from the solutions the native engine found and the rate the solver
+    enumerates at -- fits in half the time limit; its row's reach says so.
     An approximate backend (approxmc: named in --backends, or added by --approximate)
     gives no answer: its estimate is within or outside bounds of the exact answer and
     changes neither the verdict nor the exit code (outside bounds is reported; the
@@ -492,7 +495,7 @@ def crosscheck_cmd(
     JSON keys: n, problem, compared_unique (whether orbits were compared), time_limit,
     agrees, verdict (agree, disagree, native only or inconclusive), results (each: backend, count, unique,
     seconds, complete, error, timed_out, method, approximate, epsilon, delta, count_bounds,
-    unique_bounds, within_bounds), note (why contradicting constraints leave no
+    unique_bounds, within_bounds, reach), note (why contradicting constraints leave no
     solutions, else null), known, known_unique, known_source (the known counts and where
     they come from; null when nothing is known), known_agrees (whether the answers equal
     them; null when nothing is known or nothing answered).
@@ -556,6 +559,9 @@ def crosscheck_cmd(
                 f"inconclusive: {len(res.answered)} complete answer(s) ({answered or 'none'}); "
                 "an agreement needs two or more, and no lower bound among the rows"
             )
+        for r in res.rows:
+            if r.reach:
+                click.echo(f"{r.backend}: {r.reach}")
         if not res.independent and res.skipped:
             reasons = "; ".join(f"{r.backend}: {skip_reason(r)}" for r in res.skipped)
             click.echo(f"independent backends without an answer: {reasons}")
