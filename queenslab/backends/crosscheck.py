@@ -247,7 +247,7 @@ def crosscheck(
     unknown = sorted(set(options) - set(names))
     if unknown:
         raise QueensError(f"options given for backends not in the check: {', '.join(unknown)}")
-    rows = []
+    rows: list[CrosscheckRow] = []
     refusals: list[TooLarge] = []
     for name in names:
         be = get_backend(name)
@@ -288,6 +288,8 @@ def _within_budget(
     except QueensError:
         return opts, None  # refused for another reason: its row says which
     count, orbits = answers[0].count, answers[0].unique if unique else None
+    if count is None:
+        return opts, None
     predicted = be.predicted_seconds(problem, count, orbits)
     budget = float("inf") if time_limit is None else BUDGET_SHARE * time_limit
     if predicted is None or predicted > budget:
