@@ -49,6 +49,10 @@ class TemplateBackend(Backend):
         Option("strategy", "choice", "how the solver searches", default="fast", choices=("fast", "thorough")),
         LIMIT,
     )
+    # optional: ``practical_limit`` (the largest n counted without force) with its
+    # ``practical_note``, and -- for a backend that counts by enumerating every solution --
+    # ``enumeration_rate`` (solutions a second, measured at n = ``rate_n``), by which a
+    # crosscheck lets it count a problem beyond that limit when the problem is cheap for it
 
     # (2) counting
     def _counts(self, problem: Problem, unique: bool, **opts: Any) -> CountResult:
