@@ -133,7 +133,7 @@ def standard_only(problem, method: str) -> None:
     >>> standard_only(Problem(8, toroidal=True), "minconflicts")
     Traceback (most recent call last):
     ...
-    queenslab.errors.UnsupportedProblem: minconflicts is a heuristic for the standard n-queens problem only, and 8-queens, toroidal has variant constraints; an exact backend solves it: native (the default), cpsat, sat, ganak or cpmpy -- queenslab.solve(problem, backend=B) in Python, queenslab solve N [variant flags] --backend B on the command line
+    queenslab.errors.UnsupportedProblem: minconflicts is a heuristic for the standard n-queens problem only, and 8-queens, toroidal has variant constraints; an exact backend solves it: native (the default), cpsat, ... -- queenslab.solve(problem, backend=B) in Python, queenslab solve N [variant flags] --backend B on the command line
     """
     if isinstance(problem, Problem) and not problem.is_standard:
         names = exact_backends()
