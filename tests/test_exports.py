@@ -29,7 +29,6 @@ from queenslab import Problem, Region, count
 from queenslab.errors import QueensError
 from queenslab.models.export import EXPORTS, export
 from queenslab.models.linear import linear_model
-from queenslab.models.xcsp3 import pycsp3_module
 
 PROBLEMS = {
     "6-queens": Problem(6),
@@ -125,10 +124,10 @@ def test_minizinc_reader_fails_on_a_broken_model():
 
 def _jar(name: str) -> Path:
     needs("pycsp3", "xcsp3")
-    pycsp3 = pycsp3_module()  # as queenslab imports it: no command line read, nothing compiled at exit
     if shutil.which("java") is None:
         pytest.skip("no Java: ACE and Choco are Java programs")
-    jars = sorted(Path(pycsp3.__file__).parent.joinpath("solvers").rglob(f"{name}*.jar"))
+    folder = next(iter(importlib.util.find_spec("pycsp3").submodule_search_locations))  # never imported here
+    jars = sorted(Path(folder, "solvers").rglob(f"{name}*.jar"))
     if not jars:
         pytest.skip(f"pycsp3 ships no {name} jar here")
     return jars[-1]
@@ -180,8 +179,23 @@ def test_xcsp3_counted_by_choco_as_native(tmp_path, symmetry):
     assert choco_count(path) == native(problem, symmetry)
 
 
+def test_xcsp3_export_never_imports_pycsp3_here():
+    """pycsp3 changes the built-in types of the process that imports it (every set
+    membership test slowed): the export runs it in a child process."""
+    needs("pycsp3", "xcsp3")
+    code = (
+        "import sys\n"
+        "from queenslab import Problem\n"
+        "from queenslab.models.xcsp3 import to_xcsp3\n"
+        "text = to_xcsp3(Problem(5), symmetry='lex-leader')\n"
+        "print('pycsp3' in sys.modules, 'lex' in text)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and run.stdout == "False True\n", run.stderr
+
+
 def test_xcsp3_export_leaves_no_file_behind(tmp_path, monkeypatch):
-    """pycsp3 compiles its model at exit in a script: the export marks it compiled."""
+    """pycsp3 compiles its model at exit in a script: the writer marks it compiled."""
     needs("pycsp3", "xcsp3")
     script = tmp_path / "script.py"
     script.write_text(
