@@ -1064,8 +1064,10 @@ def run_main(argv: list[str], seconds: float = TIMEOUT) -> tuple[int, str, str]:
 
 
 def check_exit(argv: list[str], code: object, out: str, err: str) -> None:
-    """Exit codes 0/1/2 only; ``error:`` (and a JSON error under --json) for 2; no traceback."""
-    assert code in (0, 1, 2), f"{argv}: exit code {code!r}\nstderr: {err[-2000:]}"
+    """Exit codes 0/1/2 only (and 3, a crosscheck that confirmed nothing); ``error:`` (and
+    a JSON error under --json) for 2; no traceback."""
+    allowed = (0, 1, 2, 3) if argv[:1] == ["crosscheck"] else (0, 1, 2)
+    assert code in allowed, f"{argv}: exit code {code!r}\nstderr: {err[-2000:]}"
     assert "Traceback (most recent call last)" not in out + err, f"{argv}: a traceback\n{err[-3000:]}"
     if code == 2:
         assert "error:" in err, f"{argv}: exit 2 without 'error:' on stderr: {err[-500:]!r}"
