@@ -602,3 +602,10 @@ def domination_with_holes(n, holes, knight=False):
             if all(any(q == v or attacked_around_holes(n, q, v, holes, knight) for q in chosen) for v in cells):
                 return k
     return None
+
+
+def counts_and_orbits(problem):
+    """(solutions, orbits) of any problem, a rectangle or k queens included."""
+    if problem.is_plain_board:
+        return len(all_solutions(problem)), orbit_count(problem)
+    return len(board_solutions(problem)), board_orbit_count(problem)

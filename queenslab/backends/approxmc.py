@@ -45,10 +45,11 @@ from ..constraints import KINDS
 from ..errors import MissingDependency, UnknownOption
 from ..models.cnf import CnfModel
 from ..problem import Problem
+from ..quiet import quiet_stdout
 from .approximate import ApproximateCount, approximate
 from .interface import ASSUME_SYMMETRIC, COUNTS, FORCE, SEED, Backend, Option
 from .processes import run_elsewhere
-from .sat import ENCODING, MODEL, cnf_solutions, model_counts, quiet_stdout
+from .sat import ENCODING, MODEL, cnf_solutions, model_counts
 
 __all__ = ["ApproxmcBackend", "EPSILON", "DELTA"]
 

@@ -98,8 +98,7 @@ def _d4_count(binary: Path, m: CnfModel) -> int:
 def _check_determined(m: CnfModel) -> None:
     """Refuse a model with auxiliary variables that the cell variables do not determine
     (it has more models than solutions, and d4's projection cannot be trusted)."""
-    lex = sum(1 for key in m.pool.obj2id if key[0] == "lex")
-    free = m.pool.top - len(m.cell_variables()) - lex
+    free = m.undetermined
     if free > 0:
         raise UnsupportedProblem(
             f"{m.problem.describe()}: its CNF model has {free} auxiliary variables of a cardinality encoding "

@@ -21,9 +21,6 @@ Count a model edited with a clause (the first row's queen in the first or second
 
 from __future__ import annotations
 
-import contextlib
-import os
-import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -34,6 +31,7 @@ from ..models import model_option
 from ..models.breaking import LEX_LEADER, check_model_count
 from ..models.cnf import SEARCH, CnfModel, Encoding, build
 from ..problem import Problem
+from ..quiet import quiet_stdout
 from .interface import ASSUME_SYMMETRIC, FORCE, LIMIT, Backend, CountResult, Option
 
 #: The pysat solver used unless another is named.
@@ -250,22 +248,3 @@ def _ganak_count(pyganak: Any, m: CnfModel) -> int:
         found = int(interrupt.run(counter.count))  # Ganak has no stop API: run() bounds the wait
     interrupt.check()
     return found
-
-
-@contextlib.contextmanager
-def quiet_stdout():
-    """Silence what the counter's C++ code prints on file descriptor 1 (it would end up
-    inside the command line's output, even its JSON)."""
-    try:
-        fd = sys.stdout.fileno()
-    except (AttributeError, OSError, ValueError):
-        fd = 1
-    sys.stdout.flush()
-    saved = os.dup(fd)
-    try:
-        with open(os.devnull, "w") as null:
-            os.dup2(null.fileno(), fd)
-            yield
-    finally:
-        os.dup2(saved, fd)
-        os.close(saved)

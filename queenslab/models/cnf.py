@@ -111,6 +111,14 @@ class CnfModel:
         """Whether clauses or variables were added since :func:`build`."""
         return (self.pool.top, len(self.cnf.clauses)) != self.built
 
+    @property
+    def undetermined(self) -> int:
+        """How many variables the cell variables do not determine: a cardinality
+        encoding's auxiliaries (the lex-leader "equal so far" variables are defined by the
+        cells). With none, every solution is exactly one model."""
+        lex = sum(1 for key in self.pool.obj2id if key[0] == "lex")
+        return self.pool.top - len(cells_in_order(self.problem)) - lex
+
     def var(self, r: int, c: int) -> int:
         """The variable of cell ``(r, c)`` (0-based)."""
         return self.pool.id(("x", r, c))
@@ -308,8 +316,8 @@ def to_dimacs(problem: Problem, *, encoding="pairwise", symmetry=None, model=Non
     if m.symmetry == LEX_LEADER:
         names = ", ".join(g.name for g in problem.symmetries())
         lines.append(f"c lex-leader constraints keep one solution per orbit under the group {{{names}}}")
-    lex = sum(1 for key in m.pool.obj2id if key[0] == "lex")
-    if m.pool.top > len(cells) + lex:
+    lex = m.pool.top - len(cells) - m.undetermined
+    if m.undetermined:
         # a cardinality encoding's auxiliary variables may take several values for one
         # placement: counting or enumerating over every variable would overcount
         lines += [

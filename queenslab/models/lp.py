@@ -18,17 +18,15 @@ Examples
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
-import sys
 import tempfile
-from collections.abc import Iterator
 from typing import Any
 
 from .. import validate
 from ..errors import MissingDependency
 from ..problem import Problem
+from ..quiet import quiet_stdout
 from .linear import LinearModel, linear_model
 
 __all__ = ["FORMATS", "to_lp", "to_mps", "highs"]
@@ -43,24 +41,10 @@ def highs() -> Any:
         import highspy
     except ImportError as e:
         raise MissingDependency(f'HiGHS is needed here ({e}); pip install "queenslab[mip]"') from None
-    with _quiet_stdout():  # HiGHS writes its banner to the process's stdout when it is made
+    with quiet_stdout():  # HiGHS writes its banner to the process's stdout when it is made
         h = highspy.Highs()
     h.setOptionValue("output_flag", False)
     return h
-
-
-@contextlib.contextmanager
-def _quiet_stdout() -> Iterator[None]:
-    """File descriptor 1 goes to the null device (C++ code writes there, not to ``sys.stdout``)."""
-    sys.stdout.flush()
-    saved = os.dup(1)
-    try:
-        with open(os.devnull, "w") as null:
-            os.dup2(null.fileno(), 1)
-        yield
-    finally:
-        os.dup2(saved, 1)
-        os.close(saved)
 
 
 def to_lp(problem: Problem, fmt: str = "lp", *, symmetry: str | None = None, force: bool = False) -> str:
