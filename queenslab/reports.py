@@ -162,6 +162,7 @@ class CountReport:
     nodes: int | None
     problem: Problem
     note: str | None
+    derivation: str | None = None
     tasks: int | None = None
     from_ledger: int | None = None
     workers: tuple[str, ...] | None = None

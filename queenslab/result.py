@@ -40,6 +40,10 @@ class CountResult:
     classes : dict of int to int, or None
         The orbits by size, ``{orbit size: number of orbits}`` for every divisor of the
         group's order, when the count was asked to break them down (``classes=True``).
+    derivation : str or None
+        How the total was obtained from smaller counts when it was not counted directly
+        (a solver's ``total_by``: Burnside's lemma as an equation, the torus's
+        translations), else None.
     """
 
     count: int | None
@@ -52,6 +56,7 @@ class CountResult:
     seconds: float | None = None
     note: str | None = None
     classes: dict[int, int] | None = None
+    derivation: str | None = None
 
     def value(self, unique: bool = False) -> int:
         """``unique`` or ``count``; raises :class:`Incomplete` when a limit stopped the count.

@@ -609,3 +609,15 @@ def counts_and_orbits(problem):
     if problem.is_plain_board:
         return len(all_solutions(problem)), orbit_count(problem)
     return len(board_solutions(problem)), board_orbit_count(problem)
+
+
+def fixed_by_turn(problem, quarter_turns):
+    """Solutions of a square problem that a rotation by ``quarter_turns`` x 90 degrees
+    (numpy's rot90) maps onto themselves, by comparing each solution's board with its
+    rotated board."""
+    n = problem.n
+    count = 0
+    for p in all_solutions(problem):
+        b = _board(n, enumerate(p))
+        count += bool(np.array_equal(np.rot90(b, quarter_turns), b))
+    return count

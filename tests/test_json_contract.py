@@ -8,6 +8,7 @@ from clirun import run_cli
 
 COUNT = {
     "n",
+    "derivation",
     "count",
     "unique",
     "classes",
@@ -197,6 +198,7 @@ def test_crosscheck_rows_keys(capsys, monkeypatch):
     rows = json.loads(out)["results"]
     keys = {"backend", "count", "unique", "seconds", "complete", "timed_out", "error", "method"}
     keys |= {"approximate", "epsilon", "delta", "count_bounds", "unique_bounds", "within_bounds", "reach"}
+    keys |= {"derivation"}
     assert code == 0 and all(set(row) == keys for row in rows) and [r["approximate"] for r in rows][-1]
 
 

@@ -60,6 +60,7 @@ CALLS = [
     ["crosscheck", 6, "--backends", "native,sat"],
     ["count", 6, "--unique", "--backend", "approxmc", "--seed", 1],
     ["crosscheck", 5, "--backends", "native,approxmc"],
+    ["crosscheck", 6, "--split", "--threads", 1, "--depth", 2],  # one task made wrong below: a disagreement
     ["export", "cnf", 4],
     ["export", "cpsat", 4, "--symmetry", "lex-leader", "--out", "{tmp}/m.txt"],
     ["solutions", 6],
@@ -145,6 +146,11 @@ def test_every_key_of_every_command_is_in_the_glossary(capsys, monkeypatch, tmp_
     (tmp_path / "p.toml").write_text("n = 5\nblocked = [[1, 1]]\n")
     # a ledger with one wrong task, so that --verify reports a disagreement
     wrong_ledger(Problem(8), tmp_path / "bad.sqlite")
+    # a solver count off by one in one task, so that crosscheck --split reports a disagreement
+    from queenslab.backends import recount
+
+    real = recount._count_prefix
+    monkeypatch.setattr(recount, "_count_prefix", lambda p, b, c, task: real(p, b, c, task) + (task == (1, 3)))
     seen: dict[str, str] = {}
     problems = []
     for args in CALLS:

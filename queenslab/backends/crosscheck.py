@@ -20,6 +20,7 @@ from .. import interrupt, validate
 from ..errors import MissingDependency, QueensError, TooLarge, UnsupportedProblem
 from ..problem import Problem, as_problem
 from ..result import CountResult
+from ..symmetry.decompose import translation_invariant
 from .approximate import ApproximateCount, within_all
 from .processes import context
 from .registry import BACKENDS, get_backend
@@ -48,9 +49,11 @@ class CrosscheckRow:
     backends' common answer lies within them (None when there is none to hold them
     against, and in an exact row).
 
-    ``reach`` says why a solver counted a problem beyond its practical limit: its
-    predicted cost for this problem (from the number of solutions an earlier row found)
-    fits in the crosscheck's time limit (None otherwise).
+    ``reach`` says why a solver counted a problem beyond its practical limit, or by a
+    decomposition rather than directly: its predicted cost for this problem (from the
+    number of solutions an earlier row found) fits in the crosscheck's time limit that way
+    (None otherwise). ``derivation`` says how the total was obtained when it was not
+    counted directly (Burnside's lemma as an equation, the torus's translations).
     """
 
     backend: str
@@ -68,6 +71,7 @@ class CrosscheckRow:
     unique_bounds: tuple[int, int] | None = None
     within_bounds: bool | None = None
     reach: str | None = None
+    derivation: str | None = None
 
 
 @dataclass(frozen=True)
@@ -272,34 +276,73 @@ BUDGET_SHARE = 0.5
 def _within_budget(
     be: Any, problem: Problem, unique: bool, opts: dict, rows: list[CrosscheckRow], time_limit: float | None
 ) -> tuple[dict, str | None]:
-    """``opts`` with ``force`` when ``be`` refuses ``problem`` by its practical limit (a
-    limit on n) but its predicted cost for this problem -- from the solutions an earlier
-    row found -- fits in :data:`BUDGET_SHARE` of the time limit; with the reason."""
-    if "force" in opts or be.option("force") is None or be.approximate:
+    """``opts`` for a solver whose direct count would not fit in the time limit, with the
+    reason, or ``(opts, None)`` when nothing is to be decided.
+
+    From the solutions an earlier row found, the solver's cost is predicted
+    (:meth:`~queenslab.backends.interface.Backend.predicted_seconds`) for each way it can
+    count: directly, by Burnside's lemma (the orbits and the solutions each symmetry fixes),
+    by the torus's translations (the solutions with the first row's queen in the first
+    column). The first that fits in :data:`BUDGET_SHARE` of the time limit is taken, with
+    ``force`` when the problem is beyond the solver's practical limit (a limit on n alone).
+    """
+    if "force" in opts or "total_by" in opts or be.option("force") is None or be.approximate:
         return opts, None
     answers = [r for r in rows if r.error is None and r.complete and not r.approximate]
-    if not answers:
+    if not answers or answers[0].count is None:
         return opts, None
     try:
         be.check_reach(problem, **opts)
-        return opts, None  # within its practical limit: nothing to decide
+        within = True
     except TooLarge:
-        pass
+        within = False
     except QueensError:
         return opts, None  # refused for another reason: its row says which
     count, orbits = answers[0].count, answers[0].unique if unique else None
-    if count is None:
-        return opts, None
-    predicted = be.predicted_seconds(problem, count, orbits)
     budget = float("inf") if time_limit is None else BUDGET_SHARE * time_limit
-    if predicted is None or predicted > budget:
-        return opts, None
-    solutions = count + (orbits or 0)
-    limit = f"{time_limit:g} s time limit" if time_limit is not None else "no time limit"
-    return {**opts, "force": True}, (
-        f"beyond its practical limit n <= {be.practical_limit}, counted for its predicted cost: {predicted:.1f} s "
-        f"for {solutions:,} solutions at about {be.enumeration_rate:,.0f} a second, within the {limit}"
-    )
+    for extra, predicted, how in _ways(be, problem, count, orbits):
+        if predicted is None:
+            return opts, None  # its cost does not follow the solutions: its limit decides
+        if predicted > budget:
+            continue
+        if within and not extra:
+            return opts, None
+        limit = f"{time_limit:g} s time limit" if time_limit is not None else "no time limit"
+        beyond = f"beyond its practical limit n <= {be.practical_limit}, " if not within else ""
+        return {**opts, **extra, **({} if within else {"force": True})}, (
+            f"{beyond}counted {how} for its predicted cost: {predicted:.1f} s at about "
+            f"{be.enumeration_rate:,.0f} solutions a second, within the {limit}"
+        )
+    return opts, None
+
+
+def _ways(be: Any, problem: Problem, count: int, orbits: int | None) -> list[tuple[dict, float | None, str]]:
+    """How ``be`` can count ``problem`` (options, predicted seconds, in words), cheapest
+    decomposition last: directly, then by the torus's translations, then by Burnside's lemma."""
+    direct = be.predicted_seconds(problem, count, orbits)
+    ways: list[tuple[dict, float | None, str]] = [({}, direct, f"directly ({count + (orbits or 0):,} solutions)")]
+    if be.option("total_by") is None or direct is None:
+        return ways
+    group = len(problem.symmetries())
+    if translation_invariant(problem):
+        first = count // problem.n
+        ways.append(
+            (
+                {"total_by": "translations"},
+                be.predicted_seconds(problem, first, orbits),
+                f"by the torus's translations ({first:,} solutions with a queen in the first cell, times {problem.n})",
+            )
+        )
+    if group > 1:
+        leaders = orbits if orbits is not None else count // group
+        ways.append(
+            (
+                {"total_by": "burnside"},
+                be.predicted_seconds(problem, leaders, None) + (group - 1) * be.start_seconds,
+                f"by Burnside's lemma ({leaders:,} orbits and the solutions each of {group - 1} symmetries fixes)",
+            )
+        )
+    return ways
 
 
 def _held_to_bounds(check: Crosscheck) -> Crosscheck:
@@ -366,7 +409,9 @@ def _row(
             count_bounds=r.count_bounds,
             unique_bounds=r.unique_bounds,
         )
-    return CrosscheckRow(name, r.count, r.unique, seconds, r.complete, method=r.method or method)
+    return CrosscheckRow(
+        name, r.count, r.unique, seconds, r.complete, method=r.method or method, derivation=r.derivation
+    )
 
 
 def _sendable(obj: Any) -> bool:

@@ -30,7 +30,7 @@ from ..models.cnf import CnfModel, to_dimacs
 from ..problem import Problem
 from . import child
 from .interface import ASSUME_SYMMETRIC, FORCE, Backend, CountResult
-from .sat import MODEL, cnf_solutions, model_counts
+from .sat import MODEL, TOTAL_BY, cnf_solutions, model_counts
 
 __all__ = ["D4Backend", "d4_binary"]
 
@@ -45,7 +45,7 @@ class D4Backend(Backend):
     hooks = ("compile", "encode_cnf")
     boards = True
     summary = "d4: exact projected model counting by knowledge compilation of the CNF model (extra queenslab[d4])"
-    options = (FORCE, MODEL, ASSUME_SYMMETRIC)
+    options = (FORCE, TOTAL_BY, MODEL, ASSUME_SYMMETRIC)
     # measured on the standard problem (pairwise, one core): n = 12 3 s, n = 13 19 s, n = 14 2 min 16 s
     practical_limit = 13
     practical_note = "knowledge compilation grows steeply with n; n = 13 takes 20 s, n = 14 two minutes"

@@ -32,7 +32,14 @@ from ..models.breaking import LEX_LEADER, check_model_count
 from ..models.cnf import SEARCH, CnfModel, Encoding, build
 from ..problem import Problem
 from ..quiet import quiet_stdout
-from .interface import ASSUME_SYMMETRIC, FORCE, LIMIT, Backend, CountResult, Option
+from ..symmetry.decompose import (
+    TOTAL_BY as TOTAL_BY_CHOICES,
+    burnside_equation,
+    first_column_problem,
+    total_from_first_column,
+    total_from_orbits,
+)
+from .interface import ASSUME_SYMMETRIC, COUNTS, FORCE, LIMIT, Backend, CountResult, Option
 
 #: The pysat solver used unless another is named.
 DEFAULT_SOLVER = "cadical195"
@@ -45,6 +52,18 @@ ENCODING = Option(
     default="pairwise",
     choices=tuple(e.value for e in Encoding),
     metavar="E",
+)
+#: How the total is obtained (:mod:`queenslab.symmetry.decompose`).
+TOTAL_BY = Option(
+    "total_by",
+    "choice",
+    "how the total is counted: direct (the plain model), burnside (the group's order x the orbits, less the "
+    "solutions each symmetry fixes, counted on small models), translations (a torus: n x the solutions with "
+    "the first row's queen in the first column)",
+    default="direct",
+    choices=TOTAL_BY_CHOICES,
+    applies_to=frozenset({COUNTS}),
+    metavar="HOW",
 )
 #: An edited CNF model (Python only).
 MODEL = Option("model", "object", "an edited model from queenslab.models.cnf.build")
@@ -63,6 +82,7 @@ class SatBackend(Backend):
         Option("solver", "str", "the pysat solver", default=DEFAULT_SOLVER, metavar="NAME"),
         LIMIT,
         FORCE,
+        TOTAL_BY,
         MODEL,
         ASSUME_SYMMETRIC,
     )
@@ -98,6 +118,7 @@ class GanakBackend(Backend):
     options = (
         ENCODING,
         FORCE,
+        TOTAL_BY,
         MODEL,
         ASSUME_SYMMETRIC,
     )
@@ -153,20 +174,56 @@ def model_counts(
         return f"{encoding}" if solver is None else f"{encoding}/{solver}"
 
     m = _given(problem, opts)
+    total_by = opts.get("total_by", TOTAL_BY.default)
     if m is not None:
+        if total_by != TOTAL_BY.default:
+            raise QueensError(
+                f"a given model is counted as it is: total_by={total_by!r} (--total-by {total_by}) builds models of "
+                "its own, so it takes no model"
+            )
         # counted as it is: a plain model gives the total, a lex-leader one the orbits
         check_model_count(problem, m.symmetry, unique, m.edited, opts.get("assume_symmetric", False))
         found, complete = count(m)
         if m.symmetry == LEX_LEADER:
             return CountResult(None, found, None, backend, method(m.encoding.value) + "/lex-leader", complete)
         return CountResult(found, None, None, backend, method(m.encoding.value), complete)
+    if total_by != TOTAL_BY.default and opts.get("limit") is not None:
+        raise QueensError(
+            f"limit (--limit) bounds a direct count: the total by {total_by} is a sum of several counts, and lower "
+            "bounds of them give no bound of it"
+        )
     encoding, force = opts.get("encoding", ENCODING.default), opts.get("force", False)
-    total, complete = count(build(problem, encoding=encoding, force=force))
-    orbits = None
-    if unique:
-        orbits, done = count(build(problem, encoding=encoding, symmetry=LEX_LEADER, force=force))
+
+    def counted(q: Problem, **how: Any) -> tuple[int, bool]:
+        return count(build(q, encoding=encoding, force=force, **how))
+
+    orbits: int | None = None
+    complete, derivation = True, None
+    if unique or total_by == "burnside":
+        orbits, complete = counted(problem, symmetry=LEX_LEADER)
+    if total_by == "burnside":
+        assert orbits is not None
+        fixed = {}
+        for g in problem.symmetries()[1:]:
+            fixed[g], done = counted(problem, fixed_by=g)
+            complete = complete and done
+        total = total_from_orbits(orbits, fixed)
+        derivation = f"total = {burnside_equation(orbits, fixed, total)}"
+    elif total_by == "translations":
+        first, done = counted(first_column_problem(problem))
+        total = total_from_first_column(problem, first)
         complete = complete and done
-    return CountResult(total, orbits, None, backend, method(encoding), complete)
+        derivation = (
+            f"total = {problem.n} x {first:,} solutions with the first row's queen in the first column = {total:,} "
+            "(translations of the torus)"
+        )
+    else:
+        total, done = counted(problem)
+        complete = complete and done
+    if not unique:
+        orbits = None
+    suffix = "" if total_by == TOTAL_BY.default else f"/{total_by}"
+    return CountResult(total, orbits, None, backend, method(encoding) + suffix, complete, derivation=derivation)
 
 
 def cnf_solutions(problem: Problem, limit: int | None, opts: dict[str, Any]) -> Iterator[tuple[int, ...]]:

@@ -17,6 +17,7 @@ from ..backends import crosscheck
 from ..backends.approximate import ApproximateCount
 from ..backends.crosscheck import DEFAULT_TIME_LIMIT, skip_reason
 from ..backends.interface import COUNTS
+from ..backends.recount import DEFAULT_RECOUNT_BACKEND, RECOUNT_BACKENDS
 from ..counting import check_range, count_range, counts as count_problem
 from ..data import Known
 from ..errors import QueensError, in_flags
@@ -43,6 +44,7 @@ from .options import (
     problem_options,
     solver_options,
 )
+from .recount import split_recount
 
 #: More digits than this cannot be the size of any board.
 _MAX_DIGITS = 18
@@ -125,6 +127,7 @@ def _count_report(problem: Problem, res: CountResult, unique: bool, known: Any, 
         nodes=res.nodes,
         problem=problem,
         note=res.note,
+        derivation=res.derivation,
         **split,
         provenance=environment(res.threads),
         **approx.report_fields(res, unique, known),
@@ -411,6 +414,8 @@ def _count_lines(
         detail += "; " + _known_text(known, unique, source=not problem.is_standard)
         detail += ": agrees" if known.agrees else ": DISAGREES"
     out.append(detail)
+    if res.derivation:
+        out.append(res.derivation)
     if res.note:
         out.append(f"note: no solutions, as {res.note}")
     if extra:
@@ -463,9 +468,41 @@ def _exit_code(res: CountResult, known: Any, extra: dict[str, Any]) -> int:
     help="Seconds each backend may count for; one that runs out is stopped and reported, and the others "
     "decide.  [finite, x>0]",
 )
+@click.option(
+    "--split",
+    is_flag=True,
+    help="Recount the native engine's prefix split task by task with one solver (--split-with) and compare "
+    "subtotal by subtotal: each task's lex-leaders (orbits), the total by Burnside's lemma.",
+)
+@choice_option("--split-with", list(RECOUNT_BACKENDS), DEFAULT_RECOUNT_BACKEND, "The solver of --split's tasks.")
+@number_option("--threads", 1, "T", "Processes of --split (default: every core).")
+@number_option("--depth", 1, "D", "Prefix depth of --split's tasks (default: the least with 256 tasks or more).")
+@click.option(
+    "--totals",
+    is_flag=True,
+    help="With --split: count each task's solutions, not its lex-leaders (slower by about the group's order).",
+)
+@click.option(
+    "--ledger",
+    metavar="FILE",
+    default=None,
+    help="With --split: record each task's solver count in this ledger (SQLite); a re-run with it counts only "
+    "the tasks missing.",
+)
 @json_option
 def crosscheck_cmd(
-    problem: Problem, backends: str | None, no_unique: bool, approximate: bool, time_limit: float, as_json: bool
+    problem: Problem,
+    backends: str | None,
+    no_unique: bool,
+    approximate: bool,
+    time_limit: float,
+    split: bool,
+    split_with: str,
+    threads: int | None,
+    depth: int | None,
+    totals: bool,
+    ledger: str | None,
+    as_json: bool,
 ) -> int:
     """Count one problem on several backends, side by side; exit 1 if they disagree.
 
@@ -495,10 +532,25 @@ def crosscheck_cmd(
     JSON keys: n, problem, compared_unique (whether orbits were compared), time_limit,
     agrees, verdict (agree, disagree, native only or inconclusive), results (each: backend, count, unique,
     seconds, complete, error, timed_out, method, approximate, epsilon, delta, count_bounds,
-    unique_bounds, within_bounds, reach), note (why contradicting constraints leave no
+    unique_bounds, within_bounds, reach, derivation), note (why contradicting constraints leave no
     solutions, else null), known, known_unique, known_source (the known counts and where
     they come from; null when nothing is known), known_agrees (whether the answers equal
     them; null when nothing is known or nothing answered).
+
+    \b
+    --split recounts the native engine's split instead: every prefix task (the
+    placements of the first rows) is counted natively and by one solver (sat:
+    CaDiCaL enumerating, the default and the faster per task; d4), subtotal by
+    subtotal. On a problem with symmetries a task's solver count is its lex-leaders
+    (the orbits whose least solution begins with the prefix) and the total follows
+    by Burnside's lemma from the summed orbits and the solutions each symmetry fixes
+    (counted by the same solver); --totals counts each task's solutions instead.
+    A disagreement names the task (exit 1). The tasks run in --threads processes;
+    --ledger keeps each solver count, so a stopped run resumes. JSON keys (--split):
+    n, problem, backend, task_counts (orbits or solutions), depth, tasks,
+    tasks_agreeing, disagreements (each: task_id, task, native, solver_count),
+    native, native_unique, count, unique, derivation, from_ledger, processes,
+    seconds, verdict, agrees.
 
     \b
     Examples:
@@ -506,7 +558,21 @@ def crosscheck_cmd(
       queenslab crosscheck 13 --toroidal --time-limit 20
       queenslab crosscheck 7 --toroidal --knight --block 1,1 --backends native,sat
       queenslab crosscheck 9 --backends native,approxmc
+      queenslab crosscheck 16 --split
+      queenslab crosscheck 12 --split --split-with d4 --ledger recount12.sqlite
     """
+    if split:
+        given = [flag for flag, on in (("--backends", backends), ("--approximate", approximate)) if on]
+        if given:
+            raise QueensError(f"--split recounts with one solver (--split-with), not with {' or '.join(given)}")
+        return split_recount(problem, split_with, threads, depth, totals, ledger, as_json)
+    unused = [
+        flag
+        for flag, on in (("--threads", threads), ("--depth", depth), ("--totals", totals), ("--ledger", ledger))
+        if on
+    ]
+    if unused:
+        raise QueensError(f"{', '.join(unused)} go(es) with --split only")
     names = None if backends is None else [b.strip() for b in backends.split(",") if b.strip()]
     res = crosscheck(
         problem, names, unique=not no_unique, strict=names is not None, time_limit=time_limit, approximate=approximate
@@ -562,6 +628,8 @@ def crosscheck_cmd(
         for r in res.rows:
             if r.reach:
                 click.echo(f"{r.backend}: {r.reach}")
+            if r.derivation:
+                click.echo(f"{r.backend}: {r.derivation}")
         if not res.independent and res.skipped:
             reasons = "; ".join(f"{r.backend}: {skip_reason(r)}" for r in res.skipped)
             click.echo(f"independent backends without an answer: {reasons}")

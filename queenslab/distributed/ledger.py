@@ -97,7 +97,9 @@ FORMAT_VERSION = 1
 #: the symmetric search's tasks, prefixes of the first rows). A ledger of one method stays
 #: a ledger of that method: a run resumes the split its ledger records
 #: (:func:`recorded_split`), whatever the default for a new count.
-METHODS = tuple(REGISTRY)
+#: The split methods a ledger records: the native engine's, and a solver's recount of the
+#: native prefix split (:mod:`queenslab.backends.recount`: each task's lex-leaders or solutions).
+METHODS = (*REGISTRY, "recount-orbits", "recount-solutions")
 
 _INT64_MIN = -(2**63)
 

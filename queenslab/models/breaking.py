@@ -37,6 +37,8 @@ __all__ = [
     "cells_in_order",
     "Literal",
     "lex_leader_clauses",
+    "fixed_point_clauses",
+    "check_fixed_by",
 ]
 
 LEX_LEADER = "lex-leader"
@@ -180,3 +182,40 @@ def lex_leader_clauses(problem: Problem) -> Iterator[tuple[Literal, ...]]:
             if eq is not None:
                 yield ((False, nxt), (True, eq))  # agree so far -> agreed before
             eq = nxt
+
+
+def check_fixed_by(problem: Problem, g: D4Element | None) -> D4Element | None:
+    """Validate a model's ``fixed_by``: None, or an element of ``problem.symmetries()``
+    (a placement another element fixes need not be a solution of a symmetric model)."""
+    if g is None:
+        return None
+    group = problem.symmetries()
+    if not isinstance(g, D4Element) or g not in group:
+        names = ", ".join(h.name for h in group)
+        raise QueensError(
+            f"fixed_by must be one of the problem's symmetries ({names}), got {getattr(g, 'name', repr(g))}"
+        )
+    return g
+
+
+def fixed_point_clauses(problem: Problem, g: D4Element) -> Iterator[tuple[Literal, ...]]:
+    """Clauses that keep only the placements ``g`` maps onto themselves: for every cell
+    that ``g`` moves, a queen there implies a queen on its image.
+
+    Along each cycle of ``g`` on the cells the implications close into a ring, so the
+    cells of a cycle are all occupied or all empty: exactly the placements ``g`` fixes.
+    Counting them for every element of the group gives the orbits by Burnside's lemma,
+    and the total from the orbits (:func:`queenslab.symmetry.orbits.total_from_orbits`).
+
+    Examples
+    --------
+    >>> from queenslab.d4 import element
+    >>> from queenslab.problem import Problem
+    >>> next(fixed_point_clauses(Problem(4), element("rotate-180")))
+    ((False, ('x', 0, 0)), (True, ('x', 3, 3)))
+    """
+    on_board = BoardSymmetry(g, problem.n, problem.columns)
+    for cell in cells_in_order(problem):
+        image = on_board.cell(*cell)
+        if image != cell:
+            yield ((False, ("x", *cell)), (True, ("x", *image)))

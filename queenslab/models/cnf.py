@@ -23,15 +23,25 @@ extra ``queenslab[count]``).
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .. import limits, validate
 from ..compiled import compile_problem
+from ..d4 import D4Element
 from ..errors import MissingDependency, QueensError
 from ..problem import Problem
 from . import given_model, size
-from .breaking import LEX_LEADER, cells_in_order, check_symmetry, lex_leader_clauses
+from .breaking import (
+    LEX_LEADER,
+    Literal,
+    cells_in_order,
+    check_fixed_by,
+    check_symmetry,
+    fixed_point_clauses,
+    lex_leader_clauses,
+)
 
 __all__ = [
     "Encoding",
@@ -105,6 +115,8 @@ class CnfModel:
     backend: ClassVar[str] = "sat"
     #: (variables, clauses) at the end of :func:`build`.
     built: tuple[int, int] = (0, 0)
+    #: The symmetry whose fixed solutions the model keeps (``build(fixed_by=g)``), or None.
+    fixed_by: D4Element | None = None
 
     @property
     def edited(self) -> bool:
@@ -163,6 +175,7 @@ def build(
     symmetry: str | None = None,
     force: bool = False,
     clock: size.Clock | None = None,
+    fixed_by: D4Element | None = None,
 ) -> CnfModel:
     """Build the CNF model of ``problem``.
 
@@ -177,6 +190,10 @@ def build(
     clock : size.Clock, optional
         The time limit of the search this model is built for, checked between the steps
         (:class:`~queenslab.models.size.OutOfTime` when it runs out).
+    fixed_by : D4Element, optional
+        An element of ``problem.symmetries()``: keep only the solutions it maps onto
+        themselves (:func:`~queenslab.models.breaking.fixed_point_clauses`), whose
+        numbers give the total from the orbits by Burnside's lemma.
 
     Raises
     ------
@@ -194,6 +211,7 @@ def build(
         raise QueensError(f"expected a queenslab Problem, got {type(problem).__name__}")
     enc = validate.member(Encoding, encoding, "cardinality encoding")
     check_symmetry(symmetry)
+    fixed_by = check_fixed_by(problem, fixed_by)
     if clock is None:
         clock = size.Clock()  # no time limit: Ctrl-C between the steps
     size.check_build(BUILD, problem, size.cnf_bytes(problem, enc.value), f"the {enc.value} CNF model", force, clock)
@@ -235,6 +253,9 @@ def build(
         constraint.encode_cnf(m)
     if symmetry == LEX_LEADER:
         _add_lex_leader(m)
+    if fixed_by is not None:
+        m.fixed_by = fixed_by
+        _add_clauses(m, fixed_point_clauses(problem, fixed_by))
     m.built = (m.pool.top, len(m.cnf.clauses))
     return m
 
@@ -280,7 +301,12 @@ def _add_lex_leader(m: CnfModel) -> None:
     """``X >=lex Y`` with ``Y = g(X)`` for each breaking element (:func:`lex_leader_clauses`:
     counting is projected on the cell variables, so the auxiliary freedom never changes a
     count)."""
-    for clause in lex_leader_clauses(m.problem):
+    _add_clauses(m, lex_leader_clauses(m.problem))
+
+
+def _add_clauses(m: CnfModel, clauses: Iterable[tuple[Literal, ...]]) -> None:
+    """Clauses of (positive, key) literals, as clauses of ``m``'s variables."""
+    for clause in clauses:
         m.cnf.append([m.pool.id(key) if positive else -m.pool.id(key) for positive, key in clause])
 
 
