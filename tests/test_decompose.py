@@ -96,3 +96,28 @@ def test_a_limit_or_a_given_model_does_not_go_with_a_decomposition():
         backends.counts(Problem(8), backend="sat", total_by="burnside", limit=5)
     with pytest.raises(QueensError, match="given model is counted as it is"):
         backends.counts(Problem(8), backend="sat", total_by="burnside", model=cnf.build(Problem(8)))
+
+
+def test_a_crosscheck_takes_burnside_when_the_direct_count_would_not_fit():
+    """The choice is made from the predicted cost (rates declared by the backend), so it
+    does not depend on how busy the machine is."""
+    from queenslab.backends.crosscheck import CrosscheckRow, _within_budget
+    from queenslab.backends.registry import get_backend
+
+    native = CrosscheckRow("native", 365596, 45752, 0.2)  # the standard n = 14 (OEIS A000170 / A002562)
+    opts, reach = _within_budget(get_backend("sat"), Problem(14), True, {}, [native], 60.0)
+    assert opts == {"total_by": "burnside"} and "by Burnside's lemma (45,752 orbits" in reach
+    opts, reach = _within_budget(get_backend("sat"), Problem(14), True, {}, [native], 1000.0)
+    assert opts == {} and reach is None  # the direct count fits: nothing to decide
+    torus = CrosscheckRow("native", 4524, 572, 0.1)  # the toroidal n = 13 (OEIS A051906)
+    opts, reach = _within_budget(get_backend("sat"), Problem(13, toroidal=True), True, {}, [torus], 3.0)
+    assert opts == {"total_by": "translations"} and "translations" in reach
+
+
+def test_a_crosscheck_row_says_how_its_total_was_obtained():
+    from queenslab.backends.crosscheck import crosscheck
+
+    r = crosscheck(Problem(12), ["native", "sat"], time_limit=12.0)
+    (sat,) = [row for row in r.rows if row.backend == "sat"]
+    assert sat.method.endswith("/burnside") and sat.reach and "Burnside's lemma" in sat.reach
+    assert sat.derivation.startswith("total = 8 x 1,787 orbits") and r.verdict == "agree"

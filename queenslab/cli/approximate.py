@@ -89,8 +89,9 @@ def range_marks(res: CountResult, known: Known, unique: bool) -> tuple[str, str]
     return "~", text
 
 
-def row_line(r: CrosscheckRow) -> str:
-    """A ``crosscheck`` table line for an approximate row with an estimate."""
+def row_line(r: CrosscheckRow, width: int = 22) -> str:
+    """A ``crosscheck`` table line for an approximate row with an estimate (the method
+    column ``width`` characters wide)."""
     how = r.method or "-"
     u = "-" if r.unique is None else f"~{r.unique}"
     low, high = r.count_bounds or (0, 0)
@@ -98,7 +99,7 @@ def row_line(r: CrosscheckRow) -> str:
     if r.unique_bounds is not None:
         bounds += f", unique {r.unique_bounds[0]}..{r.unique_bounds[1]}"
     verdict = _verdict(r.within_bounds, r.delta or 0.0) or "no exact answer to hold it against"
-    return f"{r.backend:<10} {how:<22} {'~' + str(r.count):>14} {u:>12} {r.seconds:>9.3f}  {bounds}: {verdict}"
+    return f"{r.backend:<10} {how:<{width}} {'~' + str(r.count):>14} {u:>12} {r.seconds:>9.3f}  {bounds}: {verdict}"
 
 
 def bounds_lines(res: Crosscheck) -> list[str]:

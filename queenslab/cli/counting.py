@@ -599,17 +599,19 @@ def crosscheck_cmd(
         click.echo(f"{problem.describe()}")
         if problem.contradiction:
             click.echo(f"note: no solutions, as {problem.contradiction}")
-        click.echo(f"{'backend':<10} {'method':<22} {'count':>14} {'unique':>12} {'seconds':>9}")
+        # the method column as wide as its longest entry (a decomposition names itself)
+        w = max([22] + [len(r.method or "-") for r in res.rows])
+        click.echo(f"{'backend':<10} {'method':<{w}} {'count':>14} {'unique':>12} {'seconds':>9}")
         for r in res.rows:
             how = r.method or "-"
             if r.error:
-                click.echo(f"{r.backend:<10} {how:<22} {'-':>14} {'-':>12} {'-':>9}  {in_flags(r.error)}")
+                click.echo(f"{r.backend:<10} {how:<{w}} {'-':>14} {'-':>12} {'-':>9}  {in_flags(r.error)}")
             elif r.approximate:
-                click.echo(approx.row_line(r))
+                click.echo(approx.row_line(r, w))
             else:
                 u = "-" if r.unique is None else str(r.unique)
                 limited = "" if r.complete else "  stopped by a limit: a lower bound, not compared"
-                click.echo(f"{r.backend:<10} {how:<22} {r.count:>14} {u:>12} {r.seconds:>9.3f}{limited}")
+                click.echo(f"{r.backend:<10} {how:<{w}} {r.count:>14} {u:>12} {r.seconds:>9.3f}{limited}")
         answered = ", ".join(r.backend + (f" ({r.method})" if r.method else "") for r in res.answered)
         if res.verdict == "agree":
             click.echo(f"all {len(res.answered)} complete answers agree ({answered})")
