@@ -42,11 +42,11 @@ def main() -> None:
     seconds = {backend: 0.0 for backend in recount.RECOUNT_BACKENDS}
     found = {backend: 0 for backend in recount.RECOUNT_BACKENDS}
     for backend in recount.RECOUNT_BACKENDS:  # build each model once, untimed
-        recount._count_prefix(problem, backend, counted, chosen[0])
+        recount.count_prefix(problem, backend, counted, chosen[0])
     for task in chosen:
         for backend in recount.RECOUNT_BACKENDS:
             t0 = time.perf_counter()
-            found[backend] += recount._count_prefix(problem, backend, counted, task)
+            found[backend] += recount.count_prefix(problem, backend, counted, task)
             seconds[backend] += time.perf_counter() - t0
     if len(set(found.values())) != 1:
         raise SystemExit(f"the solvers disagree over the sample: {found}")

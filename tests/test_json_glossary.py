@@ -149,8 +149,8 @@ def test_every_key_of_every_command_is_in_the_glossary(capsys, monkeypatch, tmp_
     # a solver count off by one in one task, so that crosscheck --split reports a disagreement
     from queenslab.backends import recount
 
-    real = recount._count_prefix
-    monkeypatch.setattr(recount, "_count_prefix", lambda p, b, c, task: real(p, b, c, task) + (task == (1, 3)))
+    real = recount.count_prefix
+    monkeypatch.setattr(recount, "count_prefix", lambda p, b, c, task: real(p, b, c, task) + (task == (1, 3)))
     seen: dict[str, str] = {}
     problems = []
     for args in CALLS:

@@ -66,13 +66,13 @@ def test_d4_recounts_too():
 
 
 def test_a_disagreement_names_its_task(monkeypatch, capsys):
-    real = recount_module._count_prefix
+    real = recount_module.count_prefix
     wrong = (1, 3)
 
     def off_by_one(problem, backend, counted, task):
         return real(problem, backend, counted, task) + (task == wrong)
 
-    monkeypatch.setattr(recount_module, "_count_prefix", off_by_one)
+    monkeypatch.setattr(recount_module, "count_prefix", off_by_one)
     r = recount(Problem(6), "sat", threads=1, depth=2)
     assert r.verdict == "disagree" and [t.task for t in r.disagreements] == [wrong]
     code, out, _ = run_cli(capsys, monkeypatch, "crosscheck", 6, "--split", "--threads", 1, "--depth", 2)

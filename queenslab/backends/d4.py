@@ -82,7 +82,7 @@ def d4_binary() -> Path:
 
 def _d4_count(binary: Path, m: CnfModel) -> int:
     """The number of models of ``m`` (one per solution: refused otherwise), by d4."""
-    _check_determined(m)
+    check_determined(m)
     with tempfile.TemporaryDirectory(prefix="queenslab-d4-") as tmp:
         cnf = Path(tmp, "model.cnf")
         cnf.write_text(to_dimacs(m.problem, model=m))
@@ -95,7 +95,7 @@ def _d4_count(binary: Path, m: CnfModel) -> int:
     return int(answer.group(1))
 
 
-def _check_determined(m: CnfModel) -> None:
+def check_determined(m: CnfModel) -> None:
     """Refuse a model with auxiliary variables that the cell variables do not determine
     (it has more models than solutions, and d4's projection cannot be trusted)."""
     free = m.undetermined

@@ -52,7 +52,15 @@ from .. import interrupt, validate
 from ..errors import QueensError
 from ..problem import Problem, as_problem
 
-__all__ = ["recount", "SplitRecount", "TaskCheck", "RECOUNT_BACKENDS", "DEFAULT_RECOUNT_BACKEND"]
+__all__ = [
+    "recount",
+    "SplitRecount",
+    "TaskCheck",
+    "RECOUNT_BACKENDS",
+    "DEFAULT_RECOUNT_BACKEND",
+    "count_prefix",
+    "count_batch",
+]
 
 #: The solvers that recount tasks; the first is the default (measured faster per task:
 #: docs/benchmarks.md, "Recounting the native split").
@@ -185,7 +193,7 @@ def recount(
     QueensError
         For an unknown backend, bad arguments, a ledger of another problem or split.
     """
-    from ..distributed.ledger import Ledger, Split, TaskResult
+    from ..distributed.ledger import RECOUNT_METHODS, Ledger, Split, TaskResult
     from ..native import engine
 
     problem = as_problem(problem)
@@ -196,7 +204,7 @@ def recount(
     _method, d, keys = engine.split_tasks(problem, method="general", depth=depth)
     _check_solver(backend)
     t0 = time.perf_counter()
-    split = Split(f"recount-{counted}", d, False, tuple(keys))
+    split = Split(RECOUNT_METHODS[0] if counted == ORBITS else RECOUNT_METHODS[1], d, False, tuple(keys))
     book = Ledger.open(ledger, problem, split) if ledger is not None else None
     try:
         done = {i: r.count for i, r in book.done().items()} if book is not None else {}
@@ -259,9 +267,9 @@ def _check_solver(backend: str) -> None:
 
         d4_binary()
     else:
-        from ..models.cnf import _pysat
+        from ..models.cnf import build
 
-        _pysat()
+        build(Problem(1))  # pysat, or the error naming its extra
 
 
 def _count_tasks(
@@ -328,7 +336,7 @@ def count_batch(
     for task, solve in tasks:
         found, orbits, _ = engine.count_task(problem, "general", task, unique=True)
         t0 = time.perf_counter()
-        solver = _count_prefix(problem, backend, counted, task) if solve else None
+        solver = count_prefix(problem, backend, counted, task) if solve else None
         out.append(((found, int(orbits or 0)), solver, time.perf_counter() - t0))
     return out
 
@@ -342,16 +350,16 @@ def _base_model(problem: Problem, counted: str) -> Any:
     return build(problem, symmetry=LEX_LEADER if counted == ORBITS else None, force=True)
 
 
-def _count_prefix(problem: Problem, backend: str, counted: str, task: tuple[int, ...]) -> int:
+def count_prefix(problem: Problem, backend: str, counted: str, task: tuple[int, ...]) -> int:
     """The models of the whole problem's model with the prefix's queens fixed."""
     m = _base_model(problem, counted)
     units = [[m.var(r, c)] for r, c in enumerate(task)]
     if backend == "d4":
         return _d4_prefix(m, units)
-    from .sat import DEFAULT_SOLVER, _solver
+    from .sat import DEFAULT_SOLVER, open_solver
 
     found = 0
-    with _solver(DEFAULT_SOLVER, m.cnf.clauses + units) as s:
+    with open_solver(DEFAULT_SOLVER, m.cnf.clauses + units) as s:
         rows = range(len(task), problem.n)
         while s.solve():
             interrupt.check()
@@ -378,9 +386,9 @@ def _d4_prefix(m: Any, units: list[list[int]]) -> int:
     """d4's count of the base model with ``units`` added (every variable determined by
     the cells: a pairwise model's lex-leader variables are defined, never free)."""
     from . import child
-    from .d4 import _check_determined, d4_binary
+    from .d4 import check_determined, d4_binary
 
-    _check_determined(m)
+    check_determined(m)
     top, clauses, body = _dimacs_body(m.problem, ORBITS if m.symmetry else SOLUTIONS)
     text = f"p cnf {top} {clauses + len(units)}\n" + body + "".join(f"{u[0]} 0\n" for u in units)
     with tempfile.TemporaryDirectory(prefix="queenslab-recount-") as tmp:

@@ -238,7 +238,14 @@ def cnf_solutions(problem: Problem, limit: int | None, opts: dict[str, Any]) -> 
     return _enumerate(m, limit, opts.get("solver", DEFAULT_SOLVER))
 
 
-def _solver(name: str, clauses):
+def open_solver(name: str, clauses):
+    """A pysat solver called ``name`` holding ``clauses`` (use it as a context manager).
+
+    Raises
+    ------
+    QueensError
+        For a name pysat does not know; MissingDependency where this pysat build lacks it.
+    """
     from pysat.solvers import Solver, SolverNames
 
     known = sorted(k for k in vars(SolverNames) if not k.startswith("_"))
@@ -261,7 +268,7 @@ def _enumerate(m: CnfModel, limit: int | None, solver: str) -> Iterator[tuple[in
     model itself is left unchanged)."""
     if limit == 0:
         return
-    with _solver(solver, m.cnf.clauses) as s:
+    with open_solver(solver, m.cnf.clauses) as s:
         found = 0
         # One solve() per solution, each short; Ctrl-C is honoured between them (CaDiCaL
         # in pysat has no interrupt), and never read as the end of the solutions.
@@ -294,7 +301,7 @@ def _ganak_count(pyganak: Any, m: CnfModel) -> int:
     """
     # Ganak spends a long time (about 17 s here) proving an unsatisfiable formula has
     # no model, while a SAT solver settles it at once; 0 models needs no counting.
-    with _solver(DEFAULT_SOLVER, m.cnf.clauses) as s:
+    with open_solver(DEFAULT_SOLVER, m.cnf.clauses) as s:
         if not _solve(s):
             return 0
     counter = pyganak.Counter()

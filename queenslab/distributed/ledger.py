@@ -79,6 +79,7 @@ __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
     "METHODS",
+    "RECOUNT_METHODS",
     "InvalidLedger",
     "Split",
     "TaskResult",
@@ -99,7 +100,8 @@ FORMAT_VERSION = 1
 #: (:func:`recorded_split`), whatever the default for a new count.
 #: The split methods a ledger records: the native engine's, and a solver's recount of the
 #: native prefix split (:mod:`queenslab.backends.recount`: each task's lex-leaders or solutions).
-METHODS = (*REGISTRY, "recount-orbits", "recount-solutions")
+RECOUNT_METHODS = ("recount-orbits", "recount-solutions")
+METHODS = (*REGISTRY, *RECOUNT_METHODS)
 
 _INT64_MIN = -(2**63)
 
