@@ -32,7 +32,7 @@ from . import child
 from .interface import ASSUME_SYMMETRIC, FORCE, Backend, CountResult
 from .sat import MODEL, TOTAL_BY, cnf_solutions, model_counts
 
-__all__ = ["D4Backend", "d4_binary"]
+__all__ = ["D4Backend", "d4_binary", "count_dimacs", "check_determined"]
 
 #: Where the aspmc package keeps its d4 build, below the package directory.
 _IN_ASPMC = Path("external", "d4", "d4_static")
@@ -83,11 +83,16 @@ def d4_binary() -> Path:
 def _d4_count(binary: Path, m: CnfModel) -> int:
     """The number of models of ``m`` (one per solution: refused otherwise), by d4."""
     check_determined(m)
+    return count_dimacs(binary, to_dimacs(m.problem, model=m))
+
+
+def count_dimacs(binary: Path, text: str) -> int:
+    """d4's model count of the DIMACS ``text`` (written to a temporary file), run as a
+    child process; a run without a count raises a :class:`QueensError` with its output's tail."""
     with tempfile.TemporaryDirectory(prefix="queenslab-d4-") as tmp:
         cnf = Path(tmp, "model.cnf")
-        cnf.write_text(to_dimacs(m.problem, model=m))
-        argv = [str(binary), str(cnf), "-mc"]
-        returncode, out, err = child.run(argv)
+        cnf.write_text(text)
+        returncode, out, err = child.run([str(binary), str(cnf), "-mc"])
     answer = re.search(r"^s (\d+)\s*$", out, re.M)
     if returncode != 0 or answer is None:
         tail = (err or out)[-500:].strip()

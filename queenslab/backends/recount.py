@@ -40,16 +40,12 @@ from __future__ import annotations
 import concurrent.futures as cf
 import functools
 import os
-import re
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from .. import interrupt, validate
-from ..errors import QueensError
 from ..problem import Problem, as_problem
 
 __all__ = [
@@ -385,20 +381,12 @@ def _dimacs_body(problem: Problem, counted: str) -> tuple[int, int, str]:
 def _d4_prefix(m: Any, units: list[list[int]]) -> int:
     """d4's count of the base model with ``units`` added (every variable determined by
     the cells: a pairwise model's lex-leader variables are defined, never free)."""
-    from . import child
-    from .d4 import check_determined, d4_binary
+    from .d4 import check_determined, count_dimacs, d4_binary
 
     check_determined(m)
     top, clauses, body = _dimacs_body(m.problem, ORBITS if m.symmetry else SOLUTIONS)
     text = f"p cnf {top} {clauses + len(units)}\n" + body + "".join(f"{u[0]} 0\n" for u in units)
-    with tempfile.TemporaryDirectory(prefix="queenslab-recount-") as tmp:
-        path = Path(tmp, "task.cnf")
-        path.write_text(text)
-        returncode, out, err = child.run([str(d4_binary()), str(path), "-mc"])
-    answer = re.search(r"^s (\d+)\s*$", out, re.M)
-    if returncode != 0 or answer is None:
-        raise QueensError(f"d4 ended with exit status {returncode} and no count: {(err or out)[-300:].strip()}")
-    return int(answer.group(1))
+    return count_dimacs(d4_binary(), text)
 
 
 def _fixed_counts(problem: Problem, backend: str) -> dict[Any, int]:
