@@ -137,16 +137,26 @@ def test_ctrl_c_stops_the_display_and_the_search_and_writes_no_file(capsys, monk
 def test_a_long_replay_says_how_to_skip_it(capsys, monkeypatch):
     """At the default delay a whole search of 8 queens (thousands of steps) takes minutes
     to play: the display's status says so while it lags, and that --delay 0 draws at full
-    speed (the frames that show it are drawn live, so the status lines are collected)."""
+    speed (the frames that show it are drawn live, so the status lines are collected).
+
+    Each pause waits for the search to end instead of sleeping, so the display lags by the
+    whole search however busy the machine is (a pause of no time let a slow search thread
+    fall behind the display, and the lag never showed)."""
     _terminal(monkeypatch)
-    monkeypatch.setattr(watch.time, "sleep", lambda _s: None)  # played without waiting
+
+    def pause_until_searched(_seconds):
+        for thread in threading.enumerate():
+            if thread.name == "queenslab-search":
+                thread.join(60)
+
+    monkeypatch.setattr(watch.time, "sleep", pause_until_searched)
     hints = []
     lag_hint = watch._lag_hint
     monkeypatch.setattr(watch, "_lag_hint", lambda behind, delay: hints.append(lag_hint(behind, delay)) or hints[-1])
     code, out, _ = run_cli(capsys, monkeypatch, "watch", 8, "--solutions", 0)
     assert code == 0 and "3469 steps (complete)" in out.splitlines()[-1]
     assert any(h.endswith("steps still to draw, 0.05 s each (about 3 min): --delay 0 draws the newest board at full speed")
-               for h in hints if h.startswith(("3,4", "3,3")))  # fmt: skip
+               for h in hints if h.startswith("3,46"))  # fmt: skip
     hints.clear()
     code, out, _ = run_cli(capsys, monkeypatch, "watch", 8, "--solutions", 0, "--delay", 0)
     assert code == 0 and not any(hints)
