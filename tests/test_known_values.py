@@ -1,17 +1,18 @@
-"""The known values of variants (OEIS toroidal queens and superqueens, Pólya's zeros):
-the tables against the copies typed into the engine's tests, the engine and a brute force,
-and what count and estimate say of them."""
+"""The known values of variants (OEIS toroidal queens and superqueens, Pólya's zeros,
+k queens on square and rectangular boards): the tables against the copies typed into the
+engine's tests, the engine and a brute force, and what count and estimate say of them."""
 
 import json
 import math
 
 import pytest
-from naive import all_solutions, orbit_count
+import test_boards as typed
+from naive import all_solutions, board_solutions, orbit_count
 from test_engine import A051223 as TYPED_A051223, A051906 as TYPED_A051906
 
 from queenslab import Problem, counts
 from queenslab.cli import main
-from queenslab.data import A051223, A051224, A051906, POLYA, compare, known_values
+from queenslab.data import A051223, A051224, A051906, POLYA, KnownValues, compare, known_values
 
 
 def test_the_tables_agree_with_the_sequences_typed_into_the_engine_tests():
@@ -51,6 +52,60 @@ def test_other_variants_have_no_known_values():
         Problem(11, toroidal=True, blocked=[(0, 0)]),
     ):
         assert known_values(p).count is None and compare(p, 5).agrees is None
+
+
+def test_k_queens_on_a_square_are_held_to_the_families_typed_into_the_board_tests():
+    for n in range(4, 32):  # 3 queens on 3 x 3 is the standard problem (A000170)
+        assert known_values(Problem(n, queens=3)) == KnownValues(typed.A047659[n], None, "OEIS A047659")
+    for n in range(3, 40):
+        assert known_values(Problem(n, queens=2)).count == typed.a036464(n)
+    for n, expected in typed.A176186.items():
+        assert known_values(Problem(n, queens=6)).count == expected
+
+
+def test_k_queens_on_a_rectangle_are_held_to_the_families_either_way_round():
+    for n in range(1, 11):
+        for m in range(1, n):
+            assert known_values(Problem(m, columns=n)).count == typed.a269133(m, n), (m, n)
+            assert known_values(Problem(n, columns=m, queens=m)).count == typed.a269133(m, n), (n, m)
+    for rows, family in ((3, typed.A061989), (5, typed.A061991), (6, typed.A061992)):
+        for n in range(rows + 1, len(family)):
+            assert known_values(Problem(rows, columns=n)).count == family[n], (rows, n)
+    for n in range(5, 60):  # Tarry's formula from n = 7, the published terms below
+        tarry = typed.A061990[n] if n < len(typed.A061990) else n**4 - 18 * n**3 + 139 * n**2 - 534 * n + 840
+        assert known_values(Problem(4, columns=n)) == KnownValues(tarry, None, "OEIS A061990")
+
+
+@pytest.mark.parametrize(
+    "problem",
+    [Problem(5, queens=2), Problem(6, queens=3), Problem(3, columns=7), Problem(7, columns=4, queens=4),
+     Problem(4, columns=6), Problem(5, columns=7), Problem(6, columns=7)],
+    ids=str,
+)  # fmt: skip
+def test_k_queens_known_values_agree_with_a_brute_force(problem):
+    assert known_values(problem).count == len(board_solutions(problem))
+
+
+def test_k_queens_with_another_rule_or_no_family_have_no_known_value():
+    for p in (
+        Problem(8, queens=5),  # no family for 5 queens on a square here
+        Problem(6, queens=3, knight=True),
+        Problem(6, queens=3, toroidal=True),
+        Problem(6, queens=3, blocked=[(0, 0)]),
+        Problem(4, columns=8, queens=3),  # fewer queens than the short side
+        Problem(11, columns=12),  # beyond A269133's rows here
+    ):
+        assert known_values(p).count is None and compare(p, 5).agrees is None, p
+
+
+def test_count_and_crosscheck_hold_k_queens_to_their_sequence(capsys):
+    code, out, _ = _cli(capsys, "count", 8, "--queens", 3)
+    assert code == 0 and f"known value {typed.A047659[8]} (OEIS A047659): agrees" in out
+    code, out, _ = _cli(capsys, "count", 9, "--columns", 4, "--queens", 4, "--json")
+    report = json.loads(out)
+    assert (report["known"], report["agrees"], report["known_source"]) == (typed.A061990[9], True, "OEIS A061990")
+    code, out, _ = _cli(capsys, "crosscheck", 6, "--columns", 9, "--backends", "native,sat")
+    assert code == 0 and f"known value {typed.A061992[9]} (OEIS A061992): every answer equals it" in out
 
 
 def _cli(capsys, *args):

@@ -13,6 +13,8 @@ for n <= 16.
   gcd(n, 6) = 1, so every other n is known to be 0 (:func:`known_values`).
 * ``A051223``, ``A051224`` -- n superqueens (queens that also move as knights) on an
   n x n board, and their orbits under D4, n = 1..26.
+* k queens on square and rectangular boards (V. Kotesovec's families, H. Tarry's
+  formula): :mod:`queenslab.data.boards`.
 
 :func:`known_values` says which of these a problem is held to, and :func:`compare` holds
 a count against them.
@@ -28,6 +30,7 @@ from dataclasses import dataclass
 
 from .. import validate
 from ..problem import as_problem
+from .boards import k_queens_count
 
 __all__ = [
     "A000170",
@@ -203,7 +206,8 @@ POLYA = "Pólya: no toroidal solution unless gcd(n, 6) = 1"
 def known_values(problem) -> KnownValues:
     """The known counts of ``problem``: the standard problem (A000170, A002562), n
     toroidal queens (A051906; 0 for every n with gcd(n, 6) > 1, by Pólya's theorem) and
-    n superqueens (A051223, A051224); nothing for other problems.
+    n superqueens (A051223, A051224), k queens on square and rectangular boards
+    (:mod:`queenslab.data.boards`); nothing for other problems.
 
     Examples
     --------
@@ -214,6 +218,8 @@ def known_values(problem) -> KnownValues:
     KnownValues(count=4524, unique=None, source='OEIS A051906')
     >>> known_values(Problem(50, toroidal=True)).count, known_values(Problem(8, blocked=[(0, 0)])).source
     (0, None)
+    >>> known_values(Problem(8, queens=3))
+    KnownValues(count=10320, unique=None, source='OEIS A047659')
     """
     problem = as_problem(problem)
     n = problem.n
@@ -228,6 +234,11 @@ def known_values(problem) -> KnownValues:
     if problem == type(problem)(n, knight=True):
         total = A051223.get(n)
         return KnownValues(total, A051224.get(n), "OEIS A051223 / A051224" if total is not None else None)
+    rows, columns, queens = n, problem.columns or n, problem.queens if problem.queens is not None else n
+    if problem == type(problem)(n, columns=columns, queens=queens):
+        published = k_queens_count(rows, columns, queens)
+        if published is not None:
+            return KnownValues(published[0], None, published[1])
     return KnownValues(None, None, None)
 
 
