@@ -463,6 +463,8 @@ def test_cli_solve_no_solution_and_bad_input(run):
     assert code == 2 and err.startswith("error:")
     code, out, err = run("solve", 30, "--method", "ga", "--max-steps", 1)
     assert code == 1 and "no solution" in err
+    # what would help is named by its flags, not by the Python function's arguments
+    assert "allow more generations (--max-steps G), or try --improve" in err and "=True" not in err
 
 
 # ----------------------------------------------------------------------------- pictures

@@ -26,7 +26,7 @@ import click
 
 from ..backends.interface import SOLVE
 from ..backends.registry import BACKENDS, backend_options, exact_backends
-from ..errors import Incomplete, QueensError
+from ..errors import Incomplete, QueensError, in_flags
 from ..placement_file import write_placement
 from ..problem import Problem
 from ..reports import SolveReport
@@ -248,7 +248,7 @@ def solve_cmd(
         effective_seed = (seed if seed is not None else 0) if method in _SEEDED else None
     report = functools.partial(SolveReport, n, problem, backend, method, effective_seed, seconds)
     if placement is None:
-        reason = error or _no_solution(problem)
+        reason = in_flags(error or _no_solution(problem))  # the command line's words: flags
         if as_json:
             emit_json(report(verified=False, solution=None, out=None, error=reason))
         else:

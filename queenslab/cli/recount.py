@@ -9,8 +9,8 @@ import click
 
 from ..backends.recount import recount
 from ..problem import Problem
-from ..progress import ProgressBar
 from .app import emit_json
+from .options import Progress
 
 __all__ = ["split_recount", "SplitRecountReport"]
 
@@ -53,12 +53,12 @@ def split_recount(
 ) -> int:
     """Run :func:`~queenslab.backends.recount.recount` and print it; 0 when every task
     agrees, 1 otherwise."""
-    bar = None if as_json else ProgressBar(f"recount {problem.n} ({backend})")
+    # the command line's bar: drawn only on a terminal, so a log of the run holds no bar
+    bar = Progress(not as_json, f"recount {problem.n} ({backend})")
     try:
         res = recount(problem, backend, threads=threads, depth=depth, totals=totals, ledger=ledger, progress=bar)
     finally:
-        if bar is not None:
-            bar.close()
+        bar.close()
     wrong: tuple[dict[str, Any], ...] = tuple(
         {"task_id": t.task_id, "task": [c + 1 for c in t.task], "native": t.native, "solver_count": t.solver}
         for t in res.disagreements

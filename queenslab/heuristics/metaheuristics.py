@@ -27,7 +27,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .. import limits, validate
-from ..errors import QueensError
+from ..errors import QueensError, setting
 from . import kernels as K
 from .construct import check_memory, check_n
 from .minconflicts import positive_int, rng_state, run_until, trivial
@@ -150,7 +150,8 @@ def genetic(
 
     failure = (
         f"the genetic algorithm found no solution of {n}-queens in {generations} generations "
-        f"of {population} (seed {seed}); allow more generations, or try improve=True"
+        f"of {population} (seed {seed}); allow more generations ({setting('generations=G', '--max-steps G')}), "
+        f"or try {setting('improve=True', '--improve')}"
     )
     return run_until(run_generations, generations, progress, stats, return_stats, failure, _CHUNK)
 
