@@ -57,6 +57,31 @@ def test_docs_examples(page):
     assert (result.attempted > 0) == (">>> " in text)
 
 
+def _paragraphs(text: str) -> list[str]:
+    """A page's paragraphs outside its fenced blocks (blank-line separated)."""
+    paragraphs, current, fenced = [], [], False
+    for line in [*text.splitlines(), ""]:
+        if line.strip().startswith("```"):
+            fenced = not fenced
+            line = ""
+        if fenced:
+            continue
+        if line.strip():
+            current.append(line)
+        elif current:
+            paragraphs.append("\n".join(current))
+            current = []
+    return paragraphs
+
+
+@pytest.mark.parametrize("page", ["README.md"] + sorted(f"docs/{p.name}" for p in (ROOT / "docs").glob("*.md")))
+def test_no_page_says_a_paragraph_twice(page):
+    """A section pasted twice (a merge gone wrong) is caught: no paragraph of 200 or more
+    characters appears twice on a page."""
+    long = [p for p in _paragraphs((ROOT / page).read_text(encoding="utf-8")) if len(p) >= 200]
+    assert not [p for p in set(long) if long.count(p) > 1]
+
+
 def test_readme_starts_with_the_two_commands():
     text = (ROOT / "README.md").read_text()
     block = text.split("```")[1].splitlines()[1:]
