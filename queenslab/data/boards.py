@@ -1,7 +1,7 @@
 """Published counts of k nonattacking queens on square and rectangular boards.
 
-The families are V. Kotesovec's ("Non-attacking chess pieces", as collected in the OEIS),
-with H. Tarry's 1890 formula for four queens on four rows:
+The families are those of Václav Kotesovec's *Non-attacking chess pieces* (6th edition,
+2013), as the OEIS holds them, with H. Tarry's 1890 formula for four queens on four rows:
 
 * ``A036464`` -- 2 queens on an n x n board, by its formula n(n-1)(n-2)(3n-1)/6;
 * ``A047659`` -- 3 queens on an n x n board, n = 0..31;
