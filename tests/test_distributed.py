@@ -287,7 +287,15 @@ def _count_17_on_local_2(tmp_path):
     command = [sys.executable, "-m", "queenslab", "count", "17", "--method", "symmetric", "--dask", "local:2"]
     command += ["--ledger", str(ledger)]
     proc = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,
+        # a terminal's foreground job takes Ctrl-C; a shell's background job (CI started
+        # from a script) ignores SIGINT, and the count would ignore it too
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     return proc, ledger
 

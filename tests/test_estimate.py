@@ -305,6 +305,7 @@ def test_sigint_to_a_real_process_exits_130_with_nothing_printed():
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # a background shell may ignore SIGINT
     )
     wait_until_working(proc)  # past `python -m`'s imports, however busy the machine
     proc.send_signal(signal.SIGINT)
