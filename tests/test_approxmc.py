@@ -198,7 +198,7 @@ def test_an_estimate_outside_its_bounds_is_reported_but_is_no_disagreement(capsy
     monkeypatch.setattr(approxmc, "_approxmc_count", lambda pyapproxmc, m, *args: 1000)
     r = crosscheck(Problem(8), ["native", "approxmc"], unique=False, time_limit=None)
     assert r.verdict == "native only" and r.outside == (r.rows[-1],) and r.rows[-1].count_bounds == (556, 1800)
-    import queenslab.cli.counting as command
+    import queenslab.cli.crosscheck as command
 
     real = command.crosscheck
     monkeypatch.setattr(command, "crosscheck", lambda *a, **kw: real(*a, **{**kw, "time_limit": None}))

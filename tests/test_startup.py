@@ -162,6 +162,69 @@ def test_a_count_from_the_cache_loads_no_numba_registry():
     assert method == "join" and light == "True" and array_library == "False"
 
 
+def test_a_count_from_the_cache_imports_neither_scipy_nor_yaml_nor_the_extensions():
+    """numba, loaded for queenslab's kernels, skips scipy (a version check) and PyYAML
+    (no configuration file here), and a cache hit does not initialise numba's extensions
+    (it reads every distribution's entry points)."""
+    from queenslab.native import jit
+
+    if not jit.LIGHT_CACHE_LOADS:
+        pytest.skip(f"numba {jit.numba.__version__} loads cached kernels as it does (tested: {jit.NUMBA_TESTED})")
+    code = _CACHED_COUNT + (
+        "from numba.core import entrypoints\n"
+        "print('scipy' in sys.modules, 'yaml' in sys.modules, entrypoints._already_initialized)\n"
+    )
+    _python(code)  # compiles the join's kernels if the cache is cold
+    assert _python(code).splitlines()[-1].split() == ["False", "False", "False"]
+
+
+def test_numba_still_reads_its_configuration_file(tmp_path):
+    """With PyYAML installed, a ``.numba_config.yaml`` is read as numba reads it: in the
+    working directory at import, and in one changed to later (numba reads the file again
+    before each compile), with PyYAML imported only then."""
+    pytest.importorskip("yaml")
+    here, there = tmp_path / "with", tmp_path / "without"
+    here.mkdir()
+    there.mkdir()
+    (here / ".numba_config.yaml").write_text("boundscheck: 1\n", encoding="utf-8")
+    code = (
+        "import os, sys, warnings\n"
+        "warnings.simplefilter('error')\n"
+        f"os.chdir({str(there)!r})\n"
+        "import queenslab.native.jit\n"
+        "from numba.core import config\n"
+        "before = (config.BOUNDSCHECK, 'yaml' in sys.modules)\n"
+        f"os.chdir({str(here)!r})\n"
+        "config.reload_config()\n"
+        "print(*before, config.BOUNDSCHECK, 'yaml' in sys.modules)\n"
+    )
+    assert _python(code).split() == ["None", "False", "1", "True"]
+    at_import = (
+        f"import os\nos.chdir({str(here)!r})\n"
+        "import warnings\nwarnings.simplefilter('error')\n"
+        "import queenslab.native.jit\nfrom numba.core import config\nprint(config.BOUNDSCHECK)\n"
+    )
+    assert _python(at_import).split() == ["1"]
+
+
+def test_a_kernel_missing_from_the_cache_initialises_the_extensions_before_it_compiles(tmp_path):
+    """On a cache miss numba compiles, and its extensions are initialised first, as numba
+    does; the next process finds the kernel cached and initialises nothing."""
+    from queenslab.native import jit
+
+    if not jit.LIGHT_CACHE_LOADS:
+        pytest.skip(f"numba {jit.numba.__version__} loads cached kernels as it does (tested: {jit.NUMBA_TESTED})")
+    code = (
+        "import os\n"
+        f"os.environ['NUMBA_CACHE_DIR'] = {str(tmp_path)!r}\n"
+        "from queenslab.native import join_kernels as JK\n"
+        "from numba.core import entrypoints\n"
+        "print(JK._reverse(0b0011, 4), entrypoints._already_initialized)\n"
+    )
+    assert _python(code).split() == [str(0b1100), "True"]  # compiled
+    assert _python(code).split() == [str(0b1100), "False"]  # from the cache
+
+
 def test_numba_compiles_after_kernels_loaded_from_the_cache():
     """A function compiled after cached kernels loaded gets numba's whole registries
     (its compiler refreshes them): array functions, typed lists, and scipy's BLAS."""

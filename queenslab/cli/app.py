@@ -125,11 +125,11 @@ class LazyGroup(Group):
             "Count the solutions of N queens (or a variant), or of every size in a range A..B.",
         ),
         "crosscheck": (
-            "counting:crosscheck_cmd",
+            "crosscheck:crosscheck_cmd",
             "Count one problem on several backends, side by side; exit 1 if they disagree.",
         ),
         "export": (
-            "counting:export_cmd",
+            "export:export_cmd",
             "Export the model in FORMAT, for another solver to read.",
         ),
         "solutions": (

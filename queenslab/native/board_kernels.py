@@ -22,9 +22,8 @@ backtrack.
 """
 
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros
 
-from .jit import njit
+from .jit import njit, trailing_zeros
 from .kernels import CANON, COUNT, EMIT, popcount, shift_down, shift_up
 
 __all__ = ["board_search", "COUNT", "CANON", "EMIT"]

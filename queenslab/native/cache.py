@@ -30,8 +30,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..provenance import package_version
-
 __all__ = [
     "RECORD_FILE",
     "CompileReport",
@@ -90,6 +88,8 @@ def record_key(what: str) -> str:
     and numba's versions and the CPU LLVM compiles for (name and features)."""
     import numba
     from numba.core import config
+
+    from ..provenance import package_version  # package metadata: read only for a compile
 
     cpu = getattr(config, "CPU_NAME", None) or _host_cpu()
     features = getattr(config, "CPU_FEATURES", None) or ""

@@ -32,9 +32,8 @@ space, and checks them.
 """
 
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros
 
-from .jit import njit, popcount
+from .jit import njit, popcount, trailing_zeros
 
 #: ``stats`` entries: nodes visited, queens of the answer found, whether the search stopped.
 NODES, ANSWER_SIZE, WAS_STOPPED = 0, 1, 2

@@ -30,9 +30,8 @@ result depends on its seed only, never on the thread that runs it.
 """
 
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros
 
-from .jit import njit
+from .jit import njit, trailing_zeros
 from .kernels import full_mask, leap_block, place, popcount, region_block, region_step, row_candidates
 
 _U0 = np.uint64(0)

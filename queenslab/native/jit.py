@@ -19,22 +19,84 @@ queenslab's kernels from the cache initialises the runtime and reads the cached 
 other njit function of the process) still refreshes the registries itself, as numba's
 compiler does before every compile. Both changes are made only on the numba versions
 they were written against (:data:`NUMBA_TESTED`); another version loads as numba does.
+
+Three more costs of a fresh process are left out the same way, none of which changes what
+numba does for queenslab's kernels:
+
+* importing numba imports scipy only to check that its version is at least 1.0, and
+  PyYAML to read a ``.numba_config.yaml`` where the working directory has one: scipy is
+  declined while numba loads, and PyYAML executes only when first used (numba still
+  reads such a file, with the same module); a few hundredths of a second together;
+* BLAS is declined by making ``scipy.linalg.cython_blas`` unimportable while kernels load,
+  instead of importing numba's linear algebra module (and with it its array object
+  library) to patch it;
+* the first call of a dispatcher initialises numba's extensions (it reads the entry points
+  of every installed distribution) before it even looks at the cache; a kernel of
+  queenslab reads the cache first and initialises the extensions only on a miss, before
+  compiling, which is where extensions can matter.
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib
+import importlib.util
+import os
 import sys
 from collections.abc import Iterator
+from typing import Any
 
-import numba
-from llvmlite import ir
-from numba import njit, types
-from numba.core import caching, cgutils, cpu
-from numba.core.runtime import rtsys
-from numba.extending import intrinsic
 
-__all__ = ["LIGHT_CACHE_LOADS", "NUMBA_TESTED", "njit", "popcount"]
+@contextlib.contextmanager
+def _declined(*modules: str) -> Iterator[None]:
+    """While inside, importing any of ``modules`` (not yet imported) raises ImportError at
+    once, as for a package that is not installed; afterwards they import as usual."""
+    blocked = [m for m in modules if m not in sys.modules]
+    for m in blocked:
+        sys.modules[m] = None  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        for m in blocked:
+            if m in sys.modules and sys.modules[m] is None:
+                del sys.modules[m]
+
+
+class _YamlOnFirstUse:
+    """What numba's configuration reads of PyYAML (``safe_load``), imported when numba
+    first reads a ``.numba_config.yaml``."""
+
+    @staticmethod
+    def safe_load(stream: Any) -> Any:
+        return importlib.import_module("yaml").safe_load(stream)
+
+
+def _import_numba() -> None:
+    """Import numba without importing scipy or PyYAML (see the module docstring): scipy is
+    declined for the version check; PyYAML, unless the working directory has a numba
+    configuration file, is given to numba's configuration as :class:`_YamlOnFirstUse`
+    wherever it is installed (numba reads the file again before each compile)."""
+    if "numba" in sys.modules:
+        return
+    lazy_yaml = not os.path.exists(".numba_config.yaml")
+    with _declined("scipy", "yaml") if lazy_yaml else _declined("scipy"):
+        import numba.core.config as config
+    if lazy_yaml and getattr(config, "_HAVE_YAML", True) is False and importlib.util.find_spec("yaml") is not None:
+        config.yaml = _YamlOnFirstUse
+        config._HAVE_YAML = True
+
+
+_import_numba()
+with _declined("scipy"):  # numba imports scipy only to check that its version is >= 1.0
+    import numba
+    from llvmlite import ir
+    from numba import types
+    from numba.core import caching, cgutils, cpu, entrypoints
+    from numba.core.runtime import rtsys
+    from numba.cpython.unsafe.numbers import trailing_zeros
+    from numba.extending import intrinsic
+
+__all__ = ["LIGHT_CACHE_LOADS", "NUMBA_TESTED", "njit", "popcount", "trailing_zeros"]
 
 #: The numba versions (major, minor), first and last, whose cache loading and registry
 #: loading this module changes: those whose source it was written against and the test
@@ -47,24 +109,12 @@ def _numba_version() -> tuple[int, int]:
     return int(major), int(minor)
 
 
-def _no_blas() -> None:
-    raise ImportError("queenslab's kernels use no BLAS")
-
-
-@contextlib.contextmanager
-def _without_blas() -> Iterator[None]:
-    """numba's array library, if it loads meanwhile, is told scipy's BLAS is absent."""
+def _without_blas() -> contextlib.AbstractContextManager[None]:
+    """numba's array library, if it loads meanwhile, finds scipy's BLAS absent (its
+    ``ensure_blas`` imports ``scipy.linalg.cython_blas``, which then raises ImportError)."""
     if "numba.np.arraymath" in sys.modules:
-        yield
-        return
-    from numba.np import linalg
-
-    ensure_blas = linalg.ensure_blas
-    linalg.ensure_blas = _no_blas
-    try:
-        yield
-    finally:
-        linalg.ensure_blas = ensure_blas
+        return contextlib.nullcontext()
+    return _declined("scipy.linalg.cython_blas")
 
 
 def _load_array_library() -> None:
@@ -95,11 +145,39 @@ def _load_cached(self: caching.Cache, sig: object, target_context: cpu.CPUContex
     # a kernel's cached environment imports the numba modules its code came from, the
     # array library among them for some
     with _without_blas(), self._guard_against_spurious_io_errors():
-        return self._load_overload(sig, target_context)
+        found = self._load_overload(sig, target_context)
+    if found is None:  # a miss: numba compiles next, with its extensions initialised
+        entrypoints.init_all()
+    return found
+
+
+def _cache_first() -> None:
+    """A queenslab dispatcher's hook before its first compile or cache load: nothing, as
+    :func:`_load_cached` initialises numba's extensions on a cache miss."""
+
+
+def njit(*args: Any, **kwargs: Any) -> Any:
+    """numba's ``njit``; where this numba loads cached kernels lightly, the dispatcher
+    reads its cache before initialising numba's extensions (see the module docstring)."""
+    if not LIGHT_CACHE_LOADS:
+        return numba.njit(*args, **kwargs)
+    if len(args) == 1 and callable(args[0]) and not kwargs:
+        return _cached_first(numba.njit(args[0]))
+    decorate = numba.njit(*args, **kwargs)
+    return lambda func: _cached_first(decorate(func))
+
+
+def _cached_first(dispatcher: Any) -> Any:
+    dispatcher._compilation_chain_init_hook = _cache_first
+    return dispatcher
 
 
 #: Whether this numba loads cached kernels without refreshing its registries.
-LIGHT_CACHE_LOADS = NUMBA_TESTED[0] <= _numba_version() <= NUMBA_TESTED[1] and hasattr(caching.Cache, "_load_overload")
+LIGHT_CACHE_LOADS = (
+    NUMBA_TESTED[0] <= _numba_version() <= NUMBA_TESTED[1]
+    and hasattr(caching.Cache, "_load_overload")
+    and hasattr(numba.core.dispatcher.Dispatcher, "_compilation_chain_init_hook")
+)
 
 if LIGHT_CACHE_LOADS:
     cpu.CPUContext.load_additional_registries = _registries_without_blas  # type: ignore[method-assign]

@@ -43,9 +43,8 @@ All kernels are pure functions on integers and numpy arrays, ``cache=True, nogil
 """
 
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros
 
-from .jit import njit, popcount
+from .jit import njit, popcount, trailing_zeros
 
 #: Bits of a key per table chunk: every chunk has ``2 ** CHUNK`` rows (6 measured best at
 #: n = 16 and 17 against 5 and 7; at n = 18, 7 bits, 5 chunks instead of 6, was 2% faster,

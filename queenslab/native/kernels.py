@@ -27,9 +27,8 @@ microseconds of a stop request; its partial result is then discarded by the call
 """
 
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros
 
-from .jit import njit
+from .jit import njit, trailing_zeros
 
 # walk() modes
 COUNT = 0  # count solutions

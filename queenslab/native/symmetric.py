@@ -37,9 +37,8 @@ The kernels are pure functions on integers and arrays, ``cache=True, nogil=True`
 """
 
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros
 
-from .jit import njit
+from .jit import njit, trailing_zeros
 
 #: Walks run side by side (16 int64 lanes: four 256-bit registers per word, as LLVM
 #: vectorises the loop on AVX2 / AVX-512 machines; 8 walks were left unvectorised).

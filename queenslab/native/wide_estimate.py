@@ -28,10 +28,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from .estimate_kernels import BIG, COLUMNS, M2, NM2, NSUM, RANDOM, SUM, next_random, record_probe
-from .jit import njit
+from .jit import njit, trailing_zeros
 from .kernels import popcount
 
 __all__ = [
