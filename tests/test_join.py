@@ -86,6 +86,16 @@ def test_every_row_split_counted_without_symmetry(n):
     assert total == known_total(n)
 
 
+def test_every_key_fits_its_chunks():
+    # each n's keys (2 (2m - 1) diagonal bits) fit the chunks their table is cut into,
+    # within the widths and the chunk count the kernels are written for
+    for n in range(1, JK.MAX_N + 1):
+        width, nchunks = JK.chunk_layout(n)
+        bits = 2 * (2 * (n // 2) - 1)
+        assert JK.MIN_CHUNK <= width <= JK.MAX_CHUNK and JK.CHUNKS <= nchunks <= JK.MAX_CHUNKS
+        assert width * nchunks >= bits and (width == JK.MIN_CHUNK or nchunks == JK.CHUNKS or width == JK.MAX_CHUNK)
+
+
 @given(st.integers(0, 2**32 - 1), st.integers(1, 300), st.integers(70, 300), st.integers(2, 12))
 def test_bit_sliced_pair_count_against_pairwise(seed, nx, ny, density):
     # keys of about ``density`` random bits, as wide as the chunks hold; the second list is
@@ -93,19 +103,15 @@ def test_bit_sliced_pair_count_against_pairwise(seed, nx, ny, density):
     # is very short
     rng = np.random.default_rng(seed)
     cuts = JK._cuts(16)
-    groups = (max(nx, ny) + 63) // 64 + (1 << len(cuts)) + 1
-    table = np.empty((JK.MAX_CHUNKS, 1 << JK.CHUNK, groups), np.int64)
-    planes = np.empty((JK.MAX_CHUNKS * JK.CHUNK, groups), np.int64)
-    gstart = np.empty((1 << len(cuts)) + 1, np.int64)
-    for nchunks in (5, 6, 8):
-        width = min(nchunks * JK.CHUNK, 48)
-        bits = rng.integers(0, width, size=(nx + ny, density))
+    for width, nchunks in ((6, 5), (7, 5), (8, 5), (8, 6)):  # every layout of chunk_layout
+        space = JK.pair_space(width, nchunks, len(cuts), max(nx, ny))
+        bits = rng.integers(0, width * nchunks, size=(nx + ny, density))
         keys = np.bitwise_or.reduce(np.left_shift(1, bits), axis=1).astype(np.int64)
         a, b = keys[:nx].copy(), keys[nx:].copy()
         want = int(((a[:, None] & b[None, :]) == 0).sum())  # every pair, one by one
         for ncut in (0, 2, len(cuts)):
-            got = JK._pairs(a, nx, b, ny, nchunks, cuts, ncut, table, planes, gstart)
-            assert got == want, (nchunks, ncut)
+            got = JK._pairs(a, nx, b, ny, width, nchunks, cuts, ncut, *space)
+            assert got == want, (width, nchunks, ncut)
 
 
 @given(st.integers(4, 11), st.integers(1, 2))
@@ -283,12 +289,10 @@ def test_the_bucketed_pair_count_agrees_with_a_direct_count():
     xs, ys = keys(JK.SIEVE_MIN_KEYS + 5000), keys(JK.SIEVE_MIN_KEYS + 1000)
     direct = sum(int(np.count_nonzero((xs[i : i + 500, None] & ys[None, :]) == 0)) for i in range(0, len(xs), 500))
     assert direct > 0
+    width, nchunks = JK.chunk_layout(20)
     for ncut in (0, JK.SIEVE_CUTS):
-        gstart = np.zeros((1 << ncut) + 1, np.int64)
-        words = ((max(len(xs), len(ys)) + 63) >> 6) + (1 << ncut)
-        table = np.empty((JK.MAX_CHUNKS, 1 << JK.CHUNK, words), np.int64)
-        planes = np.empty((JK.MAX_CHUNKS * JK.CHUNK, words), np.int64)
-        found = JK._pairs(xs, len(xs), ys, len(ys), JK._nchunks(20), JK._cuts(20), ncut, table, planes, gstart)
+        space = JK.pair_space(width, nchunks, ncut, max(len(xs), len(ys)))
+        found = JK._pairs(xs, len(xs), ys, len(ys), width, nchunks, JK._cuts(20), ncut, *space)
         assert found == direct, ncut
 
 
@@ -391,9 +395,7 @@ def test_a_long_table_bucketed_by_many_bits_counts_every_disjoint_pair():
         subsets[with_bit] += subsets[~with_bit]
     expected = int(subsets[(~sx) & 0xFFFF].sum())
     ncut = min(JK.SIEVE_MAX_CUTS, len(cuts))
-    gstart = np.zeros((1 << ncut) + 1, np.int64)
-    words = ((len(xs) + 63) >> 6) + (1 << ncut)
-    table = np.empty((JK.MAX_CHUNKS, 1 << JK.CHUNK, words), np.int64)
-    planes = np.empty((JK.MAX_CHUNKS * JK.CHUNK, words), np.int64)
+    width, nchunks = JK.chunk_layout(n)
+    space = JK.pair_space(width, nchunks, ncut, max(len(xs), len(ys)))
     for a, b in ((xs, ys), (ys, xs)):
-        assert JK._pairs(a, len(a), b, len(b), JK._nchunks(n), cuts, ncut, table, planes, gstart) == expected
+        assert JK._pairs(a, len(a), b, len(b), width, nchunks, cuts, ncut, *space) == expected

@@ -98,10 +98,6 @@ MEMORY_BUDGET = 8 * 10**9
 #: 21.4 GB, n = 25: 43 GB). :func:`fits` answers False beyond it without the counting pass
 #: (37 s at n = 24) that :func:`memory_estimate` needs; a test holds it to that estimate.
 TABLES_FIT_TO = 23
-#: Bytes per buffered half-board key: the key (8), its share of the 64-key table words
-#: (8 chunks of 64 rows, 8 bytes each, per 64 keys: 64) and its transposed bits (6), twice
-#: (a buffer grows to at most twice what it holds), and the other side's key (8).
-_BYTES_PER_KEY = 2 * (8 + 64 + 6) + 8
 #: The smallest n whose split for a cluster has :data:`DEEP_PARTS` slices, not 256: from
 #: n = 22 a count wants a thousand cores, and 256 slices keep about 150 busy (the largest
 #: holds 0.65% of the work at n = 22; of 4,096, 0.047%, measured by the tasks' estimated
@@ -120,6 +116,24 @@ def _tasks_bound(n: int) -> int:
     if n % 2 == 0:
         return math.comb(n, m)
     return (m + 1) * math.comb(n - 1, m)
+
+
+def _bytes_per_key(n: int) -> int:
+    """Bytes per buffered half-board key of n: both sides' key lists (8 bytes a key, each
+    list grown to at most twice what it holds), and 1.5 times (the work space grows to 1.5
+    times the longest list) the key's share of the table (``chunks * 2 ** width`` words
+    of 8 bytes per 64 keys, :func:`join_kernels.chunk_layout
+    <queenslab.native.join_kernels.chunk_layout>`), of its transposed bits
+    (``chunks * width / 8``) and its bucket mark (8).
+
+    Examples
+    --------
+    >>> _bytes_per_key(16), _bytes_per_key(20), _bytes_per_key(22)
+    (110, 292, 341)
+    """
+    width, chunks = (int(v) for v in JK.chunk_layout(n))
+    space = chunks * (1 << width) // 8 + (chunks * width + 7) // 8 + 8
+    return 2 * 2 * 8 + (3 * space + 1) // 2
 
 
 @functools.cache
@@ -163,7 +177,7 @@ def memory_estimate(n: int, threads: int = 1) -> int:
     if n < 4:
         return 24 * _tasks_bound(n)
     quarters, longest = _sizes(n)
-    return 24 * _tasks_bound(n) + quarters + threads * _BYTES_PER_KEY * longest
+    return 24 * _tasks_bound(n) + quarters + threads * _bytes_per_key(n) * longest
 
 
 def fits(n: int, threads: int = 1) -> bool:
@@ -212,7 +226,7 @@ def check_join(n: int, threads: int = 1, force: bool = False) -> int:
     pool.check_count(n, force)  # before the memory estimate: its counting pass takes seconds from n = 22
     need = memory_estimate(n, threads)
     if need > MEMORY_BUDGET:
-        per_thread = _BYTES_PER_KEY * _sizes(n)[1]
+        per_thread = _bytes_per_key(n) * _sizes(n)[1]
         shared = memory_estimate(n, 1) - per_thread
         fits = (MEMORY_BUDGET - shared) // per_thread
         where = (

@@ -26,9 +26,11 @@ words are disjoint (:func:`_half_join`): a loop of ORs and tests instead of a se
 
 The pairs are counted bit-sliced: the keys of one side are stored transposed, 64 to a
 word, one word per key bit holding which keys *lack* that bit; the bits are cut into
-chunks of :data:`CHUNK` and, for every chunk value, the AND of the words of its bits is
-tabulated. A query (a key of the other side) then ANDs one table row per chunk and
-popcounts, 64 keys per word.
+chunks (:func:`chunk_layout`: five of 6 to 8 bits, wider as n grows) and, for every
+chunk value, the AND of the words of its bits is tabulated. A query (a key of the other
+side) then ANDs one table row per chunk and popcounts, 64 keys per word. A long table is
+sorted into buckets by a few key bits (the sieve), and the queries are run bucket by
+bucket, each skipping the buckets that hold its own bits there.
 
 Symmetry: the reflection of the rows (north-south) maps ``(b, E)`` to
 ``(n-1-b, reversed E)`` and that of the columns (east-west) maps it to ``(b, W)``; both
@@ -46,14 +48,23 @@ import numpy as np
 
 from .jit import njit, popcount, trailing_zeros
 
-#: Bits of a key per table chunk: every chunk has ``2 ** CHUNK`` rows (6 measured best at
-#: n = 16 and 17 against 5 and 7; at n = 18, 7 bits, 5 chunks instead of 6, was 2% faster,
-#: less than a chunk width chosen at run time cost at n = 16 and 17).
-CHUNK = 6
-#: Largest number of chunks of a table (n = 24 and 25 have keys of 46 bits: 8 chunks).
-MAX_CHUNKS = 8
-#: Largest n: a key of ``2 * (2 * (n // 2) - 1)`` bits fits :data:`MAX_CHUNKS` chunks (a
-#: half-board word, ``2 * (n - 1)`` bits, fits an int64 well beyond).
+#: Chunks a key is cut into for its table (:func:`chunk_layout`): a query ANDs one table
+#: row per chunk, so fewer and wider chunks mean fewer loads per word, and each chunk of w
+#: bits has ``2 ** w`` rows to build.
+CHUNKS = 5
+#: Narrowest and widest chunk, in bits. Sampled tasks, the pair count of each width
+#: interleaved in one process (2-core AMD EPYC with AVX-512, 2026-11-29): at n = 16 and 17
+#: (30 key bits) 6, 7 and 8 bits took the same time within 3% (6: five chunks); at n = 18
+#: and 19 (34 bits) 7 bits (five chunks) beat 6 (six) by 8% and 7%; at n = 20 (38 bits) 8
+#: bits (five chunks) beat 6 (seven) by 12% and 7 (six) by 8%, at n = 21 by 15% and 7%; at
+#: n = 22 (42 bits) 8 bits (six chunks) and 9 (five) were level and 10 was 17% slower, so
+#: from n = 22 a sixth chunk is cheaper than wider rows.
+MIN_CHUNK = 6
+MAX_CHUNK = 8
+#: Largest number of chunks of a table (n = 24 and 25 have keys of 46 bits: 6 chunks of 8).
+MAX_CHUNKS = 6
+#: Largest n: a key of ``2 * (2 * (n // 2) - 1)`` bits fits :data:`MAX_CHUNKS` chunks of
+#: :data:`MAX_CHUNK` bits (a half-board word, ``2 * (n - 1)`` bits, fits an int64 well beyond).
 MAX_N = 25
 #: Key bits a long bit-sliced table is bucketed by (:func:`_cuts`), so that a query skips
 #: the buckets of keys that share its bits there: 3 from :data:`SIEVE_MIN_KEYS` keys, as
@@ -454,11 +465,12 @@ def _bucket(key, cuts, ncut):
 
 
 @njit(cache=True, nogil=True)
-def _build(keys, nk, nchunks, cuts, ncut, table, planes, gstart):
+def _build(keys, nk, width, nchunks, cuts, ncut, table, planes, gstart):
     """Tabulate ``keys[:nk]``, sorted into buckets by their bits at ``cuts``, each bucket
     starting on a fresh 64-key word: bucket v holds the words ``gstart[v]:gstart[v+1]``
     and ``table[c, u, g]`` tells which keys of word g lack every bit of the value u of
-    chunk c (an empty slot is in no row: chunk 0's row 0 holds the slots in use)."""
+    chunk c, of ``width`` bits (an empty slot is in no row: chunk 0's row 0 holds the
+    slots in use)."""
     nb = 1 << ncut
     for v in range(nb + 1):
         gstart[v] = 0
@@ -467,7 +479,7 @@ def _build(keys, nk, nchunks, cuts, ncut, table, planes, gstart):
     for v in range(nb):  # counts to word offsets
         gstart[v + 1] = gstart[v] + ((gstart[v + 1] + 63) >> 6)
     groups = gstart[nb]
-    nbits = nchunks * CHUNK
+    nbits = nchunks * width
     for j in range(nbits):
         for g in range(groups):
             planes[j, g] = -1
@@ -488,7 +500,7 @@ def _build(keys, nk, nchunks, cuts, ncut, table, planes, gstart):
             j = trailing_zeros(k)
             planes[j, g] &= ~one
             k &= k - 1
-    rows = 1 << CHUNK
+    rows = 1 << width
     for c in range(nchunks):
         if c > 0:
             for g in range(groups):
@@ -498,53 +510,52 @@ def _build(keys, nk, nchunks, cuts, ncut, table, planes, gstart):
             j = trailing_zeros(low)
             prev = u ^ low
             for g in range(groups):
-                table[c, u, g] = table[c, prev, g] & planes[c * CHUNK + j, g]
+                table[c, u, g] = table[c, prev, g] & planes[c * width + j, g]
 
 
 @njit(cache=True, nogil=True)
-def _query(table, g0, g1, nchunks, q):
-    """How many tabulated keys of the words ``g0:g1`` share no bit with q."""
+def _query(table, g0, g1, width, nchunks, q):
+    """How many tabulated keys of the words ``g0:g1`` share no bit with q (chunks of
+    ``width`` bits, 5 or 6 of them)."""
     # unsigned indices: numba adds no negative-index wraparound, so LLVM vectorises the
     # loop (AVX2 / AVX-512); signed ones from a loaded g0 ran about 5x slower
     start = np.uint64(g0)
     size = g1 - g0
-    vmask = (1 << CHUNK) - 1
+    vmask = (1 << width) - 1
     t0 = table[0, q & vmask]
-    t1 = table[1, (q >> CHUNK) & vmask]
-    t2 = table[2, (q >> (2 * CHUNK)) & vmask]
-    t3 = table[3, (q >> (3 * CHUNK)) & vmask]
-    t4 = table[4, (q >> (4 * CHUNK)) & vmask]
+    t1 = table[1, (q >> width) & vmask]
+    t2 = table[2, (q >> (2 * width)) & vmask]
+    t3 = table[3, (q >> (3 * width)) & vmask]
+    t4 = table[4, (q >> (4 * width)) & vmask]
     total = 0
     if nchunks <= 5:
         for i in range(size):
             g = start + np.uint64(i)
             total += popcount(t0[g] & t1[g] & t2[g] & t3[g] & t4[g])
         return total
-    t5 = table[5, (q >> (5 * CHUNK)) & vmask]
-    if nchunks == 6:
-        for i in range(size):
-            g = start + np.uint64(i)
-            total += popcount(t0[g] & t1[g] & t2[g] & t3[g] & t4[g] & t5[g])
-        return total
-    t6 = table[6, (q >> (6 * CHUNK)) & vmask]
-    if nchunks == 7:
-        for i in range(size):
-            g = start + np.uint64(i)
-            total += popcount(t0[g] & t1[g] & t2[g] & t3[g] & t4[g] & t5[g] & t6[g])
-        return total
-    t7 = table[7, (q >> (7 * CHUNK)) & vmask]
+    t5 = table[5, (q >> (5 * width)) & vmask]
     for i in range(size):
         g = start + np.uint64(i)
-        total += popcount(t0[g] & t1[g] & t2[g] & t3[g] & t4[g] & t5[g] & t6[g] & t7[g])
+        total += popcount(t0[g] & t1[g] & t2[g] & t3[g] & t4[g] & t5[g])
     return total
 
 
 @njit(cache=True, nogil=True)
-def _pairs(xs, nx, ys, ny, nchunks, cuts, ncut, table, planes, gstart):
+def pair_space(width, nchunks, ncut, keys):
+    """Work space of :func:`_pairs` for key lists of up to ``keys`` keys: ``(table,
+    planes, gstart, marks)``."""
+    groups = ((keys + 63) >> 6) + (1 << ncut)
+    table = np.empty((nchunks, 1 << width, groups), np.int64)
+    planes = np.empty((nchunks * width, groups), np.int64)
+    return table, planes, np.zeros((1 << ncut) + 1, np.int64), np.empty(max(keys, 1), np.int64)
+
+
+@njit(cache=True, nogil=True)
+def _pairs(xs, nx, ys, ny, width, nchunks, cuts, ncut, table, planes, gstart, marks):
     """Number of pairs (x, y) of the two key lists with ``x & y == 0``, the tabulated one
-    bucketed by at most ``ncut`` of the bits at ``cuts`` (by its length). ``table``,
-    ``planes`` and ``gstart`` are work space for either list (at least
-    ``ceil(max(nx, ny) / 64) + 2 ** ncut`` words, ``2 ** ncut + 1`` entries)."""
+    (chunks of ``width`` bits) bucketed by at most ``ncut`` of the bits at ``cuts`` (by
+    its length). ``table``, ``planes``, ``gstart`` and ``marks`` are work space for
+    either list (:func:`pair_space`)."""
     total = 0
     if nx * ny <= DIRECT_PAIRS or min(nx, ny) < 8:
         for j in range(ny):
@@ -554,8 +565,9 @@ def _pairs(xs, nx, ys, ny, nchunks, cuts, ncut, table, planes, gstart):
                     total += 1
         return total
     # tabulate the list that makes less work: the table's words times (the queries, plus
-    # the 2 ** CHUNK rows per chunk built)
-    if ((nx + 63) >> 6) * (ny + (1 << CHUNK)) > ((ny + 63) >> 6) * (nx + (1 << CHUNK)):
+    # the rows per chunk built)
+    rows = 1 << width
+    if ((nx + 63) >> 6) * (ny + rows) > ((ny + 63) >> 6) * (nx + rows):
         xs, nx, ys, ny = ys, ny, xs, nx
     # a few bits sort a long table into buckets: a query visits only the buckets that
     # lack its own bits there (the sieve of E. Kluev's program, by other means)
@@ -566,26 +578,36 @@ def _pairs(xs, nx, ys, ny, nchunks, cuts, ncut, table, planes, gstart):
         while (nx >> (wanted - SIEVE_CUTS + 1)) >= SIEVE_MIN_KEYS:
             wanted += 1  # one more bit per doubling: buckets of 3,000 to 6,000 keys
         ncut = min(ncut, wanted)
-    _build(xs, nx, nchunks, cuts, ncut, table, planes, gstart)
-    top = (1 << ncut) - 1
+    _build(xs, nx, width, nchunks, cuts, ncut, table, planes, gstart)
+    if ncut == 0:
+        for j in range(ny):
+            total += _query(table, 0, gstart[1], width, nchunks, ys[j])
+        return total
+    # bucket by bucket, every query that lacks the bucket's bits: the bucket's rows stay
+    # in the cache while the queries stream past (6% faster at n = 20 than each query
+    # visiting its buckets in turn)
     for j in range(ny):
-        y = ys[j]
-        free = top & ~_bucket(y, cuts, ncut)
-        v = free
-        while True:
-            total += _query(table, gstart[v], gstart[v + 1], nchunks, y)
-            if v == 0:
-                break
-            v = (v - 1) & free
+        marks[j] = _bucket(ys[j], cuts, ncut)
+    for v in range(1 << ncut):
+        g0 = gstart[v]
+        g1 = gstart[v + 1]
+        if g1 > g0:
+            for j in range(ny):
+                if marks[j] & v == 0:
+                    total += _query(table, g0, g1, width, nchunks, ys[j])
     return total
 
 
 @njit(cache=True, nogil=True)
-def _nchunks(n):
-    """The table chunks of n's keys (``2 (2m - 1)`` bits, 6 to a chunk), at least 5."""
+def chunk_layout(n):
+    """``(width, chunks)``: how n's keys (``2 (2m - 1)`` bits, ``m = n // 2``) are cut for
+    their tables: :data:`CHUNKS` chunks of the least width from :data:`MIN_CHUNK` that
+    holds them, at most :data:`MAX_CHUNK` bits (then more chunks), and never fewer than
+    :data:`CHUNKS` chunks."""
     m = n // 2
     bits = 2 * (2 * m - 1)
-    return max((bits + CHUNK - 1) // CHUNK, 5)
+    width = min(MAX_CHUNK, max(MIN_CHUNK, (bits + CHUNKS - 1) // CHUNKS))
+    return width, max((bits + width - 1) // width, CHUNKS)
 
 
 @njit(cache=True, nogil=True)
@@ -609,16 +631,13 @@ def join_count(n, tasks, start, stop, words, offs, bases, halt):
     """``(sum of weight * count, east keys, west keys)`` over ``tasks[start:stop]`` of
     :func:`join_tasks`, with the quarters of :func:`quarter_tables`; returns early (a
     partial sum) when ``halt[0]`` is set."""
-    nchunks = _nchunks(n)
+    width, nchunks = chunk_layout(n)
     cuts = _cuts(n)
     ncut = min(SIEVE_MAX_CUTS, len(cuts))
-    gstart = np.zeros((1 << ncut) + 1, np.int64)
     cap = 1024
     east = np.empty(cap, np.int64)
     west = np.empty(cap, np.int64)
-    groups_cap = ((cap + 63) >> 6) + (1 << ncut)
-    table = np.empty((MAX_CHUNKS, 1 << CHUNK, groups_cap), np.int64)
-    planes = np.empty((MAX_CHUNKS * CHUNK, groups_cap), np.int64)
+    table, planes, gstart, marks = pair_space(width, nchunks, ncut, cap)
     longest = 0
     for i in range(len(offs) - 1):
         longest = max(longest, offs[i + 1] - offs[i])
@@ -640,11 +659,10 @@ def join_count(n, tasks, start, stop, words, offs, bases, halt):
         nw, west = _half_join(n, 1, rows ^ e, _middle_word(n, 1, b), words, offs, bases, west, sw, sk)
         n_east += ne
         n_west += nw
-        need = ((max(ne, nw) + 63) >> 6) + (1 << ncut)
-        if need > table.shape[2]:
-            table = np.empty((MAX_CHUNKS, 1 << CHUNK, need + need // 2), np.int64)
-            planes = np.empty((MAX_CHUNKS * CHUNK, need + need // 2), np.int64)
-        total += weight * _pairs(east, ne, west, nw, nchunks, cuts, ncut, table, planes, gstart)
+        longer = max(ne, nw)
+        if longer > len(marks):
+            table, planes, gstart, marks = pair_space(width, nchunks, ncut, longer + longer // 2)
+        total += weight * _pairs(east, ne, west, nw, width, nchunks, cuts, ncut, table, planes, gstart, marks)
     return total, n_east, n_west
 
 
