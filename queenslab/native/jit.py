@@ -1,5 +1,6 @@
 """numba as the kernels load it: ``njit``, with numba's array library loaded without
-scipy's BLAS, and the kernels' one intrinsic, :func:`popcount`.
+scipy's BLAS, the kernels' one intrinsic, :func:`popcount`, and numba's
+``trailing_zeros``; the one module of queenslab that imports numba for the kernels.
 
 When the first kernel loads, numba imports its array library (``numba.np.arraymath``),
 which at import asks whether scipy's BLAS is there, only to choose how ``np.correlate``
@@ -25,8 +26,10 @@ numba does for queenslab's kernels:
 
 * importing numba imports scipy only to check that its version is at least 1.0, and
   PyYAML to read a ``.numba_config.yaml`` where the working directory has one: scipy is
-  declined while numba loads, and PyYAML executes only when first used (numba still
-  reads such a file, with the same module); a few hundredths of a second together;
+  declined while numba loads, and so is PyYAML where there is no such file, numba's
+  configuration then being given a reader that imports PyYAML when a file is read (numba
+  reads the file again before each compile, so one found later is still read); a few
+  hundredths of a second together;
 * BLAS is declined by making ``scipy.linalg.cython_blas`` unimportable while kernels load,
   instead of importing numba's linear algebra module (and with it its array object
   library) to patch it;
