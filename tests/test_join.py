@@ -91,6 +91,7 @@ def test_every_key_fits_its_chunks():
     # within the widths and the chunk count the kernels are written for
     for n in range(1, JK.MAX_N + 1):
         width, nchunks = JK.chunk_layout(n)
+        assert JK.chunk_layout.py_func(n) == (width, nchunks)  # the memory estimate reads it in Python
         bits = 2 * (2 * (n // 2) - 1)
         assert JK.MIN_CHUNK <= width <= JK.MAX_CHUNK and JK.CHUNKS <= nchunks <= JK.MAX_CHUNKS
         assert width * nchunks >= bits and (width == JK.MIN_CHUNK or nchunks == JK.CHUNKS or width == JK.MAX_CHUNK)
