@@ -87,14 +87,32 @@ def test_every_row_split_counted_without_symmetry(n):
 
 
 def test_every_key_fits_its_chunks():
-    # each n's keys (2 (2m - 1) diagonal bits) fit the chunks their table is cut into,
-    # within the widths and the chunk count the kernels are written for
+    # each n's keys (2 (2m - 1) diagonal bits), less any number of bucket bits, fit the
+    # chunks their table is cut into, within the widths and the chunk count the kernels and
+    # the work space are written for
     for n in range(1, JK.MAX_N + 1):
-        width, nchunks = JK.chunk_layout(n)
-        assert JK.chunk_layout.py_func(n) == (width, nchunks)  # the memory estimate reads it in Python
-        bits = 2 * (2 * (n // 2) - 1)
-        assert JK.MIN_CHUNK <= width <= JK.MAX_CHUNK and JK.CHUNKS <= nchunks <= JK.MAX_CHUNKS
-        assert width * nchunks >= bits and (width == JK.MIN_CHUNK or nchunks == JK.CHUNKS or width == JK.MAX_CHUNK)
+        bits = JK.key_bits(n)
+        assert bits == 2 * (2 * (n // 2) - 1) and JK.key_bits.py_func(n) == bits
+        most = JK.chunk_layout(bits)[1]
+        for ncut in range(JK.SIEVE_MAX_CUTS + 1):
+            width, nchunks = JK.chunk_layout(bits - ncut)
+            assert JK.chunk_layout.py_func(bits - ncut) == (width, nchunks)  # the memory estimate reads it in Python
+            assert JK.MIN_CHUNK <= width <= JK.MAX_CHUNK and JK.MIN_CHUNKS <= nchunks <= min(most, JK.MAX_CHUNKS)
+            assert width * nchunks >= bits - ncut
+            # the fewest chunks that hold the bits, each as narrow as they allow
+            assert nchunks == JK.MIN_CHUNKS or (nchunks - 1) * JK.MAX_CHUNK < bits - ncut
+            assert width == JK.MIN_CHUNK or (width - 1) * nchunks < bits - ncut
+
+
+def test_packing_leaves_out_the_bucket_bits():
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        bits = int(rng.integers(10, 47))
+        drop = np.sort(rng.choice(bits, int(rng.integers(0, 9)), replace=False))[::-1].copy()
+        key = int(rng.integers(0, 1 << bits))
+        kept = [b for b in range(bits) if b not in set(drop.tolist())]
+        want = sum(((key >> b) & 1) << i for i, b in enumerate(kept))
+        assert JK._pack(key, drop, len(drop)) == want
 
 
 @given(st.integers(0, 2**32 - 1), st.integers(1, 300), st.integers(70, 300), st.integers(2, 12))
@@ -104,15 +122,15 @@ def test_bit_sliced_pair_count_against_pairwise(seed, nx, ny, density):
     # is very short
     rng = np.random.default_rng(seed)
     cuts = JK._cuts(16)
-    for width, nchunks in ((6, 5), (7, 5), (8, 5), (8, 6)):  # every layout of chunk_layout
-        space = JK.pair_space(width, nchunks, len(cuts), max(nx, ny))
-        bits = rng.integers(0, width * nchunks, size=(nx + ny, density))
+    for nbits in (30, 34, 38, 42, 46):  # the key widths of n = 16..25 (every chunk layout)
+        space = JK.pair_space(nbits, len(cuts), max(nx, ny))
+        bits = rng.integers(0, nbits, size=(nx + ny, density))
         keys = np.bitwise_or.reduce(np.left_shift(1, bits), axis=1).astype(np.int64)
         a, b = keys[:nx].copy(), keys[nx:].copy()
         want = int(((a[:, None] & b[None, :]) == 0).sum())  # every pair, one by one
         for ncut in (0, 2, len(cuts)):
-            got = JK._pairs(a, nx, b, ny, width, nchunks, cuts, ncut, *space)
-            assert got == want, (width, nchunks, ncut)
+            got = JK._pairs(a, nx, b, ny, nbits, cuts, ncut, *space)
+            assert got == want, (nbits, ncut)
 
 
 @given(st.integers(4, 11), st.integers(1, 2))
@@ -290,10 +308,9 @@ def test_the_bucketed_pair_count_agrees_with_a_direct_count():
     xs, ys = keys(JK.SIEVE_MIN_KEYS + 5000), keys(JK.SIEVE_MIN_KEYS + 1000)
     direct = sum(int(np.count_nonzero((xs[i : i + 500, None] & ys[None, :]) == 0)) for i in range(0, len(xs), 500))
     assert direct > 0
-    width, nchunks = JK.chunk_layout(20)
     for ncut in (0, JK.SIEVE_CUTS):
-        space = JK.pair_space(width, nchunks, ncut, max(len(xs), len(ys)))
-        found = JK._pairs(xs, len(xs), ys, len(ys), width, nchunks, JK._cuts(20), ncut, *space)
+        space = JK.pair_space(width, ncut, max(len(xs), len(ys)))
+        found = JK._pairs(xs, len(xs), ys, len(ys), width, JK._cuts(20), ncut, *space)
         assert found == direct, ncut
 
 
@@ -396,7 +413,7 @@ def test_a_long_table_bucketed_by_many_bits_counts_every_disjoint_pair():
         subsets[with_bit] += subsets[~with_bit]
     expected = int(subsets[(~sx) & 0xFFFF].sum())
     ncut = min(JK.SIEVE_MAX_CUTS, len(cuts))
-    width, nchunks = JK.chunk_layout(n)
-    space = JK.pair_space(width, nchunks, ncut, max(len(xs), len(ys)))
+    bits = JK.key_bits(n)
+    space = JK.pair_space(bits, ncut, max(len(xs), len(ys)))
     for a, b in ((xs, ys), (ys, xs)):
-        assert JK._pairs(a, len(a), b, len(b), width, nchunks, cuts, ncut, *space) == expected
+        assert JK._pairs(a, len(a), b, len(b), bits, cuts, ncut, *space) == expected

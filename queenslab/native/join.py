@@ -45,10 +45,10 @@ either; its orbits under its own subgroup G of D4 (:meth:`Problem.symmetries
 solutions fixed by the quarter and the half turn, each used where G holds that rotation:
 a solution's stabiliser in G is G's rotations that fix it.
 
-Limits: a half-board key of ``2 (2 (n // 2) - 1)`` bits is tabulated in at most 8 chunks
-of 6 bits, so n <= :data:`MAX_N` = 25; a request whose memory estimate
+Limits: a half-board key of ``2 (2 (n // 2) - 1)`` bits is tabulated in at most 6 chunks
+of 8 bits, so n <= :data:`MAX_N` = 25; a request whose memory estimate
 (:func:`memory_estimate`) exceeds :data:`MEMORY_BUDGET` is refused (on one thread: n = 23
-needs 5.4 GB, n = 24 21 GB); beyond the engine's practical limit of an exact count
+needs 6.1 GB, n = 24 21 GB); beyond the engine's practical limit of an exact count
 (:data:`queenslab.native.pool.COUNT`) ``force=True`` is needed.
 """
 
@@ -92,7 +92,7 @@ __all__ = [
 #: Largest n the join counts (a half-board word holds ``2 * (n + n // 2 - 1)`` bits).
 MAX_N = JK.MAX_N
 #: The join refuses a request whose estimated peak memory is above this (bytes): n = 23
-#: on 2 threads needs up to 5.9 GB, n = 24 on one 21.4 GB (its quarter tables alone).
+#: on 2 threads needs up to 7.3 GB, n = 24 on one 21.4 GB (its quarter tables alone).
 MEMORY_BUDGET = 8 * 10**9
 #: The largest n whose quarter tables fit :data:`MEMORY_BUDGET` (n = 23: 4.7 GB; n = 24:
 #: 21.4 GB, n = 25: 43 GB). :func:`fits` answers False beyond it without the counting pass
@@ -121,18 +121,21 @@ def _tasks_bound(n: int) -> int:
 def _bytes_per_key(n: int) -> int:
     """Bytes per buffered half-board key of n: both sides' key lists (8 bytes a key, each
     list grown to at most twice what it holds), and 1.5 times (the work space grows to 1.5
-    times the longest list) the key's share of the table (``chunks * 2 ** width`` words
-    of 8 bytes per 64 keys, :func:`join_kernels.chunk_layout
-    <queenslab.native.join_kernels.chunk_layout>`), of its transposed bits
-    (``chunks * width / 8``) and its bucket mark (8).
+    times the longest list) the key's share of the table (``chunks * 2 ** MAX_CHUNK``
+    words of 8 bytes per 64 keys, the chunks of an unbucketed table of n's keys,
+    :func:`join_kernels.pair_space <queenslab.native.join_kernels.pair_space>`), of its
+    transposed bits (``chunks * MAX_CHUNK / 8``), its bucket mark and its packed copy (8
+    each).
 
     Examples
     --------
     >>> _bytes_per_key(16), _bytes_per_key(20), _bytes_per_key(22)
-    (110, 292, 341)
+    (304, 304, 353)
     """
-    width, chunks = JK.chunk_layout.py_func(n)  # arithmetic: no kernel to load for it
-    space = chunks * (1 << width) // 8 + (chunks * width + 7) // 8 + 8
+    # arithmetic: the kernels' Python bodies, so that no kernel is loaded for it
+    _, chunks = JK.chunk_layout.py_func(JK.key_bits.py_func(n))
+    width = JK.MAX_CHUNK
+    space = chunks * (1 << width) // 8 + (chunks * width + 7) // 8 + 16
     return 2 * 2 * 8 + (3 * space + 1) // 2
 
 

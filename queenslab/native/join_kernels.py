@@ -26,11 +26,13 @@ words are disjoint (:func:`_half_join`): a loop of ORs and tests instead of a se
 
 The pairs are counted bit-sliced: the keys of one side are stored transposed, 64 to a
 word, one word per key bit holding which keys *lack* that bit; the bits are cut into
-chunks (:func:`chunk_layout`: five of 6 to 8 bits, wider as n grows) and, for every
-chunk value, the AND of the words of its bits is tabulated. A query (a key of the other
-side) then ANDs one table row per chunk and popcounts, 64 keys per word. A long table is
-sorted into buckets by a few key bits (the sieve), and the queries are run bucket by
-bucket, each skipping the buckets that hold its own bits there.
+chunks (:func:`chunk_layout`: five or six of 6 to 8 bits, wider as n grows) and, for
+every chunk value, the AND of the words of its bits is tabulated. A query (a key of the
+other side) then ANDs one table row per chunk and popcounts, 64 keys per word. A long
+table is sorted into buckets by a few key bits (the sieve), and the queries are run bucket
+by bucket, each skipping the buckets that hold its own bits there; so a query never meets
+a visited bucket's keys on those bits, and they are left out of the chunks (at n = 22,
+five chunks instead of six).
 
 Symmetry: the reflection of the rows (north-south) maps ``(b, E)`` to
 ``(n-1-b, reversed E)`` and that of the columns (east-west) maps it to ``(b, W)``; both
@@ -48,21 +50,20 @@ import numpy as np
 
 from .jit import njit, popcount, trailing_zeros
 
-#: Chunks a key is cut into for its table (:func:`chunk_layout`): a query ANDs one table
-#: row per chunk, so fewer and wider chunks mean fewer loads per word, and each chunk of w
-#: bits has ``2 ** w`` rows to build.
-CHUNKS = 5
+#: Fewest and most chunks a table's keys are cut into (:func:`chunk_layout`): a query ANDs
+#: one table row per chunk, so fewer and wider chunks mean fewer loads per 64 keys, and each
+#: chunk of w bits has ``2 ** w`` rows to build. Four chunks of 8 bits instead of five of 6
+#: for n = 16 and 17 (30 key bits) took 5% longer at n = 17 (Intel Xeon, 2026-12-01):
+#: their tables are short, so the rows to build outweigh the loads saved.
+MIN_CHUNKS = 5
+MAX_CHUNKS = 6
 #: Narrowest and widest chunk, in bits. Sampled tasks, the pair count of each width
-#: interleaved in one process (2-core AMD EPYC with AVX-512, 2026-11-29): at n = 16 and 17
-#: (30 key bits) 6, 7 and 8 bits took the same time within 3% (6: five chunks); at n = 18
-#: and 19 (34 bits) 7 bits (five chunks) beat 6 (six) by 8% and 7%; at n = 20 (38 bits) 8
+#: interleaved in one process (2-core AMD EPYC with AVX-512, 2026-11-29): at n = 18 and 19
+#: (34 key bits) 7 bits (five chunks) beat 6 (six) by 8% and 7%; at n = 20 (38 bits) 8
 #: bits (five chunks) beat 6 (seven) by 12% and 7 (six) by 8%, at n = 21 by 15% and 7%; at
-#: n = 22 (42 bits) 8 bits (six chunks) and 9 (five) were level and 10 was 17% slower, so
-#: from n = 22 a sixth chunk is cheaper than wider rows.
+#: n = 22 (42 bits) 8 bits (six chunks) and 9 (five) were level and 10 was 17% slower.
 MIN_CHUNK = 6
 MAX_CHUNK = 8
-#: Largest number of chunks of a table (n = 24 and 25 have keys of 46 bits: 6 chunks of 8).
-MAX_CHUNKS = 6
 #: Largest n: a key of ``2 * (2 * (n // 2) - 1)`` bits fits :data:`MAX_CHUNKS` chunks of
 #: :data:`MAX_CHUNK` bits (a half-board word, ``2 * (n - 1)`` bits, fits an int64 well beyond).
 MAX_N = 25
@@ -465,12 +466,23 @@ def _bucket(key, cuts, ncut):
 
 
 @njit(cache=True, nogil=True)
-def _build(keys, nk, width, nchunks, cuts, ncut, table, planes, gstart):
+def _pack(key, drop, ndrop):
+    """``key`` without its bits at the positions ``drop[:ndrop]`` (in decreasing order),
+    the bits above each closed up."""
+    for i in range(ndrop):
+        p = drop[i]
+        key = (key & ((1 << p) - 1)) | ((key >> (p + 1)) << p)
+    return key
+
+
+@njit(cache=True, nogil=True)
+def _build(keys, nk, width, nchunks, cuts, ncut, drop, table, planes, gstart):
     """Tabulate ``keys[:nk]``, sorted into buckets by their bits at ``cuts``, each bucket
     starting on a fresh 64-key word: bucket v holds the words ``gstart[v]:gstart[v+1]``
     and ``table[c, u, g]`` tells which keys of word g lack every bit of the value u of
-    chunk c, of ``width`` bits (an empty slot is in no row: chunk 0's row 0 holds the
-    slots in use)."""
+    chunk c, of ``width`` bits, of the key without its bucket bits (:func:`_pack` by
+    ``drop``: a query visits only buckets whose bits it lacks, so they never meet there).
+    An empty slot is in no row: chunk 0's row 0 holds the slots in use."""
     nb = 1 << ncut
     for v in range(nb + 1):
         gstart[v] = 0
@@ -489,8 +501,8 @@ def _build(keys, nk, width, nchunks, cuts, ncut, table, planes, gstart):
     for v in range(nb):
         fill[v] = gstart[v] << 6
     for i in range(nk):
-        k = keys[i]
-        v = _bucket(k, cuts, ncut)
+        v = _bucket(keys[i], cuts, ncut)
+        k = _pack(keys[i], drop, ncut)
         slot = fill[v]
         fill[v] = slot + 1
         g = slot >> 6
@@ -541,21 +553,39 @@ def _query(table, g0, g1, width, nchunks, q):
 
 
 @njit(cache=True, nogil=True)
-def pair_space(width, nchunks, ncut, keys):
-    """Work space of :func:`_pairs` for key lists of up to ``keys`` keys: ``(table,
-    planes, gstart, marks)``."""
-    groups = ((keys + 63) >> 6) + (1 << ncut)
-    table = np.empty((nchunks, 1 << width, groups), np.int64)
-    planes = np.empty((nchunks * width, groups), np.int64)
-    return table, planes, np.zeros((1 << ncut) + 1, np.int64), np.empty(max(keys, 1), np.int64)
+def sieve_bits(keys, ncut):
+    """How many key bits (at most ``ncut``) a table of ``keys`` keys is bucketed by: none
+    below :data:`SIEVE_MIN_KEYS`, then :data:`SIEVE_CUTS` and one more per doubling of the
+    table, so that a bucket keeps 3,000 to 6,000 keys."""
+    if keys < SIEVE_MIN_KEYS:
+        return 0
+    wanted = SIEVE_CUTS
+    while (keys >> (wanted - SIEVE_CUTS + 1)) >= SIEVE_MIN_KEYS:
+        wanted += 1
+    return min(ncut, wanted)
 
 
 @njit(cache=True, nogil=True)
-def _pairs(xs, nx, ys, ny, width, nchunks, cuts, ncut, table, planes, gstart, marks):
-    """Number of pairs (x, y) of the two key lists with ``x & y == 0``, the tabulated one
-    (chunks of ``width`` bits) bucketed by at most ``ncut`` of the bits at ``cuts`` (by
-    its length). ``table``, ``planes``, ``gstart`` and ``marks`` are work space for
-    either list (:func:`pair_space`)."""
+def pair_space(bits, ncut, keys):
+    """Work space of :func:`_pairs` for lists of up to ``keys`` keys of ``bits`` bits,
+    bucketed by at most ``ncut`` bits: ``(table, planes, gstart, marks, packed)``. The
+    table has room for the most chunks such keys are cut into (those of an unbucketed
+    table: :func:`chunk_layout` of ``bits``), each of :data:`MAX_CHUNK` bits."""
+    _, nchunks = chunk_layout(bits)
+    groups = ((keys + 63) >> 6) + (1 << ncut)
+    table = np.empty((nchunks, 1 << MAX_CHUNK, groups), np.int64)
+    planes = np.empty((nchunks * MAX_CHUNK, groups), np.int64)
+    size = max(keys, 1)
+    return table, planes, np.zeros((1 << ncut) + 1, np.int64), np.empty(size, np.int64), np.empty(size, np.int64)
+
+
+@njit(cache=True, nogil=True)
+def _pairs(xs, nx, ys, ny, bits, cuts, ncut, table, planes, gstart, marks, packed):
+    """Number of pairs (x, y) of the two key lists (``bits`` bits) with ``x & y == 0``,
+    the tabulated one bucketed by at most ``ncut`` of the bits at ``cuts`` (by its length:
+    :func:`sieve_bits`) and cut, without those bits, into the chunks of
+    :func:`chunk_layout`. ``table``, ``planes``, ``gstart``, ``marks`` and ``packed`` are
+    work space for either list (:func:`pair_space`)."""
     total = 0
     if nx * ny <= DIRECT_PAIRS or min(nx, ny) < 8:
         for j in range(ny):
@@ -566,19 +596,17 @@ def _pairs(xs, nx, ys, ny, width, nchunks, cuts, ncut, table, planes, gstart, ma
         return total
     # tabulate the list that makes less work: the table's words times (the queries, plus
     # the rows per chunk built)
+    width, nchunks = chunk_layout(bits)
     rows = 1 << width
     if ((nx + 63) >> 6) * (ny + rows) > ((ny + 63) >> 6) * (nx + rows):
         xs, nx, ys, ny = ys, ny, xs, nx
     # a few bits sort a long table into buckets: a query visits only the buckets that
-    # lack its own bits there (the sieve of E. Kluev's program, by other means)
-    if nx < SIEVE_MIN_KEYS:
-        ncut = 0
-    else:
-        wanted = SIEVE_CUTS
-        while (nx >> (wanted - SIEVE_CUTS + 1)) >= SIEVE_MIN_KEYS:
-            wanted += 1  # one more bit per doubling: buckets of 3,000 to 6,000 keys
-        ncut = min(ncut, wanted)
-    _build(xs, nx, width, nchunks, cuts, ncut, table, planes, gstart)
+    # lack its own bits there (the sieve of E. Kluev's program, by other means), so those
+    # bits never meet and are left out of the chunks (fewer or narrower ones)
+    ncut = sieve_bits(nx, ncut)
+    width, nchunks = chunk_layout(bits - ncut)
+    drop = np.sort(cuts[:ncut])[::-1].copy()
+    _build(xs, nx, width, nchunks, cuts, ncut, drop, table, planes, gstart)
     if ncut == 0:
         for j in range(ny):
             total += _query(table, 0, gstart[1], width, nchunks, ys[j])
@@ -588,26 +616,31 @@ def _pairs(xs, nx, ys, ny, width, nchunks, cuts, ncut, table, planes, gstart, ma
     # visiting its buckets in turn)
     for j in range(ny):
         marks[j] = _bucket(ys[j], cuts, ncut)
+        packed[j] = _pack(ys[j], drop, ncut)
     for v in range(1 << ncut):
         g0 = gstart[v]
         g1 = gstart[v + 1]
         if g1 > g0:
             for j in range(ny):
                 if marks[j] & v == 0:
-                    total += _query(table, g0, g1, width, nchunks, ys[j])
+                    total += _query(table, g0, g1, width, nchunks, packed[j])
     return total
 
 
 @njit(cache=True, nogil=True)
-def chunk_layout(n):
-    """``(width, chunks)``: how n's keys (``2 (2m - 1)`` bits, ``m = n // 2``) are cut for
-    their tables: :data:`CHUNKS` chunks of the least width from :data:`MIN_CHUNK` that
-    holds them, at most :data:`MAX_CHUNK` bits (then more chunks), and never fewer than
-    :data:`CHUNKS` chunks."""
-    m = n // 2
-    bits = 2 * (2 * m - 1)
-    width = min(MAX_CHUNK, max(MIN_CHUNK, (bits + CHUNKS - 1) // CHUNKS))
-    return width, max((bits + width - 1) // width, CHUNKS)
+def key_bits(n):
+    """Bits of n's half-board keys: the ``2m - 1`` diagonals of each direction that cross
+    both halves, ``m = n // 2``."""
+    return 2 * (2 * (n // 2) - 1)
+
+
+@njit(cache=True, nogil=True)
+def chunk_layout(bits):
+    """``(width, chunks)``: how keys of ``bits`` bits are cut for their tables: the fewest
+    chunks of at most :data:`MAX_CHUNK` bits that hold them (at least :data:`MIN_CHUNKS`),
+    each of the least width from :data:`MIN_CHUNK` that holds them."""
+    nchunks = max(MIN_CHUNKS, (bits + MAX_CHUNK - 1) // MAX_CHUNK)
+    return max(MIN_CHUNK, (bits + nchunks - 1) // nchunks), nchunks
 
 
 @njit(cache=True, nogil=True)
@@ -631,13 +664,13 @@ def join_count(n, tasks, start, stop, words, offs, bases, halt):
     """``(sum of weight * count, east keys, west keys)`` over ``tasks[start:stop]`` of
     :func:`join_tasks`, with the quarters of :func:`quarter_tables`; returns early (a
     partial sum) when ``halt[0]`` is set."""
-    width, nchunks = chunk_layout(n)
+    bits = key_bits(n)
     cuts = _cuts(n)
     ncut = min(SIEVE_MAX_CUTS, len(cuts))
     cap = 1024
     east = np.empty(cap, np.int64)
     west = np.empty(cap, np.int64)
-    table, planes, gstart, marks = pair_space(width, nchunks, ncut, cap)
+    space = pair_space(bits, ncut, cap)
     longest = 0
     for i in range(len(offs) - 1):
         longest = max(longest, offs[i + 1] - offs[i])
@@ -660,9 +693,10 @@ def join_count(n, tasks, start, stop, words, offs, bases, halt):
         n_east += ne
         n_west += nw
         longer = max(ne, nw)
-        if longer > len(marks):
-            table, planes, gstart, marks = pair_space(width, nchunks, ncut, longer + longer // 2)
-        total += weight * _pairs(east, ne, west, nw, width, nchunks, cuts, ncut, table, planes, gstart, marks)
+        if longer > len(space[3]):
+            space = pair_space(bits, ncut, longer + longer // 2)
+        table, planes, gstart, marks, packed = space
+        total += weight * _pairs(east, ne, west, nw, bits, cuts, ncut, table, planes, gstart, marks, packed)
     return total, n_east, n_west
 
 
