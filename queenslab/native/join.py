@@ -139,6 +139,21 @@ def _bytes_per_key(n: int) -> int:
     return 2 * 2 * 8 + (3 * space + 1) // 2
 
 
+def _padding_bytes(n: int) -> int:
+    """Bytes of a thread's table rows that pad its buckets (:data:`join_kernels.PAD
+    <queenslab.native.join_kernels.PAD>` words for each of at most ``2 **
+    SIEVE_MAX_CUTS`` buckets, in every row of the chunks of n's keys), beside those of its
+    keys (:func:`_bytes_per_key`).
+
+    Examples
+    --------
+    >>> _padding_bytes(20) // 10**6, _padding_bytes(22) // 10**6
+    (20, 25)
+    """
+    _, chunks = JK.chunk_layout.py_func(JK.key_bits.py_func(n))
+    return 8 * (chunks << JK.MAX_CHUNK) * (JK.PAD << JK.SIEVE_MAX_CUTS)
+
+
 @functools.cache
 def _sizes(n: int) -> tuple[int, int]:
     """``(bytes, keys)``: the bytes of the quarter tables of n, with the copy of the offsets
@@ -162,8 +177,8 @@ def memory_estimate(n: int, threads: int = 1) -> int:
     """Upper bound, in bytes, of the join's arrays for n on ``threads`` threads.
 
     The task table (three int64 per task), the quarter tables (counted exactly) and, per
-    thread, the buffers of the longest half-board key list, bounded from the quarter
-    tables' sizes (:func:`join_kernels._longest_bound
+    thread, the padding of its table's buckets and the buffers of the longest half-board
+    key list, bounded from the quarter tables' sizes (:func:`join_kernels._longest_bound
     <queenslab.native.join_kernels._longest_bound>`). A bound, not a forecast: at n = 18
     the longest list holds 17,506 keys, the bound 53,942. Computing it takes a counting
     pass over the quarters (seconds from n = 22, 37 s at n = 24; kept per n).
@@ -180,7 +195,7 @@ def memory_estimate(n: int, threads: int = 1) -> int:
     if n < 4:
         return 24 * _tasks_bound(n)
     quarters, longest = _sizes(n)
-    return 24 * _tasks_bound(n) + quarters + threads * _bytes_per_key(n) * longest
+    return 24 * _tasks_bound(n) + quarters + threads * (_bytes_per_key(n) * longest + _padding_bytes(n))
 
 
 def fits(n: int, threads: int = 1) -> bool:
