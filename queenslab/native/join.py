@@ -92,7 +92,7 @@ __all__ = [
 #: Largest n the join counts (a half-board word holds ``2 * (n + n // 2 - 1)`` bits).
 MAX_N = JK.MAX_N
 #: The join refuses a request whose estimated peak memory is above this (bytes): n = 23
-#: on 2 threads needs up to 7.3 GB, n = 24 on one 21.4 GB (its quarter tables alone).
+#: on 2 threads needs up to 7.4 GB, n = 24 on one 21.4 GB (its quarter tables alone).
 MEMORY_BUDGET = 8 * 10**9
 #: The largest n whose quarter tables fit :data:`MEMORY_BUDGET` (n = 23: 4.7 GB; n = 24:
 #: 21.4 GB, n = 25: 43 GB). :func:`fits` answers False beyond it without the counting pass
