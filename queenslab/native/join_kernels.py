@@ -486,11 +486,11 @@ def _pack(key, drop, ndrop):
 def _build(keys, nk, width, nchunks, cuts, ncut, drop, table, planes, gstart):
     """Tabulate ``keys[:nk]``, sorted into buckets by their bits at ``cuts``, each bucket
     starting on a fresh 64-key word and padded to a multiple of :data:`PAD` words: bucket
-    v holds the words ``gstart[v]:gstart[v+1]``
-    and ``table[c, u, g]`` tells which keys of word g lack every bit of the value u of
-    chunk c, of ``width`` bits, of the key without its bucket bits (:func:`_pack` by
-    ``drop``: a query visits only buckets whose bits it lacks, so they never meet there).
-    An empty slot is in no row: chunk 0's row 0 holds the slots in use."""
+    v holds the words ``gstart[v]:gstart[v+1]``, and ``table[c, u, g]`` tells which keys
+    of word g lack every bit of the value u of chunk c, of ``width`` bits, of the key
+    without its bucket bits (:func:`_pack` by ``drop``: a query visits only buckets whose
+    bits it lacks, so they never meet there). An empty slot is in no row: chunk 0's row 0
+    holds the slots in use."""
     nb = 1 << ncut
     for v in range(nb + 1):
         gstart[v] = 0
