@@ -366,10 +366,10 @@ def _symmetric_ratio(n: int) -> tuple[float, float]:
 
 def _sym_kernel(n: int, task: Sequence[int], halt: np.ndarray) -> int:
     """Nodes placed by the symmetric kernel on one task of its split, until ``halt``."""
-    from .native import engine
+    from .native import methods
 
     d = int(task[3]) if len(task) > 3 else -1  # a task of the deeper split fixes one more row
-    return int(engine.sym_count(n, int(task[0]), int(task[1]), int(task[2]), d, halt)[3])
+    return int(methods.symmetric_counter()[1](n, int(task[0]), int(task[1]), int(task[2]), d, halt)[3])
 
 
 @functools.cache

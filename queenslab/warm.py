@@ -6,18 +6,28 @@ runs its own numba kernels and says which (``dispatchers()``) and how to compile
 real count (a later count of any size finds them in numba's cache).
 :func:`ensure` does this before a count, with the notice of :mod:`queenslab.native.cache`;
 ``queenslab warm`` does it for every set.
+
+The standard problem's count by the join runs the join's kernels built ahead of time
+instead (:mod:`queenslab.native.aot`), which load without numba: :func:`ensure` builds them
+before the first such count (:func:`build_ahead`, with the same notice), and
+:func:`warm_ahead` for ``queenslab warm``.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .native.cache import CompileReport, compile_once
+from .native import aot
+from .native.cache import CompileReport, announced, compile_once
 from .native.methods import REGISTRY
 
-__all__ = ["KernelSet", "SETS", "ensure", "warm"]
+if TYPE_CHECKING:
+    from .reports import AheadOfTime
+
+__all__ = ["AHEAD", "KernelSet", "SETS", "build_ahead", "ensure", "warm", "warm_ahead"]
 
 
 @dataclass(frozen=True)
@@ -48,11 +58,57 @@ SETS: dict[str, KernelSet] = {
 }
 
 
-def ensure(method: str, stream: Any = None) -> CompileReport:
+#: How the notices name the build of :mod:`queenslab.native.aot`.
+AHEAD = "the join counter's kernels ahead of time"
+
+
+def ensure(method: str, stream: Any = None, *, standard: bool = False) -> CompileReport:
     """Compile the kernel set of ``method`` (a key of :data:`SETS`) unless it is cached,
-    with a notice on ``stream`` (standard error) giving the measured time."""
+    with a notice on ``stream`` (standard error) giving the measured time.
+
+    ``standard``: the count is of the standard problem. By the join, it then runs the
+    kernels built ahead of time (:mod:`queenslab.native.aot`): loaded when built, else
+    built (unless a build failed here before, or the build is turned off), and only where
+    that fails are the just-in-time kernels compiled.
+    """
+    if method == "join" and standard and aot.enabled():
+        if aot.load() is not None:
+            return CompileReport(False, 0.0, 0.0)
+        if aot.failure() is None:
+            report, reason = build_ahead(stream)
+            if reason is None:
+                return report
     s = SETS[method]
     return compile_once(s.kernels(), s.what, s.compile, stream)
+
+
+def build_ahead(stream: Any = None) -> tuple[CompileReport, str | None]:
+    """Build the join's kernels ahead of time (:func:`queenslab.native.aot.build`) with the
+    notices of a compile; returns the report and None, or the reason the build failed
+    (said on ``stream`` too: the kernels are then compiled just in time)."""
+    reasons: list[str | None] = []
+    report = announced(AHEAD, lambda: reasons.append(aot.build()), stream)
+    if reasons[0] is not None:
+        print(
+            f"could not build them ahead of time ({reasons[0]}); numba compiles them at their first use instead "
+            "(`queenslab warm` tries the build again)",
+            file=stream or sys.stderr,
+            flush=True,
+        )
+    return report, reasons[0]
+
+
+def warm_ahead(stream: Any = None) -> AheadOfTime:
+    """Build the join's kernels ahead of time unless they load (or the build is turned off);
+    a build that failed before is tried again."""
+    from .reports import AheadOfTime
+
+    if not aot.enabled():
+        return AheadOfTime(False, False, False, 0.0, 0.0, str(aot.path()), None)
+    if aot.load() is not None:
+        return AheadOfTime(True, True, False, 0.0, 0.0, str(aot.path()), None)
+    report, reason = build_ahead(stream)
+    return AheadOfTime(True, reason is None, True, report.seconds, report.cpu_seconds, str(aot.path()), reason)
 
 
 def warm(stream: Any = None) -> list[tuple[KernelSet, CompileReport]]:

@@ -15,7 +15,7 @@ from clirun import run_cli
 
 from queenslab import Problem, counts, warm
 from queenslab.data import known_unique
-from queenslab.native import cache, engine
+from queenslab.native import aot, cache, engine
 
 
 def _module(path, name, body="x + 1"):
@@ -124,7 +124,8 @@ def test_what_numba_cannot_inspect_counts_as_cached():
         ("join", [(Problem(14), True, 2), (Problem(15), False, 2), (Problem(14), False, 1)]),
     ],
 )
-def test_a_warmed_kernel_set_holds_every_signature_a_count_needs(method, problems):
+def test_a_warmed_kernel_set_holds_every_signature_a_count_needs(method, problems, monkeypatch):
+    monkeypatch.setenv(aot.ENV, "0")  # the standard problem's join on the just-in-time kernels
     kernel_set = warm.SETS[method]
     kernel_set.compile()  # compiled, or loaded from numba's cache
     kernels = kernel_set.kernels()
@@ -152,7 +153,13 @@ def test_warm_compiles_or_finds_every_kernel_set(capsys, monkeypatch):
     for k in found:
         assert all(cache.is_cached(kernel) for kernel in warm.SETS[k["method"]].kernels())
         assert (k["seconds"] > 0) == k["compiled"]
+    ahead = json.loads(out)["ahead_of_time"]
+    assert ahead["enabled"] and ahead["ready"] == (aot.load() is not None) and ahead["path"] == str(aot.path())
+    assert ahead["ready"] or ahead["failure"]  # built, or said why not
     # now every set is compiled: said so, one line each
     code, out, err = run_cli(capsys, monkeypatch, "warm")
     assert code == 0 and err == ""
-    assert out.split() == [word for name in warm.SETS for word in (name, "already", "compiled")]
+    lines = out.splitlines()
+    assert [line.split() for line in lines[:-1]] == [[name, "already", "compiled"] for name in warm.SETS]
+    assert lines[-1].split()[:4] == ["join,", "ahead", "of", "time"]
+    assert lines[-1].endswith("already built") == ahead["ready"]

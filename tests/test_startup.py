@@ -2,6 +2,7 @@
 commands (the first-compile notice: test_cache.py). No timings here: benchmarks/startup.py
 measures them."""
 
+import os
 import subprocess
 import sys
 
@@ -10,7 +11,7 @@ from naive import all_solutions, orbit_count
 
 from queenslab import Problem, QueensError, counts
 from queenslab.data import known_total, known_unique
-from queenslab.native import small
+from queenslab.native import aot, small
 
 
 @pytest.mark.parametrize("n", range(1, small.SMALL_N + 1))
@@ -44,9 +45,12 @@ def test_the_native_backend_counts_small_standard_boards_in_python_and_the_rest_
     assert seen == [(1, 1)]
 
 
-def _python(code: str, timeout: float = 300) -> str:
-    """What a fresh interpreter running ``code`` prints (it must succeed)."""
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout)
+def _python(code: str, timeout: float = 300, **env: str) -> str:
+    """What a fresh interpreter running ``code`` (``env`` added to the environment) prints
+    (it must succeed)."""
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout, env={**os.environ, **env}
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -139,6 +143,9 @@ def test_the_kernels_load_without_scipy():
     assert _python(code).split() == [str(known_total(12)), "False"]
 
 
+#: The join's kernels from numba's cache, not those built ahead of time (tests/test_aot.py).
+JUST_IN_TIME = {aot.ENV: "0"}
+
 _CACHED_COUNT = (
     "import sys\n"
     "from queenslab import Problem, counts\n"
@@ -156,8 +163,8 @@ def test_a_count_from_the_cache_loads_no_numba_registry():
 
     if not jit.LIGHT_CACHE_LOADS:
         pytest.skip(f"numba {jit.numba.__version__} loads cached kernels as it does (tested: {jit.NUMBA_TESTED})")
-    _python(_CACHED_COUNT)  # compiles the join's kernels if the cache is cold
-    method, total, unique, light, array_library = _python(_CACHED_COUNT).split()
+    _python(_CACHED_COUNT, **JUST_IN_TIME)  # compiles the join's kernels if the cache is cold
+    method, total, unique, light, array_library = _python(_CACHED_COUNT, **JUST_IN_TIME).split()
     assert (int(total), int(unique)) == (known_total(16), known_unique(16))
     assert method == "join" and light == "True" and array_library == "False"
 
@@ -174,8 +181,8 @@ def test_a_count_from_the_cache_imports_neither_scipy_nor_yaml_nor_the_extension
         "from numba.core import entrypoints\n"
         "print('scipy' in sys.modules, 'yaml' in sys.modules, entrypoints._already_initialized)\n"
     )
-    _python(code)  # compiles the join's kernels if the cache is cold
-    assert _python(code).splitlines()[-1].split() == ["False", "False", "False"]
+    _python(code, **JUST_IN_TIME)  # compiles the join's kernels if the cache is cold
+    assert _python(code, **JUST_IN_TIME).splitlines()[-1].split() == ["False", "False", "False"]
 
 
 def test_numba_still_reads_its_configuration_file(tmp_path):

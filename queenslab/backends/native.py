@@ -99,7 +99,8 @@ class NativeBackend(Backend):
         cost.check_count(problem, opts.get("force", False))  # beyond the limit: refused with its price
         # a first count compiles its method's kernels: on a small board first, with a
         # notice giving the measured time, so that the count itself does not look hung
-        warm.ensure(engine.chosen_method(problem, opts.get("method", "auto"), opts.get("threads")))
+        method = engine.chosen_method(problem, opts.get("method", "auto"), opts.get("threads"))
+        warm.ensure(method, standard=problem.is_standard)
         return engine.count_both(problem, unique=unique, **opts)
 
     def _solutions(self, problem: Problem, limit: int | None, **opts: Any) -> Iterator[tuple[int, ...]]:

@@ -39,6 +39,7 @@ __all__ = [
     "recorded",
     "record",
     "compile_once",
+    "announced",
 ]
 
 #: The file, in the user cache directory of queenslab, holding the measured compile times.
@@ -165,6 +166,12 @@ def compile_once(
     """
     if all(is_cached(k) for k in kernels):
         return CompileReport(False, 0.0, 0.0)
+    return announced(what, compile_, stream, path)
+
+
+def announced(what: str, compile_: Callable[[], object], stream: Any = None, path: Path | None = None) -> CompileReport:
+    """Run ``compile_``, a compile of ``what``, with the notices of :func:`compile_once`
+    (the last recorded time before, the measured time after, recorded for the next)."""
     stream = stream or sys.stderr
     key = record_key(what)
     last = recorded(key, path)

@@ -22,6 +22,7 @@ every solution grows roughly sevenfold per unit of n; :func:`count` refuses
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -30,26 +31,21 @@ from ..compiled import compile_problem
 from ..errors import InvalidPlacement, QueensError, setting
 from ..problem import Problem
 from ..result import CountResult
-from . import kernels as K
-from .methods import (
-    JOIN_FROM,
-    JOIN_VARIANTS_FROM,
-    REGISTRY,
-    SPLIT,
-    SYM_DEEP_FROM,
-    SYM_KERNEL,
-    SYM_MAX_N,
-    choose,
-    sym_count,
-)
+from . import methods
+from .lazy import LazyModule
+from .methods import JOIN_FROM, JOIN_VARIANTS_FROM, REGISTRY, SPLIT, SYM_DEEP_FROM, SYM_MAX_N, choose
 from .pool import Progress, run_tasks
 from .walker import COUNT, MAX_N, Walker, check_prefix, check_problem, check_size, check_subtree, split_depth
+
+if TYPE_CHECKING:
+    from . import kernels as K
+else:  # numba is imported when a search first runs
+    K = LazyModule("queenslab.native.kernels")
 
 __all__ = [
     "MAX_N",
     "MAX_BATCH",
     "SYM_MAX_N",
-    "SYM_KERNEL",
     "SPLIT_METHODS",
     "split_tasks",
     "count_task",
@@ -89,9 +85,16 @@ METHODS = ("auto", *REGISTRY)
 #: The methods :func:`split_tasks` splits a count by.
 SPLIT_METHODS = tuple(REGISTRY)
 
-#: Re-exported for the engine's callers: the symmetric kernel this machine runs and its
-#: tasks' constants (see :mod:`queenslab.native.methods`).
-_ = (JOIN_FROM, JOIN_VARIANTS_FROM, SYM_DEEP_FROM, SYM_KERNEL, SYM_MAX_N, sym_count, SPLIT, MAX_N)
+#: Re-exported for the engine's callers: the methods' constants (see
+#: :mod:`queenslab.native.methods`), and below, read when first used, the symmetric
+#: kernel this machine runs (``SYM_KERNEL``, ``sym_count``).
+_ = (JOIN_FROM, JOIN_VARIANTS_FROM, SYM_DEEP_FROM, SYM_MAX_N, SPLIT, MAX_N)
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("SYM_KERNEL", "sym_count"):
+        return getattr(methods, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def default_threads() -> int:

@@ -50,6 +50,11 @@ of 8 bits, so n <= :data:`MAX_N` = 25; a request whose memory estimate
 (:func:`memory_estimate`) exceeds :data:`MEMORY_BUDGET` is refused (on one thread: n = 23
 needs 6.1 GB, n = 24 21 GB); beyond the engine's practical limit of an exact count
 (:data:`queenslab.native.pool.COUNT`) ``force=True`` is needed.
+
+Kernels: the standard problem's count runs the join's kernels built ahead of time
+(:mod:`queenslab.native.aot`) where they are built, else the just-in-time ones of
+:mod:`queenslab.native.join_kernels` (as a variant's count always does); both are the
+same code. numba is imported only when a just-in-time kernel is first used.
 """
 
 from __future__ import annotations
@@ -58,6 +63,7 @@ import functools
 import itertools
 import math
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -67,8 +73,16 @@ from ..constraints import Blocked, Constraint, Fixed, unhandled
 from ..errors import QueensError, TooLarge, UnsupportedProblem
 from ..problem import Problem
 from ..result import CountResult
-from . import join_kernels as JK, pool
+from . import aot, join_layout, pool
+from .lazy import LazyModule
 from .pool import Progress, run_tasks
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    from . import join_kernels as JK
+else:  # numba is imported only when a just-in-time kernel is first used
+    JK = LazyModule("queenslab.native.join_kernels")
 
 __all__ = [
     "MAX_N",
@@ -90,7 +104,7 @@ __all__ = [
 ]
 
 #: Largest n the join counts (a half-board word holds ``2 * (n + n // 2 - 1)`` bits).
-MAX_N = JK.MAX_N
+MAX_N = join_layout.MAX_N
 #: The join refuses a request whose estimated peak memory is above this (bytes): n = 23
 #: on 2 threads needs up to 7.4 GB, n = 24 on one 21.4 GB (its quarter tables alone).
 MEMORY_BUDGET = 8 * 10**9
@@ -107,6 +121,12 @@ DEEP_FROM = 22
 DEEP_PARTS = 4096
 #: Tasks a thread's share is cut into (so that the threads end together).
 _CHUNKS_PER_THREAD = 32
+
+
+def _kernels() -> ModuleType:
+    """The kernels of the standard problem's count: the build of :mod:`queenslab.native.aot`
+    where there is one, else :mod:`queenslab.native.join_kernels`."""
+    return aot.load() or JK
 
 
 def _tasks_bound(n: int) -> int:
@@ -132,9 +152,8 @@ def _bytes_per_key(n: int) -> int:
     >>> _bytes_per_key(16), _bytes_per_key(20), _bytes_per_key(22)
     (304, 304, 353)
     """
-    # arithmetic: the kernels' Python bodies, so that no kernel is loaded for it
-    _, chunks = JK.chunk_layout.py_func(JK.key_bits.py_func(n))
-    width = JK.MAX_CHUNK
+    _, chunks = join_layout.chunk_layout(join_layout.key_bits(n))
+    width = join_layout.MAX_CHUNK
     space = chunks * (1 << width) // 8 + (chunks * width + 7) // 8 + 16
     return 2 * 2 * 8 + (3 * space + 1) // 2
 
@@ -150,8 +169,8 @@ def _padding_bytes(n: int) -> int:
     >>> _padding_bytes(20) // 10**6, _padding_bytes(22) // 10**6
     (20, 25)
     """
-    _, chunks = JK.chunk_layout.py_func(JK.key_bits.py_func(n))
-    return 8 * (chunks << JK.MAX_CHUNK) * (JK.PAD << JK.SIEVE_MAX_CUTS)
+    _, chunks = join_layout.chunk_layout(join_layout.key_bits(n))
+    return 8 * (chunks << join_layout.MAX_CHUNK) * (join_layout.PAD << join_layout.SIEVE_MAX_CUTS)
 
 
 @functools.cache
@@ -160,7 +179,7 @@ def _sizes(n: int) -> tuple[int, int]:
     that fills them, and a bound of a task's longest half-board key list, both from a
     counting pass that builds no table (1.1 s at n = 21, 3.5 s at n = 22, 7 s at n = 23,
     37 s at n = 24)."""
-    words, entries, longest = JK.quarter_size(n)
+    words, entries, longest = _kernels().quarter_size(n)
     return 8 * (int(words) + 2 * int(entries)), int(longest)
 
 
@@ -276,8 +295,8 @@ def _halting(kernel: Callable, *args):
 
 def _prepare(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``(tasks, words, offs, bases)``: the canonical row splits and the quarter tables."""
-    tables = _halting(JK.quarter_tables, n)  # 1-2 s at n = 21, 9 s at n = 22
-    return (JK.join_tasks(n), *tables)
+    tables = _halting(_kernels().quarter_tables, n)  # 1-2 s at n = 21, 9 s at n = 22
+    return (_kernels().join_tasks(n), *tables)
 
 
 @functools.lru_cache(maxsize=1)
@@ -295,7 +314,7 @@ def task_slices(n: int, tasks: np.ndarray, offs: np.ndarray, bases: np.ndarray, 
     spans = [(int(a), int(b)) for a, b in itertools.pairwise(edges) if b > a]
     if len(spans) == 1:
         return spans
-    cost = np.concatenate([[0], np.cumsum(JK.task_costs(n, tasks, offs, bases))])
+    cost = np.concatenate([[0], np.cumsum(_kernels().task_costs(n, tasks, offs, bases))])
     return sorted(spans, key=lambda s: (-int(cost[s[1]] - cost[s[0]]), s[0]))
 
 
@@ -309,7 +328,7 @@ def _joined(n: int, prepared: tuple[np.ndarray, ...], threads: int, progress: Pr
     tasks, words, offs, bases = prepared
 
     def task(span: tuple[int, int]) -> int:
-        found, _, _ = JK.join_count(n, tasks, span[0], span[1], words, offs, bases, interrupt.FLAG)
+        found, _, _ = _kernels().join_count(n, tasks, span[0], span[1], words, offs, bases, interrupt.FLAG)
         interrupt.check()
         return int(found)
 
@@ -379,7 +398,7 @@ def count_slice(n: int, task: Sequence[int], *, force: bool = False) -> int:
     tasks, words, offs, bases = _prepared(n)
     if not start < stop <= len(tasks):
         raise QueensError(f"{validate.brief(task)} is not a join task of n = {n} (0 <= start < stop <= {len(tasks)})")
-    found, _, _ = _halting(JK.join_count, n, tasks, start, stop, words, offs, bases)
+    found, _, _ = _halting(_kernels().join_count, n, tasks, start, stop, words, offs, bases)
     return int(found)
 
 
@@ -451,7 +470,7 @@ def fixed_counts(n: int) -> tuple[int, int]:
     ((0, 4), (0, 12), (1, 1))
     """
     n = _board_size(n)
-    f90, f180, _ = _halting(JK.fixed_counts, n)
+    f90, f180, _ = _halting(_kernels().fixed_counts, n)
     return int(f90), int(f180)
 
 

@@ -48,48 +48,20 @@ All kernels are pure functions on integers and numpy arrays, ``cache=True, nogil
 
 import numpy as np
 
+from . import join_layout
 from .jit import njit, popcount, trailing_zeros
+from .join_layout import (  # the layout's constants, read here by the kernels and by tests
+    MAX_CHUNK,
+    MAX_CHUNKS,  # noqa: F401
+    MAX_N,  # noqa: F401
+    MIN_CHUNK,  # noqa: F401
+    MIN_CHUNKS,  # noqa: F401
+    PAD,
+    SIEVE_CUTS,
+    SIEVE_MAX_CUTS,
+    SIEVE_MIN_KEYS,
+)
 
-#: Fewest and most chunks a table's keys are cut into (:func:`chunk_layout`): a query ANDs
-#: one table row per chunk, so fewer and wider chunks mean fewer loads per 64 keys, and each
-#: chunk of w bits has ``2 ** w`` rows to build. Four chunks of 8 bits instead of five of 6
-#: for n = 16 and 17 (30 key bits) took 5% longer at n = 17 (Intel Xeon, 2026-12-01):
-#: their tables are short, so the rows to build outweigh the loads saved.
-MIN_CHUNKS = 5
-MAX_CHUNKS = 6
-#: Narrowest and widest chunk, in bits. Sampled tasks, the pair count of each width
-#: interleaved in one process (2-core AMD EPYC with AVX-512, 2026-11-29): at n = 18 and 19
-#: (34 key bits) 7 bits (five chunks) beat 6 (six) by 8% and 7%; at n = 20 (38 bits) 8
-#: bits (five chunks) beat 6 (seven) by 12% and 7 (six) by 8%, at n = 21 by 15% and 7%; at
-#: n = 22 (42 bits) 8 bits (six chunks) and 9 (five) were level and 10 was 17% slower.
-MIN_CHUNK = 6
-MAX_CHUNK = 8
-#: Largest n: a key of ``2 * (2 * (n // 2) - 1)`` bits fits :data:`MAX_CHUNKS` chunks of
-#: :data:`MAX_CHUNK` bits (a half-board word, ``2 * (n - 1)`` bits, fits an int64 well beyond).
-MAX_N = 25
-#: Key bits a long bit-sliced table is bucketed by (:func:`_cuts`), so that a query skips
-#: the buckets of keys that share its bits there: 3 from :data:`SIEVE_MIN_KEYS` keys, as
-#: in the table of E. Kluev's program for n = 20 and 21, and one more per doubling of the
-#: table beyond (at most :data:`SIEVE_MAX_CUTS`), so that a bucket keeps 3,000 to 6,000
-#: keys. On a sample of tasks (Intel Xeon, 2026-11-28) 3 cuts halved the pair count at
-#: n = 20 (80,000 keys a task: 4.40 s against 8.32 s; 2 cuts 5.50 s, 4 cuts 4.62 s) and
-#: cut it by a quarter at n = 21 (39,000 keys: 0.50 s against 0.66 s); at n = 22 (tables
-#: of 240,000 to 360,000 keys) 3, 4, 5, 6, 7 and 8 cuts took 6.2, 5.1, 4.6, 3.8-4.1,
-#: 3.4-3.9 and 4.0-4.6 s.
-SIEVE_CUTS = 3
-#: Tables shorter than this many keys are not bucketed: a query's loop per bucket costs
-#: more than the words it skips (2 and 3 cuts were slower at n = 16..18, up to 15,000 keys
-#: a task, and 1.7x and 2x slower at n = 19, 6,000).
-SIEVE_MIN_KEYS = 24576
-#: Most key bits a table is bucketed by.
-SIEVE_MAX_CUTS = 8
-#: A bucket's words are padded to a multiple of this many (with empty slots, in no row), so
-#: that a query's loop over them is all whole vectors: LLVM's vector loop takes 16 words
-#: at a time, then 4 (8 with 512-bit registers), then a scalar remainder. Padding to 8
-#: words made the pair count of sampled tasks 4-5% faster at n = 20 (buckets of about 60
-#: words) and 8-14% at n = 22 (40 to 70 words) on an Intel Xeon (2026-12-01), and left
-#: n = 18 (one bucket of about 200 words) unchanged; 4 and 16 words gave the same there.
-PAD = 8
 #: Below this product of the two sides' sizes the pairs are tested one by one.
 DIRECT_PAIRS = 4096
 
@@ -635,20 +607,8 @@ def _pairs(xs, nx, ys, ny, bits, cuts, ncut, table, planes, gstart, marks, packe
     return total
 
 
-@njit(cache=True, nogil=True)
-def key_bits(n):
-    """Bits of n's half-board keys: the ``2m - 1`` diagonals of each direction that cross
-    both halves, ``m = n // 2``."""
-    return 2 * (2 * (n // 2) - 1)
-
-
-@njit(cache=True, nogil=True)
-def chunk_layout(bits):
-    """``(width, chunks)``: how keys of ``bits`` bits are cut for their tables: the fewest
-    chunks of at most :data:`MAX_CHUNK` bits that hold them (at least :data:`MIN_CHUNKS`),
-    each of the least width from :data:`MIN_CHUNK` that holds them."""
-    nchunks = max(MIN_CHUNKS, (bits + MAX_CHUNK - 1) // MAX_CHUNK)
-    return max(MIN_CHUNK, (bits + nchunks - 1) // nchunks), nchunks
+key_bits = njit(cache=True, nogil=True)(join_layout.key_bits)
+chunk_layout = njit(cache=True, nogil=True)(join_layout.chunk_layout)
 
 
 @njit(cache=True, nogil=True)

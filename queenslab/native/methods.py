@@ -27,9 +27,10 @@ the Dask runner and the ledger read this registry; a new method is one class her
 
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -38,11 +39,15 @@ from ..constraints import KINDS, Constraint, unhandled
 from ..errors import QueensError, TooLarge, UnsupportedProblem
 from ..problem import Problem
 from ..result import CountResult
-from . import join, kernels as K
+from . import join
+from .lazy import LazyModule
 from .pool import Progress, run_tasks
-from .symmetric import MAX_N as _SYM_LIMIT, sym_count as sym_count_lanes
-from .symmetric_scalar import sym_count_scalar
 from .walker import Walker, check_prefix, check_size, check_subtree, split_depth
+
+if TYPE_CHECKING:
+    from . import kernels as K
+else:  # each method's kernels (and numba) are imported when it first counts
+    K = LazyModule("queenslab.native.kernels")
 
 __all__ = [
     "JOIN_FROM",
@@ -50,7 +55,6 @@ __all__ = [
     "REGISTRY",
     "SPLIT",
     "SYM_DEEP_FROM",
-    "SYM_KERNEL",
     "SYM_MAX_N",
     "CountMethod",
     "BoardMethod",
@@ -60,11 +64,13 @@ __all__ = [
     "choose",
     "host_features",
     "named",
-    "sym_count",
+    "symmetric_counter",
 ]
 
-#: Largest board of the symmetric counter (its widened int64 bitboards).
-SYM_MAX_N = _SYM_LIMIT
+#: Largest board of the symmetric counter (its widened int64 bitboards):
+#: :data:`queenslab.native.symmetric.MAX_N`, repeated here so that choosing a method
+#: imports no kernel (a test holds the two equal).
+SYM_MAX_N = 31
 
 
 def _wide_simd(cpu_name: str | None, cpu_features: str | None, host_features: Callable[[], dict]) -> bool:
@@ -103,19 +109,43 @@ def host_features() -> dict:
     return dict(llvm.get_host_cpu_features())
 
 
-def _choose_sym_kernel() -> str:
+def _choosesymmetric_counter() -> str:
     from numba.core import config
 
     name, features = getattr(config, "CPU_NAME", None), getattr(config, "CPU_FEATURES", None)
     return "lanes" if _wide_simd(name, features, host_features) else "scalar"
 
 
-#: The symmetric counter this machine runs: ``"lanes"`` (SIMD, where numba compiles for
-#: AVX2 or AVX-512) or ``"scalar"`` (the same search one node at a time, faster without
-#: wide vectors); both count the same tree, see docs/performance.md.
-SYM_KERNEL = _choose_sym_kernel()
-#: The kernel of :data:`SYM_KERNEL`: ``(n, corner, bound1, split, halt) -> (c2, c4, c8, nodes)``.
-sym_count = sym_count_lanes if SYM_KERNEL == "lanes" else sym_count_scalar
+@functools.cache
+def symmetric_counter() -> tuple[str, Any]:
+    """``(name, kernel)`` of the symmetric counter this machine runs (:data:`SYM_KERNEL`
+    and :data:`sym_count`), decided and its kernels imported at the first call."""
+    name = _choosesymmetric_counter()
+    if name == "lanes":
+        from .symmetric import sym_count as lanes
+
+        return name, lanes
+    from .symmetric_scalar import sym_count_scalar
+
+    return name, sym_count_scalar
+
+
+def __getattr__(name: str) -> Any:
+    """:data:`SYM_KERNEL` and :data:`sym_count`, decided (and their kernels imported) when
+    first read: a count by another method loads neither numba nor the symmetric kernels."""
+    if name == "SYM_KERNEL":
+        return symmetric_counter()[0]
+    if name == "sym_count":
+        return symmetric_counter()[1]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+#: SYM_KERNEL (read from the module, computed on first read): the symmetric counter this
+#: machine runs: ``"lanes"`` (SIMD, where numba compiles for AVX2 or AVX-512) or
+#: ``"scalar"`` (the same search one node at a time, faster without wide vectors); both
+#: count the same tree, see docs/performance.md. ``sym_count``: its kernel, ``(n, corner,
+#: bound1, split, halt) -> (c2, c4, c8, nodes)``.
+
 
 #: How many tasks :func:`split_tasks` makes at a given depth without ``force=True``.
 SPLIT = limits.declare(
@@ -159,9 +189,10 @@ def _sym_tasks(n: int, deep: bool = False) -> list[tuple[int, ...]]:
 def _symmetric_parts(problem: Problem, threads: int, progress: Progress | None) -> tuple[int, int, int, int]:
     """``(c2, c4, c8, nodes)``: the orbits of size 2, 4 and 8 and the queens placed."""
     n = problem.n
+    kernel = symmetric_counter()[1]
 
     def task(t):
-        found = sym_count(n, t[0], t[1], t[2], -1, interrupt.FLAG)
+        found = kernel(n, t[0], t[1], t[2], -1, interrupt.FLAG)
         interrupt.check()
         return found
 
@@ -481,12 +512,12 @@ class SymmetricMethod(CountMethod):
         if general:
             rows = (c,) if d < 0 else (c, d)
             return _orbits_below(problem, (0, b1, *rows) if corner else (b1, *rows))
-        c2, c4, c8, nodes = sym_count(problem.n, corner, b1, c, d, interrupt.FLAG)
+        c2, c4, c8, nodes = symmetric_counter()[1](problem.n, corner, b1, c, d, interrupt.FLAG)
         interrupt.check()
         return int(2 * c2 + 4 * c4 + 8 * c8), int(c2 + c4 + c8), int(nodes)
 
     def dispatchers(self) -> list[Callable]:
-        return [sym_count]
+        return [symmetric_counter()[1]]
 
     def warm_up(self) -> None:
         self.count(Problem(8), True, 1, None)

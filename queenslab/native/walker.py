@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -19,7 +19,13 @@ from .. import interrupt, limits, validate
 from ..compiled import compile_problem
 from ..errors import InvalidPlacement, QueensError, TooLarge
 from ..problem import Problem, as_problem
-from . import kernels as K, pool
+from . import pool
+from .lazy import LazyModule
+
+if TYPE_CHECKING:
+    from . import kernels as K
+else:  # numba is imported when a walk first runs
+    K = LazyModule("queenslab.native.kernels")
 
 __all__ = [
     "COUNT",
@@ -124,12 +130,13 @@ class Walker:
         return int(found[2])
 
     def stream(
-        self, stop: int, batch: int, limit: int | None, prefix: Sequence[int] = (), mode: int = K.EMIT
+        self, stop: int, batch: int, limit: int | None, prefix: Sequence[int] = (), mode: int | None = None
     ) -> Iterator[np.ndarray]:
         """Yield arrays of the placements (first ``stop`` rows) in lexicographic order;
         with ``mode=EMIT_CANON`` only canonical ones, with an extra last column holding
-        the stabiliser size."""
+        the stabiliser size (``mode`` None: ``EMIT``, every placement)."""
         n = self.n
+        mode = K.EMIT if mode is None else mode
         opts = self._opts(stop, mode, len(prefix))
         s = np.zeros((4, n + 1), np.uint64)
         q = np.zeros(n, np.int64)
