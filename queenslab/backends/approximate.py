@@ -32,7 +32,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
-from fractions import Fraction
 from typing import Any
 
 from ..errors import QueensError
@@ -56,6 +55,8 @@ def bounds(estimate: int, epsilon: float) -> tuple[int, int]:
     >>> bounds(88, 0.8), bounds(0, 0.8), bounds(4, 1.0)
     ((49, 158), (0, 0), (2, 8))
     """
+    from fractions import Fraction  # here, not at the top: every count imports this module
+
     factor = 1 + Fraction(epsilon)
     return math.ceil(estimate / factor), math.floor(estimate * factor)
 

@@ -34,7 +34,6 @@ process, which its parent kills instead) the count runs in place.
 from __future__ import annotations
 
 import functools
-import multiprocessing
 import os
 import sys
 from collections.abc import Iterator
@@ -169,6 +168,8 @@ def _approxmc_count(pyapproxmc: Any, m: CnfModel, epsilon: float, delta: float, 
         When the count's process ends without an answer; an exception the count raised
         there is raised here as it was.
     """
+    import multiprocessing  # here, not at the top: a fresh count by the engine never needs it
+
     job = (m.cnf.clauses, m.cell_variables(), epsilon, delta, seed)
     if multiprocessing.current_process().daemon or not _can_start_processes():
         # a daemonic process may start no process of its own (its parent stops it); a

@@ -11,7 +11,6 @@ allows (with probability at most ``delta``), not a disagreement of exact counts.
 
 from __future__ import annotations
 
-import pickle
 import time
 from dataclasses import dataclass, replace
 from typing import Any
@@ -416,6 +415,8 @@ def _row(
 
 def _sendable(obj: Any) -> bool:
     """Whether ``obj`` can be sent to another process."""
+    import pickle  # here, not at the top: every count imports this module
+
     try:
         pickle.dumps(obj)
     except Exception:

@@ -9,8 +9,6 @@ not stop when asked.
 
 from __future__ import annotations
 
-import multiprocessing
-import pickle
 import time
 from typing import Any
 
@@ -31,6 +29,8 @@ def context() -> Any:
     """The multiprocessing context of the backends' processes: ``forkserver`` (each
     process forks from a server that has imported the backends once; no thread of this
     process is copied) where the platform has it, else ``spawn``."""
+    import multiprocessing  # here, not at the top: a fresh count by the engine never needs it
+
     if "forkserver" in multiprocessing.get_all_start_methods():
         ctx = multiprocessing.get_context("forkserver")
         ctx.set_forkserver_preload(["queenslab.backends", "queenslab.native.engine", "queenslab.models.cnf"])
@@ -90,6 +90,8 @@ def run_elsewhere(fn: Any, *args: Any, name: str, what: str, seconds: float | No
 
 def _call_in_process(fn: Any, args: tuple, conn: Any, what: str) -> None:
     """The process of :func:`run_elsewhere`: call, then send ``("ok", value)`` or ``("error", exception)``."""
+    import pickle  # imported by the process the backends start, not by every command
+
     try:
         try:
             conn.send(("ok", fn(*args)))

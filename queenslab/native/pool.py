@@ -9,11 +9,13 @@ Python threads, and both refuse a count beyond :data:`COUNT` unless ``force``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import interrupt, limits
+
+if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
 
 __all__ = ["COUNT", "Progress", "check_count", "run_tasks", "threads_pool"]
 
@@ -61,6 +63,8 @@ def run_tasks(tasks: list, fn: Callable[[Any], Any], threads: int, progress: Pro
             return results
 
         return interrupt.run(serial)  # off the main thread, so that Ctrl-C stops it
+    from concurrent.futures import as_completed
+
     with threads_pool(threads) as pool:
         futures = {pool.submit(fn, t): i for i, t in enumerate(tasks)}
         for done, fut in enumerate(as_completed(futures), start=1):
@@ -79,6 +83,10 @@ def threads_pool(threads: int, name: str = "queenslab") -> Iterator[ThreadPoolEx
     are stopped through :data:`queenslab.interrupt.FLAG` before the pool is shut down,
     and the flag is lowered again if it was raised here.
     """
+    # imported here: a count on one thread needs no pool (and concurrent.futures imports
+    # logging, a hundredth of a second of a fresh process)
+    from concurrent.futures import ThreadPoolExecutor
+
     pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix=name)
     try:
         yield pool
