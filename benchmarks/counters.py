@@ -1,8 +1,10 @@
 """Public N-Queens counters against queenslab: CPU time of fresh processes, interleaved.
 
-Runs, for each n (default 16 and 17), ``python -m queenslab count N --unique --threads 1``
+Runs, for each n (default 16 and 17), ``python -m queenslab count N --unique --threads T``
+(``--threads T``, default 1)
 (with ``--force`` beyond n = 18, which it otherwise refuses) as a fresh process (after one untimed run, so that the numba cache is warm) and each public
-counter that has been built, round robin for ``--rounds`` rounds (queenslab, counter A,
+counter that has been built (with T threads where it takes a thread count; one that runs
+on one thread only is left out when T > 1), round robin for ``--rounds`` rounds (queenslab, counter A,
 counter B, ..., queenslab, A, B, ...). Every run is a child process; its CPU time is the
 user + system time the child used (``resource.getrusage(RUSAGE_CHILDREN)`` deltas around
 the run), and a program's figure is the minimum over the rounds. Each run's printed count
@@ -11,7 +13,7 @@ unique count): a program that prints a wrong count, prints none or fails is flag
 the reason and not timed further. Nothing is subtracted from queenslab's time (interpreter
 start, imports, loading the compiled kernels from the cache are part of it, as process
 start is part of the others'); the same count is also timed in this process
-(``engine.count_both(Problem(n), unique=True, threads=1)``, CPU time by
+(``engine.count_both(Problem(n), unique=True, threads=T)``, CPU time by
 ``time.process_time``) and reported on its own row, as the kernel's time without start-up.
 
 The counters (see :data:`COUNTERS`) are built outside the repository by
@@ -26,7 +28,7 @@ method, what it counts, and per n the minimum CPU time with its ratio to queensl
 process (program / queenslab: above 1 the program is slower); then the same for wall time,
 which on a shared machine is less reliable.
 
-Usage: ``python benchmarks/counters.py [--ns 16 17] [--rounds 3] [--counters DIR]
+Usage: ``python benchmarks/counters.py [--ns 16 17] [--rounds 3] [--threads 1] [--counters DIR]
 [--counter NAME=PATH ...] [--timeout S] [--quick]``
 """
 
@@ -119,7 +121,7 @@ def parse_nqueensfaf(out: str, n: int) -> Parsed:
 
 @dataclass(frozen=True)
 class Counter:
-    """A public counter: how to find its build, run it on one thread, and read its count.
+    """A public counter: how to find its build, run it on T threads, and read its count.
 
     Attributes
     ----------
@@ -132,20 +134,23 @@ class Counter:
     per_n : bool
         The board size is compiled in: one build per n.
     args : callable
-        n -> the command-line arguments after the program.
+        (n, T) -> the command-line arguments after the program, for T threads.
     stdin : callable or None
-        n -> what to write to its standard input.
+        (n, T) -> what to write to its standard input.
     parse : callable
         (output, n) -> :class:`Parsed`; raises ValueError when the count is not found.
+    threaded : bool
+        It takes a thread count (else it runs on one thread only).
     """
 
     name: str
     title: str
     method: str
     per_n: bool
-    args: Callable[[int], list[str]]
+    args: Callable[[int, int], list[str]]
     parse: Callable[[str, int], Parsed]
-    stdin: Callable[[int], str] | None = None
+    stdin: Callable[[int, int], str] | None = None
+    threaded: bool = False
 
 
 #: The public counters, in the order of the table (sources: see build_counters.sh).
@@ -155,15 +160,16 @@ COUNTERS = (
         "E. Kluev, N-Queens-Count-Sol",
         "quarter-board join, bit-sliced counting",
         True,
-        lambda n: ["1"],  # one thread
+        lambda n, t: [str(t)],  # its thread count
         parse_kluev,
+        threaded=True,
     ),
     Counter(
         "takaken",
         "Takaken, N-Queens Solutions ver3.1",
         "symmetric backtracking (total and unique in one pass)",
         True,
-        lambda n: [],
+        lambda n, t: [],
         parse_takaken,
     ),
     Counter(
@@ -171,7 +177,7 @@ COUNTERS = (
         "I. Suzuki, 004GCC_constellation.c",
         "constellations: four border queens pre-placed under D4",
         True,
-        lambda n: [],
+        lambda n, t: [],
         parse_suzuki,
     ),
     Counter(
@@ -179,16 +185,17 @@ COUNTERS = (
         "O. and T. Pöschl, NQueensFAF CpuSolver (Java)",
         "constellations: four border queens pre-placed under D4",
         False,
-        lambda n: [],
+        lambda n, t: [],
         parse_nqueensfaf,
-        lambda n: f"{n}\n1\n",  # N, then one thread
+        lambda n, t: f"{n}\n{t}\n",  # N, then the thread count
+        threaded=True,
     ),
     Counter(
         "m-queens",
         "sudden6, m-queens",
         "mirror half, bitboard backtracking with look-ahead pruning",
         False,
-        lambda n: [str(n)],
+        lambda n, t: [str(n)],
         parse_mqueens,
     ),
 )
@@ -295,24 +302,29 @@ def locate(counter: Counter, n: int, directory: Path | None, overrides: dict[str
     return path, ""
 
 
-def counter_entry(counter: Counter, directory: Path | None, overrides: dict[str, str]) -> Entry:
-    """The :class:`Entry` of a public counter, its builds looked up per n when measured."""
+def counter_entry(counter: Counter, directory: Path | None, overrides: dict[str, str], threads: int = 1) -> Entry:
+    """The :class:`Entry` of a public counter on ``threads`` threads, its builds looked up
+    per n when measured."""
+    stdin = counter.stdin
     entry = Entry(
         counter.name,
         counter.title,
         counter.method,
         "total + unique" if counter.parse is parse_takaken else "total",
         lambda n: None,
-        counter.stdin,
+        None if stdin is None else (lambda n: stdin(n, threads)),
         counter.parse,
     )
 
     def command(n: int) -> list[str] | None:
+        if threads > 1 and not counter.threaded:
+            entry.why[n] = "runs on one thread only"
+            return None
         path, why = locate(counter, n, directory, overrides)
         if path is None:
             entry.why[n] = why
             return None
-        return [str(path), *counter.args(n)]
+        return [str(path), *counter.args(n, threads)]
 
     entry.command = command
     return entry
@@ -332,27 +344,37 @@ def force(n: int) -> list[str]:
     return ["--force"] if beyond_limit(n) else []
 
 
-def queenslab_entry() -> Entry:
-    """queenslab as a fresh process, as a user runs it."""
+def queenslab_entry(threads: int = 1) -> Entry:
+    """queenslab as a fresh process on ``threads`` threads, as a user runs it."""
     return Entry(
         "queenslab",
-        "queenslab `count N --unique --threads 1` (fresh process)",
+        f"queenslab `count N --unique --threads {threads}` (fresh process)",
         "half-board join from n = 14 (symmetric backtracking below)",
         "total + unique",
-        lambda n: [sys.executable, "-m", "queenslab", "count", str(n), "--unique", "--threads", "1", *force(n)],
+        lambda n: [
+            sys.executable,
+            "-m",
+            "queenslab",
+            "count",
+            str(n),
+            "--unique",
+            "--threads",
+            str(threads),
+            *force(n),
+        ],
         None,
         parse_queenslab,
     )
 
 
-def time_in_process(n: int) -> tuple[float, float]:
-    """(CPU s, wall s) of ``engine.count_both(Problem(n), unique=True, threads=1)`` here,
-    its counts checked."""
+def time_in_process(n: int, threads: int = 1) -> tuple[float, float]:
+    """(CPU s, wall s) of ``engine.count_both(Problem(n), unique=True, threads=threads)``
+    here, its counts checked."""
     from queenslab.native import engine
     from queenslab.problem import Problem
 
     c0, t0 = time.process_time(), time.perf_counter()
-    res = engine.count_both(Problem(n), unique=True, threads=1, force=beyond_limit(n))
+    res = engine.count_both(Problem(n), unique=True, threads=threads, force=beyond_limit(n))
     cpu, wall = time.process_time() - c0, time.perf_counter() - t0
     wrong = check(Parsed(res.count, res.unique), n)
     if wrong:
@@ -433,6 +455,7 @@ def main() -> None:
     ap.add_argument(
         "--counter", metavar="NAME=PATH", action="append", default=[], help="one program's build ({n}: board size)"
     )
+    ap.add_argument("--threads", type=int, default=1, help="threads of every program that takes a count (default 1)")
     ap.add_argument("--timeout", type=float, default=900.0, help="seconds one run may take (default 900)")
     ap.add_argument("--quick", action="store_true", help="n = 12, one round: a smoke test")
     args = ap.parse_args()
@@ -440,16 +463,18 @@ def main() -> None:
         args.ns, args.rounds = [12], 1
     if args.rounds < 1:
         ap.error("--rounds must be at least 1")
+    if not 1 <= args.threads <= 256:
+        ap.error(f"--threads must be between 1 and 256, got {args.threads}")
     for n in args.ns:
-        if not 4 <= n <= 20:
-            ap.error(f"--ns: n must be between 4 and 20, got {n}")
+        if not 4 <= n <= 21:
+            ap.error(f"--ns: n must be between 4 and 21, got {n}")
     overrides = parse_overrides(args.counter, ap)
     where = args.counters or os.environ.get(COUNTERS_ENV)
     directory = Path(where) if where else None
     if directory is not None and not directory.is_dir():
         ap.error(f"counters directory {directory} does not exist")
 
-    print_metadata(run_metadata(1))
+    print_metadata(run_metadata(args.threads))
     import queenslab
 
     print(f"# queenslab imported from: {Path(queenslab.__file__).parent} (the child processes import the same)")
@@ -464,8 +489,8 @@ def main() -> None:
         " child's user + system CPU time (and wall time), process start included"
     )
 
-    ql = queenslab_entry()
-    entries = [ql, *(counter_entry(c, directory, overrides) for c in COUNTERS)]
+    ql = queenslab_entry(args.threads)
+    entries = [ql, *(counter_entry(c, directory, overrides, args.threads) for c in COUNTERS)]
     in_process: dict[int, tuple[float, float]] = {}
     print()
     print("| n | round | program | CPU (s) | wall (s) |")
@@ -476,7 +501,7 @@ def main() -> None:
             raise SystemExit(f"queenslab count {n} failed: {warm}")
         ql.cpu[n].clear()
         ql.wall[n].clear()
-        time_in_process(n)  # compiles (or loads) the kernels in this process
+        time_in_process(n, args.threads)  # compiles (or loads) the kernels in this process
         out: set[str] = set()
         for r in range(1, args.rounds + 1):
             for e in entries:
@@ -491,7 +516,7 @@ def main() -> None:
                     print(f"| {n} | {r} | {e.key} | not timed: {why} | |", flush=True)
                     continue
                 print(f"| {n} | {r} | {e.key} | {e.cpu[n][-1]:.3f} | {e.wall[n][-1]:.3f} |", flush=True)
-            cpu, wall = time_in_process(n)
+            cpu, wall = time_in_process(n, args.threads)
             best = in_process.get(n, (float("inf"), float("inf")))
             in_process[n] = (min(best[0], cpu), min(best[1], wall))
             print(f"| {n} | {r} | queenslab in process | {cpu:.3f} | {wall:.3f} |", flush=True)
@@ -508,7 +533,7 @@ def main() -> None:
         print(line)
     cells = " | ".join(f"{in_process[n][0]:.3f} ({in_process[n][0] / min(ql.cpu[n]):.2f}x)" for n in args.ns)
     print(
-        "| queenslab in process: `engine.count_both(Problem(n), unique=True, threads=1)`, no start-up"
+        f"| queenslab in process: `engine.count_both(Problem(n), unique=True, threads={args.threads})`, no start-up"
         f" | the same | total + unique | {cells} |"
     )
     print()

@@ -179,3 +179,15 @@ def test_queenslab_is_forced_beyond_its_practical_limit_only(counters):
     command = counters.queenslab_entry().command
     assert "--force" not in command(PRACTICAL_LIMIT)
     assert command(PRACTICAL_LIMIT + 1)[-1] == "--force"
+
+
+def test_threads_go_to_every_program_that_takes_them_and_leave_out_the_others(counters, tmp_path):
+    build = fake_mqueens(tmp_path, 0)
+    build.rename(tmp_path / "kluev-n20")
+    kluev = counters.counter_entry(counters.BY_NAME["kluev"], tmp_path, {}, threads=2)
+    assert kluev.command(20) == [str(tmp_path / "kluev-n20"), "2"]
+    faf = counters.counter_entry(counters.BY_NAME["nqueensfaf"], None, {}, threads=2)
+    assert faf.stdin(20) == "20\n2\n"
+    takaken = counters.counter_entry(counters.BY_NAME["takaken"], tmp_path, {}, threads=2)
+    assert takaken.command(20) is None and takaken.why[20] == "runs on one thread only"
+    assert counters.queenslab_entry(2).command(20)[-4:] == ["--unique", "--threads", "2", "--force"]
