@@ -50,6 +50,9 @@ from common import print_metadata, run_metadata
 
 from queenslab.data import known_total, known_unique
 
+#: Why a program that runs on one thread only is left out of a run with ``--threads`` above 1.
+ONE_THREAD = "runs on one thread only"
+
 #: The environment variable naming the directory of built counters.
 COUNTERS_ENV = "QUEENSLAB_COUNTERS"
 
@@ -318,7 +321,7 @@ def counter_entry(counter: Counter, directory: Path | None, overrides: dict[str,
 
     def command(n: int) -> list[str] | None:
         if threads > 1 and not counter.threaded:
-            entry.why[n] = "runs on one thread only"
+            entry.why[n] = ONE_THREAD
             return None
         path, why = locate(counter, n, directory, overrides)
         if path is None:
@@ -425,6 +428,8 @@ def short_reason(why: str) -> str:
         return "**wrong count**, not timed"
     if why.startswith("no ") or "not executable" in why:
         return "not built"
+    if why == ONE_THREAD:
+        return "one thread only"
     return "failed, not timed"
 
 

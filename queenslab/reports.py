@@ -637,18 +637,18 @@ class WarmedSet:
 @dataclass(frozen=True)
 class AheadOfTime:
     """The join's kernels built ahead of time (:mod:`queenslab.native.aot`) as ``queenslab
-    warm`` left them: whether they load now (``ready``), whether they were built now and
-    in how many wall-clock and CPU seconds (0 when not), where the module is kept, and why
-    it could not be built (None when it could, or when it is turned off: ``enabled``
-    False)."""
+    warm`` left them: whether they load now (``ready``), whether they were built now
+    (``compiled``) and in how many wall-clock and CPU seconds (0 when not), where the
+    module is kept, and why it could not be built (``error``; None when it could, or when
+    the module is turned off: ``enabled`` False)."""
 
     enabled: bool
     ready: bool
-    built: bool
+    compiled: bool
     seconds: float
     cpu_seconds: float
     path: str
-    failure: str | None
+    error: str | None
 
 
 @dataclass(frozen=True)

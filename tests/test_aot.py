@@ -150,8 +150,8 @@ def test_a_failed_build_is_said_kept_and_not_retried_until_warm(elsewhere, monke
     assert join.join_total(14, threads=1) == known_total(14)
     # warm tries again, and reports why it failed
     report = warm.warm_ahead(stream=sys.stderr)
-    assert len(calls) == 2 and not report.ready and report.built
-    assert report.failure == "RuntimeError: no C compiler found"
+    assert len(calls) == 2 and not report.ready and report.compiled
+    assert report.error == "RuntimeError: no C compiler found"
 
 
 def test_a_damaged_module_is_not_loaded(elsewhere):

@@ -189,5 +189,6 @@ def test_threads_go_to_every_program_that_takes_them_and_leave_out_the_others(co
     faf = counters.counter_entry(counters.BY_NAME["nqueensfaf"], None, {}, threads=2)
     assert faf.stdin(20) == "20\n2\n"
     takaken = counters.counter_entry(counters.BY_NAME["takaken"], tmp_path, {}, threads=2)
-    assert takaken.command(20) is None and takaken.why[20] == "runs on one thread only"
+    assert takaken.command(20) is None and takaken.why[20] == counters.ONE_THREAD
+    assert counters.short_reason(takaken.why[20]) == "one thread only"
     assert counters.queenslab_entry(2).command(20)[-4:] == ["--unique", "--threads", "2", "--force"]

@@ -155,7 +155,7 @@ def test_warm_compiles_or_finds_every_kernel_set(capsys, monkeypatch):
         assert (k["seconds"] > 0) == k["compiled"]
     ahead = json.loads(out)["ahead_of_time"]
     assert ahead["enabled"] and ahead["ready"] == (aot.load() is not None) and ahead["path"] == str(aot.path())
-    assert ahead["ready"] or ahead["failure"]  # built, or said why not
+    assert ahead["ready"] or ahead["error"]  # built, or said why not
     # now every set is compiled: said so, one line each
     code, out, err = run_cli(capsys, monkeypatch, "warm")
     assert code == 0 and err == ""

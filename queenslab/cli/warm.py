@@ -29,7 +29,7 @@ def warm_cmd(as_json: bool) -> int:
 
     \b
     JSON keys: kernels (each: method, compiled, seconds, cpu_seconds), ahead_of_time
-    (enabled, ready, built, seconds, cpu_seconds, path, failure).
+    (enabled, ready, compiled, seconds, cpu_seconds, path, error).
 
     \b
     Examples:
@@ -52,9 +52,9 @@ def warm_cmd(as_json: bool) -> int:
         click.echo(f"{s.method:<{width}}  {how}")
     if not ahead.enabled:
         how = f"turned off ({aot.ENV}=0)"
-    elif ahead.failure is not None:
-        how = f"not built: {ahead.failure}"
+    elif ahead.error is not None:
+        how = f"not built: {ahead.error}"
     else:
-        how = f"built in {ahead.seconds:.1f} s ({ahead.cpu_seconds:.1f} s CPU)" if ahead.built else "already built"
+        how = f"built in {ahead.seconds:.1f} s ({ahead.cpu_seconds:.1f} s CPU)" if ahead.compiled else "already built"
     click.echo(f"{label:<{width}}  {how}")
     return 0
