@@ -12,11 +12,11 @@ wrappers release the GIL as the ``nogil`` kernels do, so the counts run on threa
 Ctrl-C stops them the same way. Importing it takes a millisecond and needs only numpy.
 
 The module's folder is named by a digest of everything its code depends on: the source of
-the join's kernels, numba's and llvmlite's versions, the Python version, this machine's
-CPU (model and features) and numba's CPU settings (``NUMBA_CPU_NAME``,
-``NUMBA_CPU_FEATURES``). A change to any of them finds no module, and the next standard
-count by the join builds one (:func:`build`, with the measured notice of every first
-compile; ``queenslab warm`` builds it beforehand). Building needs a C compiler (numba
+the join's kernels, numba's, llvmlite's and numpy's versions (the module is built against
+numpy's C interface), the Python version, this machine's CPU (model and features) and
+numba's CPU settings (``NUMBA_CPU_NAME``, ``NUMBA_CPU_FEATURES``). A change to any of them
+finds no module, and the next standard count by the join builds one (:func:`build`, with
+the measured notice of every first compile; ``queenslab warm`` builds it beforehand). Building needs a C compiler (numba
 compiles the module's glue code with it): where none is found, or the build fails for
 another reason, the reason is kept beside the module's place, the join's kernels are
 compiled just in time as before, and only ``queenslab warm`` tries again.
@@ -98,13 +98,13 @@ def _cpu() -> str:
     return f"{platform.machine()} {platform.processor()}"
 
 
-def _version_file(package: str) -> bytes:
-    """The text of ``package``'s ``_version.py`` (found without importing the package)."""
+def _version_file(package: str, name: str) -> bytes:
+    """The text of ``package``'s version file ``name`` (found without importing the package)."""
     spec = importlib.util.find_spec(package)
     if spec is None or not spec.submodule_search_locations:
         return b"missing"
     try:
-        return (Path(next(iter(spec.submodule_search_locations))) / "_version.py").read_bytes()
+        return (Path(next(iter(spec.submodule_search_locations))) / name).read_bytes()
     except OSError:
         return b"unreadable"
 
@@ -121,8 +121,8 @@ def key() -> str:
     digest = hashlib.sha256()
     for name in _SOURCES:
         digest.update((_HERE / name).read_bytes())
-    for package in ("numba", "llvmlite"):
-        digest.update(_version_file(package))
+    for package, name in (("numba", "_version.py"), ("llvmlite", "_version.py"), ("numpy", "version.py")):
+        digest.update(_version_file(package, name))
     digest.update(sys.version.encode())
     digest.update(_cpu().encode())
     for setting in ("NUMBA_CPU_NAME", "NUMBA_CPU_FEATURES", "NUMBA_OPT"):
