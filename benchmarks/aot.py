@@ -57,7 +57,11 @@ def main() -> None:
         reason = aot.build() if aot.enabled() else f"{aot.ENV}=0 in the environment"
         built = aot.load()
         if built is None:
-            raise SystemExit(f"the join's kernels cannot be built ahead of time here: {reason}")
+            why = f"the join's kernels cannot be built ahead of time here: {reason}"
+            if args.quick:  # a smoke test where there is no C compiler: nothing to compare
+                print(f"# skipped: {why}")
+                return
+            raise SystemExit(why)
     print_metadata(run_metadata(1))
     print(f"# the module built ahead of time: {aot.path()}")
     print()

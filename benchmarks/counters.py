@@ -1,8 +1,7 @@
 """Public N-Queens counters against queenslab: CPU time of fresh processes, interleaved.
 
 Runs, for each n (default 16 and 17), ``python -m queenslab count N --unique --threads T``
-(``--threads T``, default 1)
-(with ``--force`` beyond n = 18, which it otherwise refuses) as a fresh process (after one untimed run, so that the numba cache is warm) and each public
+(T from ``--threads``, default 1; with ``--force`` beyond n = 18, which it otherwise refuses) as a fresh process (after one untimed run, so that the numba cache is warm) and each public
 counter that has been built (with T threads where it takes a thread count; one that runs
 on one thread only is left out when T > 1), round robin for ``--rounds`` rounds (queenslab, counter A,
 counter B, ..., queenslab, A, B, ...). Every run is a child process; its CPU time is the

@@ -82,20 +82,31 @@ def ensure(method: str, stream: Any = None, *, standard: bool = False) -> Compil
     return compile_once(s.kernels(), s.what, s.compile, stream)
 
 
+class _BuildFailed(Exception):
+    """The build ahead of time failed, for the reason given."""
+
+
 def build_ahead(stream: Any = None) -> tuple[CompileReport, str | None]:
     """Build the join's kernels ahead of time (:func:`queenslab.native.aot.build`) with the
-    notices of a compile; returns the report and None, or the reason the build failed
-    (said on ``stream`` too: the kernels are then compiled just in time)."""
-    reasons: list[str | None] = []
-    report = announced(AHEAD, lambda: reasons.append(aot.build()), stream)
-    if reasons[0] is not None:
+    notices of a compile; returns the report and None, or a report of nothing compiled and
+    the reason the build failed (said on ``stream`` instead of the compile's time, which
+    is not recorded: the kernels are then compiled just in time)."""
+
+    def build() -> None:
+        reason = aot.build()
+        if reason is not None:
+            raise _BuildFailed(reason)
+
+    try:
+        return announced(AHEAD, build, stream), None
+    except _BuildFailed as failed:
         print(
-            f"could not build them ahead of time ({reasons[0]}); numba compiles them at their first use instead "
+            f"could not build them ahead of time ({failed}); numba compiles them at their first use instead "
             "(`queenslab warm` tries the build again)",
             file=stream or sys.stderr,
             flush=True,
         )
-    return report, reasons[0]
+        return CompileReport(False, 0.0, 0.0), str(failed)
 
 
 def warm_ahead(stream: Any = None) -> AheadOfTime:
@@ -103,12 +114,13 @@ def warm_ahead(stream: Any = None) -> AheadOfTime:
     a build that failed before is tried again."""
     from .reports import AheadOfTime
 
+    where = str(aot.path())
     if not aot.enabled():
-        return AheadOfTime(False, False, False, 0.0, 0.0, str(aot.path()), None)
+        return AheadOfTime(False, False, False, 0.0, 0.0, where, None)
     if aot.load() is not None:
-        return AheadOfTime(True, True, False, 0.0, 0.0, str(aot.path()), None)
+        return AheadOfTime(True, True, False, 0.0, 0.0, where, None)
     report, reason = build_ahead(stream)
-    return AheadOfTime(True, reason is None, True, report.seconds, report.cpu_seconds, str(aot.path()), reason)
+    return AheadOfTime(True, reason is None, report.compiled, report.seconds, report.cpu_seconds, where, reason)
 
 
 def warm(stream: Any = None) -> list[tuple[KernelSet, CompileReport]]:

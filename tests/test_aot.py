@@ -3,13 +3,13 @@ loaded without numba, releasing the GIL, turned off by the environment, and a fa
 build kept and answered by the just-in-time kernels. No timings here: benchmarks/startup.py
 and benchmarks/counters.py measure the start-up."""
 
-import os
-import subprocess
 import sys
 import threading
+import time
 
 import numpy as np
 import pytest
+from fresh import python_output
 
 from queenslab import Problem, counts, warm
 from queenslab.data import known_total, known_unique
@@ -79,17 +79,15 @@ def test_the_built_kernels_release_the_gil(built):
     worker = threading.Thread(target=count)
     worker.start()
     started.wait()
-    halt[0] = 1  # this thread runs only if the kernel let go of the GIL
+    time.sleep(0.05)  # the kernel is running now (n = 17 takes over a second)
+    running = worker.is_alive()  # this thread runs only if the kernel let go of the GIL
+    halt[0] = 1
     worker.join()
-    assert found[0] < known_total(n)
+    assert running and found[0] < known_total(n)
 
 
 def _fresh(code: str, **env: str) -> list[str]:
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env={**os.environ, **env}
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout.split()
+    return python_output(code, **env).split()
 
 
 _COUNT_16 = (
@@ -112,7 +110,9 @@ def test_the_environment_turns_the_module_off(built):
     assert numba == jit_kernels == "True"
 
 
-def test_a_variant_by_the_join_runs_the_just_in_time_kernels_for_its_own_tables(built):
+def test_a_variant_by_the_join_counts_right_with_the_built_kernels_beside_its_own(built):
+    """A variant's tables, row splits and fixed boards come from the just-in-time masked
+    kernels, its pair counts from the built ones."""
     problem = Problem(14, blocked=[(0, 0), (3, 5)])
     general = counts(problem, method="general", unique=True)
     joined = counts(problem, method="join", unique=True)
@@ -142,7 +142,7 @@ def test_a_failed_build_is_said_kept_and_not_retried_until_warm(elsewhere, monke
     err = capsys.readouterr().err
     assert "could not build them ahead of time (RuntimeError: no C compiler found)" in err
     assert aot.failure() == "RuntimeError: no C compiler found" and len(calls) == 1
-    assert not any(p.name.startswith(".") for p in aot.folder().parent.iterdir())  # no temporary left
+    assert not any(p.name.startswith(".build-") for p in aot.folder().parent.iterdir())  # no temporary left
     # the next count does not try again; the count itself runs the just-in-time kernels
     warm.ensure("join", standard=True)
     assert len(calls) == 1
@@ -150,7 +150,7 @@ def test_a_failed_build_is_said_kept_and_not_retried_until_warm(elsewhere, monke
     assert join.join_total(14, threads=1) == known_total(14)
     # warm tries again, and reports why it failed
     report = warm.warm_ahead(stream=sys.stderr)
-    assert len(calls) == 2 and not report.ready and report.compiled
+    assert len(calls) == 2 and not report.ready and not report.compiled
     assert report.error == "RuntimeError: no C compiler found"
 
 
@@ -160,9 +160,36 @@ def test_a_damaged_module_is_not_loaded(elsewhere):
     assert aot.load() is None
 
 
-def test_the_module_is_kept_per_source_numba_and_cpu(elsewhere):
+def test_the_module_is_kept_per_source_versions_and_cpu(elsewhere, monkeypatch):
     assert aot.folder().name == aot.key() and len(aot.key()) == 16
     assert aot.path().name.startswith(aot.NAME)
+    here = aot.key()
+    changes = [
+        lambda m: m.setattr(aot, "_cpu", lambda: "another CPU"),
+        lambda m: m.setattr(aot, "_version_file", lambda package, name: b"another version"),
+        lambda m: m.setattr(aot, "_SOURCES", aot._SOURCES[1:]),
+        lambda m: m.setenv("NUMBA_CPU_FEATURES", "+sse2"),
+    ]
+    seen = {here}
+    for change in changes:
+        with monkeypatch.context() as m:
+            change(m)
+            aot.key.cache_clear()
+            seen.add(aot.key())
+    aot.key.cache_clear()
+    assert aot.key() == here and len(seen) == 1 + len(changes)
+
+
+def test_an_unwritable_cache_directory_is_a_reason_not_a_crash(tmp_path, monkeypatch, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
+    monkeypatch.delenv(aot.ENV, raising=False)
+    monkeypatch.setattr(aot, "_failed_here", None)
+    warm.ensure("join", standard=True)
+    assert "could not build them ahead of time" in capsys.readouterr().err
+    assert aot.failure() is not None and aot.load() is None
+    assert join.join_total(14, threads=1) == known_total(14)
 
 
 def test_choosing_a_method_knows_the_symmetric_counters_limit_without_its_kernels():

@@ -146,6 +146,7 @@ def test_a_count_with_its_kernels_compiled_says_nothing(capsys):
 
 
 def test_warm_compiles_or_finds_every_kernel_set(capsys, monkeypatch):
+    monkeypatch.delenv(aot.ENV, raising=False)
     code, out, _ = run_cli(capsys, monkeypatch, "warm", "--json")
     assert code == 0
     found = json.loads(out)["kernels"]
@@ -158,7 +159,7 @@ def test_warm_compiles_or_finds_every_kernel_set(capsys, monkeypatch):
     assert ahead["ready"] or ahead["error"]  # built, or said why not
     # now every set is compiled: said so, one line each
     code, out, err = run_cli(capsys, monkeypatch, "warm")
-    assert code == 0 and err == ""
+    assert code == 0 and (err == "" or not ahead["ready"])  # a failed build is tried again, with its notice
     lines = out.splitlines()
     assert [line.split() for line in lines[:-1]] == [[name, "already", "compiled"] for name in warm.SETS]
     assert lines[-1].split()[:4] == ["join,", "ahead", "of", "time"]

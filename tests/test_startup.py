@@ -2,11 +2,11 @@
 commands (the first-compile notice: test_cache.py). No timings here: benchmarks/startup.py
 measures them."""
 
-import os
 import subprocess
 import sys
 
 import pytest
+from fresh import python_output
 from naive import all_solutions, orbit_count
 
 from queenslab import Problem, QueensError, counts
@@ -45,14 +45,7 @@ def test_the_native_backend_counts_small_standard_boards_in_python_and_the_rest_
     assert seen == [(1, 1)]
 
 
-def _python(code: str, timeout: float = 300, **env: str) -> str:
-    """What a fresh interpreter running ``code`` (``env`` added to the environment) prints
-    (it must succeed)."""
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout, env={**os.environ, **env}
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
+_python = python_output
 
 
 def _imported_by(argv: list[str]) -> set[str]:

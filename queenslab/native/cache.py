@@ -171,7 +171,8 @@ def compile_once(
 
 def announced(what: str, compile_: Callable[[], object], stream: Any = None, path: Path | None = None) -> CompileReport:
     """Run ``compile_``, a compile of ``what``, with the notices of :func:`compile_once`
-    (the last recorded time before, the measured time after, recorded for the next)."""
+    (the last recorded time before, the measured time after, recorded for the next).
+    Where ``compile_`` raises, the exception propagates: nothing more is said or recorded."""
     stream = stream or sys.stderr
     key = record_key(what)
     last = recorded(key, path)

@@ -92,6 +92,7 @@ _ = (JOIN_FROM, JOIN_VARIANTS_FROM, SYM_DEEP_FROM, SYM_MAX_N, SPLIT, MAX_N)
 
 
 def __getattr__(name: str) -> Any:
+    """``SYM_KERNEL`` and ``sym_count`` of :mod:`queenslab.native.methods`, decided when first read."""
     if name in ("SYM_KERNEL", "sym_count"):
         return getattr(methods, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

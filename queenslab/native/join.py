@@ -51,10 +51,11 @@ of 8 bits, so n <= :data:`MAX_N` = 25; a request whose memory estimate
 needs 6.1 GB, n = 24 21 GB); beyond the engine's practical limit of an exact count
 (:data:`queenslab.native.pool.COUNT`) ``force=True`` is needed.
 
-Kernels: the standard problem's count runs the join's kernels built ahead of time
-(:mod:`queenslab.native.aot`) where they are built, else the just-in-time ones of
-:mod:`queenslab.native.join_kernels` (as a variant's count always does); both are the
-same code. numba is imported only when a just-in-time kernel is first used.
+Kernels: the counts run the join's kernels built ahead of time (:mod:`queenslab.native.aot`)
+where they are built, else the just-in-time ones of :mod:`queenslab.native.join_kernels`;
+both are compiled from the same source. A variant's own tables, row splits and fixed
+boards (the masked kernels) are always just in time. numba is imported only when a
+just-in-time kernel is first used.
 """
 
 from __future__ import annotations
@@ -124,8 +125,8 @@ _CHUNKS_PER_THREAD = 32
 
 
 def _kernels() -> ModuleType:
-    """The kernels of the standard problem's count: the build of :mod:`queenslab.native.aot`
-    where there is one, else :mod:`queenslab.native.join_kernels`."""
+    """The join's kernels of :data:`queenslab.native.aot.EXPORTS`: the build of
+    :mod:`queenslab.native.aot` where there is one, else :mod:`queenslab.native.join_kernels`."""
     return aot.load() or JK
 
 

@@ -53,6 +53,10 @@ class LazyModule:
             return self._module
 
     def __getattr__(self, attr: str) -> Any:
+        if attr.startswith("__") and attr.endswith("__") and self._module is None:
+            # what introspection asks of any object (``inspect.unwrap``'s ``__wrapped__``,
+            # doctest's collection, copy, pickle): not a use of the module
+            raise AttributeError(attr)
         module = self._module if self._module is not None else self._load()
         return getattr(module, attr)
 

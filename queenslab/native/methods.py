@@ -109,7 +109,7 @@ def host_features() -> dict:
     return dict(llvm.get_host_cpu_features())
 
 
-def _choosesymmetric_counter() -> str:
+def _choose_symmetric_counter() -> str:
     from numba.core import config
 
     name, features = getattr(config, "CPU_NAME", None), getattr(config, "CPU_FEATURES", None)
@@ -118,9 +118,19 @@ def _choosesymmetric_counter() -> str:
 
 @functools.cache
 def symmetric_counter() -> tuple[str, Any]:
-    """``(name, kernel)`` of the symmetric counter this machine runs (:data:`SYM_KERNEL`
-    and :data:`sym_count`), decided and its kernels imported at the first call."""
-    name = _choosesymmetric_counter()
+    """The symmetric counter this machine runs, decided and its kernels imported at the
+    first call (a count by another method loads neither numba nor them).
+
+    Returns
+    -------
+    (str, callable)
+        Its name, also the module attribute ``SYM_KERNEL``: ``"lanes"`` (SIMD, where numba
+        compiles for AVX2 or AVX-512) or ``"scalar"`` (the same search one node at a time,
+        faster without wide vectors; both count the same tree, see docs/performance.md);
+        and its kernel, also the module attribute ``sym_count``: ``(n, corner, bound1,
+        split, split2, halt) -> (c2, c4, c8, nodes)``.
+    """
+    name = _choose_symmetric_counter()
     if name == "lanes":
         from .symmetric import sym_count as lanes
 
@@ -131,20 +141,12 @@ def symmetric_counter() -> tuple[str, Any]:
 
 
 def __getattr__(name: str) -> Any:
-    """:data:`SYM_KERNEL` and :data:`sym_count`, decided (and their kernels imported) when
-    first read: a count by another method loads neither numba nor the symmetric kernels."""
+    """``SYM_KERNEL`` and ``sym_count`` (:func:`symmetric_counter`), decided when first read."""
     if name == "SYM_KERNEL":
         return symmetric_counter()[0]
     if name == "sym_count":
         return symmetric_counter()[1]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-#: SYM_KERNEL (read from the module, computed on first read): the symmetric counter this
-#: machine runs: ``"lanes"`` (SIMD, where numba compiles for AVX2 or AVX-512) or
-#: ``"scalar"`` (the same search one node at a time, faster without wide vectors); both
-#: count the same tree, see docs/performance.md. ``sym_count``: its kernel, ``(n, corner,
-#: bound1, split, halt) -> (c2, c4, c8, nodes)``.
 
 
 #: How many tasks :func:`split_tasks` makes at a given depth without ``force=True``.
