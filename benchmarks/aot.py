@@ -8,8 +8,9 @@ with the module of :mod:`queenslab.native.aot` and with :mod:`queenslab.native.j
 checked against OEIS A000170. Prints the CPU seconds (``time.process_time``) of every run,
 then per n the minimum of each and the ratio ahead-of-time / just-in-time (below 1 the
 build ahead of time is faster). Both compile the same numba source with LLVM for this
-machine's CPU: the just-in-time one with the CPU's name and its feature list as LLVM
-reads them, the ahead-of-time one with the CPU's name only.
+machine's CPU, named and with its feature list as LLVM reads them; the build ahead of
+time is one module, position-independent, and its wrappers are numba's for an extension
+module.
 
 Usage: ``python benchmarks/aot.py [--ns 16 17 18] [--rounds 5] [--quick]``
 """
@@ -21,7 +22,7 @@ import time
 from typing import Any
 
 import numpy as np
-from common import print_metadata, run_metadata
+from common import add_rounds_options, check_rounds_options, print_metadata, run_metadata
 
 from queenslab.data import known_total
 from queenslab.native import aot, join_kernels as JK
@@ -41,17 +42,9 @@ def timed(kernels: Any, n: int, prepared: tuple[np.ndarray, ...]) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--ns", type=int, nargs="+", default=[16, 17, 18], help="board sizes (default 16 17 18)")
-    ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds (default 5); the minimum is reported")
-    ap.add_argument("--quick", action="store_true", help="n = 12, one round: a smoke test")
+    add_rounds_options(ap, [16, 17, 18], 5)
     args = ap.parse_args()
-    if args.quick:
-        args.ns, args.rounds = [12], 1
-    if args.rounds < 1:
-        ap.error("--rounds must be at least 1")
-    for n in args.ns:
-        if not 4 <= n <= 19:
-            ap.error(f"--ns: n must be between 4 and 19, got {n}")
+    check_rounds_options(ap, args, 4, 19)
     built = aot.load()
     if built is None:
         reason = aot.build() if aot.enabled() else f"{aot.ENV}=0 in the environment"

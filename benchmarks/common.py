@@ -16,7 +16,17 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-__all__ = ["REPO_ROOT", "run_metadata", "print_metadata", "best_time", "add_plot_option", "check_plot", "save_plot"]
+__all__ = [
+    "REPO_ROOT",
+    "run_metadata",
+    "print_metadata",
+    "best_time",
+    "add_rounds_options",
+    "check_rounds_options",
+    "add_plot_option",
+    "check_plot",
+    "save_plot",
+]
 
 #: The repository root (the parent of ``benchmarks/``).
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -70,6 +80,30 @@ def best_time(fn: Callable[[], object], repeat: int = 3, *, warmup: bool = True)
         fn()
         best = min(best, time.perf_counter() - start)
     return best
+
+
+def add_rounds_options(parser: argparse.ArgumentParser, ns: list[int], rounds: int) -> None:
+    """Add ``--ns`` (board sizes, default ``ns``), ``--rounds`` (interleaved rounds, the
+    minimum reported; default ``rounds``) and ``--quick`` (n = 12, one round)."""
+    shown = " ".join(map(str, ns))
+    parser.add_argument("--ns", type=int, nargs="+", default=ns, help=f"board sizes (default {shown})")
+    parser.add_argument(
+        "--rounds", type=int, default=rounds, help=f"interleaved rounds (default {rounds}); the minimum is reported"
+    )
+    parser.add_argument("--quick", action="store_true", help="n = 12, one round: a smoke test")
+
+
+def check_rounds_options(
+    parser: argparse.ArgumentParser, args: argparse.Namespace, smallest: int, largest: int
+) -> None:
+    """Apply ``--quick`` and refuse rounds below 1 and board sizes outside ``smallest..largest``."""
+    if args.quick:
+        args.ns, args.rounds = [12], 1
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
+    for n in args.ns:
+        if not smallest <= n <= largest:
+            parser.error(f"--ns: n must be between {smallest} and {largest}, got {n}")
 
 
 def add_plot_option(parser: argparse.ArgumentParser, what: str) -> None:

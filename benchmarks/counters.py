@@ -45,7 +45,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from common import print_metadata, run_metadata
+from common import add_rounds_options, check_rounds_options, print_metadata, run_metadata
 
 from queenslab.data import known_total, known_unique
 
@@ -453,25 +453,17 @@ def summary_table(entries: list[Entry], ns: list[int], times: str, reference: En
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--ns", type=int, nargs="+", default=[16, 17], help="board sizes (default 16 17)")
-    ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3); the minimum is reported")
+    add_rounds_options(ap, [16, 17], 3)
     ap.add_argument("--counters", metavar="DIR", help=f"directory of built counters (or ${COUNTERS_ENV})")
     ap.add_argument(
         "--counter", metavar="NAME=PATH", action="append", default=[], help="one program's build ({n}: board size)"
     )
     ap.add_argument("--threads", type=int, default=1, help="threads of every program that takes a count (default 1)")
     ap.add_argument("--timeout", type=float, default=900.0, help="seconds one run may take (default 900)")
-    ap.add_argument("--quick", action="store_true", help="n = 12, one round: a smoke test")
     args = ap.parse_args()
-    if args.quick:
-        args.ns, args.rounds = [12], 1
-    if args.rounds < 1:
-        ap.error("--rounds must be at least 1")
+    check_rounds_options(ap, args, 4, 21)
     if not 1 <= args.threads <= 256:
         ap.error(f"--threads must be between 1 and 256, got {args.threads}")
-    for n in args.ns:
-        if not 4 <= n <= 21:
-            ap.error(f"--ns: n must be between 4 and 21, got {n}")
     overrides = parse_overrides(args.counter, ap)
     where = args.counters or os.environ.get(COUNTERS_ENV)
     directory = Path(where) if where else None
