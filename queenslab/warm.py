@@ -27,7 +27,7 @@ from .native.methods import REGISTRY
 if TYPE_CHECKING:
     from .reports import AheadOfTime
 
-__all__ = ["AHEAD", "KernelSet", "SETS", "build_ahead", "ensure", "warm", "warm_ahead"]
+__all__ = ["AHEAD", "AOT_ENV", "KernelSet", "SETS", "build_ahead", "ensure", "warm", "warm_ahead"]
 
 
 @dataclass(frozen=True)
@@ -60,6 +60,8 @@ SETS: dict[str, KernelSet] = {
 
 #: How the notices name the build of :mod:`queenslab.native.aot`.
 AHEAD = "the join counter's kernels ahead of time"
+#: The environment variable that turns that build off (``QUEENSLAB_AOT=0``).
+AOT_ENV = aot.ENV
 
 
 def ensure(method: str, stream: Any = None, *, standard: bool = False) -> CompileReport:

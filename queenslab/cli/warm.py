@@ -37,7 +37,6 @@ def warm_cmd(as_json: bool) -> int:
       queenslab warm --json
     """
     from .. import warm
-    from ..native import aot
 
     done = warm.warm()
     sets = tuple(WarmedSet(s.name, c.compiled, c.seconds, c.cpu_seconds) for s, c in done)
@@ -51,7 +50,7 @@ def warm_cmd(as_json: bool) -> int:
         how = f"compiled in {s.seconds:.1f} s ({s.cpu_seconds:.1f} s CPU)" if s.compiled else "already compiled"
         click.echo(f"{s.method:<{width}}  {how}")
     if not ahead.enabled:
-        how = f"turned off ({aot.ENV}=0)"
+        how = f"turned off ({warm.AOT_ENV}=0)"
     elif ahead.error is not None:
         how = f"not built: {ahead.error}"
     else:
