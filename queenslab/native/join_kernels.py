@@ -533,6 +533,41 @@ def _query(table, g0, g1, width, nchunks, q):
 
 
 @njit(cache=True, nogil=True)
+def _query_pair(table, g0, g1, width, nchunks, q, r):
+    """:func:`_query` of two keys q and r together, in one pass over the words: a query's
+    fixed cost (its table rows found, the vector loop's start and end, the popcounts
+    summed) is a quarter of its time on a table of 120 words (n = 18), and two queries
+    share it. Four at a time gained no more."""
+    start = np.uint64(g0)
+    size = g1 - g0
+    vmask = (1 << width) - 1
+    a0 = table[0, q & vmask]
+    a1 = table[1, (q >> width) & vmask]
+    a2 = table[2, (q >> (2 * width)) & vmask]
+    a3 = table[3, (q >> (3 * width)) & vmask]
+    a4 = table[4, (q >> (4 * width)) & vmask]
+    b0 = table[0, r & vmask]
+    b1 = table[1, (r >> width) & vmask]
+    b2 = table[2, (r >> (2 * width)) & vmask]
+    b3 = table[3, (r >> (3 * width)) & vmask]
+    b4 = table[4, (r >> (4 * width)) & vmask]
+    total = 0
+    if nchunks <= 5:
+        for i in range(size):
+            g = start + np.uint64(i)
+            total += popcount(a0[g] & a1[g] & a2[g] & a3[g] & a4[g]) + popcount(b0[g] & b1[g] & b2[g] & b3[g] & b4[g])
+        return total
+    a5 = table[5, (q >> (5 * width)) & vmask]
+    b5 = table[5, (r >> (5 * width)) & vmask]
+    for i in range(size):
+        g = start + np.uint64(i)
+        total += popcount(a0[g] & a1[g] & a2[g] & a3[g] & a4[g] & a5[g]) + popcount(
+            b0[g] & b1[g] & b2[g] & b3[g] & b4[g] & b5[g]
+        )
+    return total
+
+
+@njit(cache=True, nogil=True)
 def sieve_bits(keys, ncut):
     """How many key bits (at most ``ncut``) a table of ``keys`` keys is bucketed by: none
     below :data:`SIEVE_MIN_KEYS`, then :data:`SIEVE_CUTS` and one more per doubling of the
@@ -588,8 +623,11 @@ def _pairs(xs, nx, ys, ny, bits, cuts, ncut, table, planes, gstart, marks, packe
     drop = np.sort(cuts[:ncut])[::-1].copy()
     _build(xs, nx, width, nchunks, cuts, ncut, drop, table, planes, gstart)
     if ncut == 0:
-        for j in range(ny):
-            total += _query(table, 0, gstart[1], width, nchunks, ys[j])
+        g1 = gstart[1]
+        for j in range(0, ny - 1, 2):  # two queries a pass (:func:`_query_pair`)
+            total += _query_pair(table, 0, g1, width, nchunks, ys[j], ys[j + 1])
+        if ny & 1:
+            total += _query(table, 0, g1, width, nchunks, ys[ny - 1])
         return total
     # bucket by bucket, every query that lacks the bucket's bits: the bucket's rows stay
     # in the cache while the queries stream past (6% faster at n = 20 than each query
@@ -601,9 +639,17 @@ def _pairs(xs, nx, ys, ny, bits, cuts, ncut, table, planes, gstart, marks, packe
         g0 = gstart[v]
         g1 = gstart[v + 1]
         if g1 > g0:
+            held = False  # a query waiting for a second one (:func:`_query_pair`)
+            first = 0
             for j in range(ny):
                 if marks[j] & v == 0:
-                    total += _query(table, g0, g1, width, nchunks, packed[j])
+                    if held:
+                        total += _query_pair(table, g0, g1, width, nchunks, first, packed[j])
+                    else:
+                        first = packed[j]
+                    held = not held
+            if held:
+                total += _query(table, g0, g1, width, nchunks, first)
     return total
 
 
