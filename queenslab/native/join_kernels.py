@@ -506,38 +506,15 @@ def _build(keys, nk, width, nchunks, cuts, ncut, drop, table, planes, gstart):
 
 
 @njit(cache=True, nogil=True)
-def _query(table, g0, g1, width, nchunks, q):
-    """How many tabulated keys of the words ``g0:g1`` share no bit with q (chunks of
-    ``width`` bits, 5 or 6 of them)."""
+def _query_pair(table, g0, g1, width, nchunks, q, r):
+    """How many tabulated keys of the words ``g0:g1`` share no bit with q, plus how many
+    share none with r (chunks of ``width`` bits, 5 or 6 of them), in one pass over the
+    words: a query's fixed cost (its table rows found, the vector loop's start and end,
+    the popcounts summed) is a quarter of its time on a table of 120 words (n = 18), and
+    two queries share it (four at a time gained no more). A lone query q is counted as
+    the pair (q, q), halved."""
     # unsigned indices: numba adds no negative-index wraparound, so LLVM vectorises the
     # loop (AVX2 / AVX-512); signed ones from a loaded g0 ran about 5x slower
-    start = np.uint64(g0)
-    size = g1 - g0
-    vmask = (1 << width) - 1
-    t0 = table[0, q & vmask]
-    t1 = table[1, (q >> width) & vmask]
-    t2 = table[2, (q >> (2 * width)) & vmask]
-    t3 = table[3, (q >> (3 * width)) & vmask]
-    t4 = table[4, (q >> (4 * width)) & vmask]
-    total = 0
-    if nchunks <= 5:
-        for i in range(size):
-            g = start + np.uint64(i)
-            total += popcount(t0[g] & t1[g] & t2[g] & t3[g] & t4[g])
-        return total
-    t5 = table[5, (q >> (5 * width)) & vmask]
-    for i in range(size):
-        g = start + np.uint64(i)
-        total += popcount(t0[g] & t1[g] & t2[g] & t3[g] & t4[g] & t5[g])
-    return total
-
-
-@njit(cache=True, nogil=True)
-def _query_pair(table, g0, g1, width, nchunks, q, r):
-    """:func:`_query` of two keys q and r together, in one pass over the words: a query's
-    fixed cost (its table rows found, the vector loop's start and end, the popcounts
-    summed) is a quarter of its time on a table of 120 words (n = 18), and two queries
-    share it. Four at a time gained no more."""
     start = np.uint64(g0)
     size = g1 - g0
     vmask = (1 << width) - 1
@@ -627,7 +604,7 @@ def _pairs(xs, nx, ys, ny, bits, cuts, ncut, table, planes, gstart, marks, packe
         for j in range(0, ny - 1, 2):  # two queries a pass (:func:`_query_pair`)
             total += _query_pair(table, 0, g1, width, nchunks, ys[j], ys[j + 1])
         if ny & 1:
-            total += _query(table, 0, g1, width, nchunks, ys[ny - 1])
+            total += _query_pair(table, 0, g1, width, nchunks, ys[ny - 1], ys[ny - 1]) >> 1
         return total
     # bucket by bucket, every query that lacks the bucket's bits: the bucket's rows stay
     # in the cache while the queries stream past (6% faster at n = 20 than each query
@@ -649,7 +626,7 @@ def _pairs(xs, nx, ys, ny, bits, cuts, ncut, table, planes, gstart, marks, packe
                         first = packed[j]
                     held = not held
             if held:
-                total += _query(table, g0, g1, width, nchunks, first)
+                total += _query_pair(table, g0, g1, width, nchunks, first, first) >> 1
     return total
 
 
