@@ -9,18 +9,20 @@ compiler (``numba.pycc``), into an extension module kept in the user cache direc
 queenslab (``platformdirs.user_cache_dir``, folder ``aot``). numba and LLVM compile it
 from the same source as the just-in-time kernels, for this machine's CPU and its feature
 list; its Python wrappers release the GIL as the ``nogil`` kernels do, so the counts run
-on threads and Ctrl-C stops them the same way. Importing it takes a millisecond and needs only numpy.
+on threads and Ctrl-C stops them the same way. Importing it takes a millisecond and
+needs only numpy.
 
 The module's folder is named by a digest of everything its code depends on: the source of
 the join's kernels, numba's, llvmlite's and numpy's versions (the module is built against
-numpy's C interface), the Python version, this machine's CPU (model and features) and
+numpy's C interface), the Python version, this machine's CPU (model and features),
 numba's CPU and optimisation settings (``NUMBA_CPU_NAME``, ``NUMBA_CPU_FEATURES``,
-``NUMBA_OPT``), and this module's own source. A change to any of them
-finds no module, and the next standard count by the join builds one (:func:`build`, with
-the measured notice of every first compile; ``queenslab warm`` builds it beforehand). Building needs a C compiler (numba
-compiles the module's glue code with it): where none is found, or the build fails for
-another reason, the reason is kept beside the module's place, the join's kernels are
-compiled just in time as before, and only ``queenslab warm`` tries again.
+``NUMBA_OPT``) and this module's own source. A change to any of them finds no module, and
+the next standard count by the join builds one (:func:`build`, with the measured notice
+of every first compile; ``queenslab warm`` builds it beforehand). Building needs a C
+compiler (numba compiles the module's glue code with it): where none is found, or the
+build or the module it made fails for another reason, the reason is kept beside the
+module's place, the join's kernels are compiled just in time as before, and only
+``queenslab warm`` tries again.
 
 ``QUEENSLAB_AOT=0`` in the environment turns the module off (neither built nor loaded).
 
