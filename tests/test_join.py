@@ -104,6 +104,41 @@ def test_every_key_fits_its_chunks():
             assert width == JK.MIN_CHUNK or (width - 1) * nchunks < bits - ncut
 
 
+def test_the_word_transposition_swaps_keys_and_bits():
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        keys = rng.integers(0, 2**63, 64, dtype=np.uint64) | (rng.integers(0, 2, 64, dtype=np.uint64) << np.uint64(63))
+        word = keys.copy()
+        JK._transpose(word)
+        for j in range(64):
+            want = sum(((int(keys[i]) >> j) & 1) << i for i in range(64))
+            assert int(word[j]) == want
+
+
+def test_the_block_counter_against_its_definition():
+    from numba import njit
+
+    from queenslab.native.jit import BLOCK, block_counter
+
+    count3 = block_counter(3)
+
+    @njit
+    def run(table, base, offsets, start, stop):
+        return count3(table, base, offsets, start, stop)
+
+    rng = np.random.default_rng(8)
+    table = JK._aligned(40 * BLOCK)
+    assert table.ctypes.data % 64 == 0
+    table[:] = rng.integers(-(2**63), 2**63, len(table), dtype=np.int64)
+    offsets = (rng.integers(0, 30, 3 * 50) * BLOCK).astype(np.int32)
+    for base, start, stop in ((0, 0, 50), (5 * BLOCK, 7, 31), (BLOCK, 4, 4)):
+        want = 0
+        for k in range(start, stop):
+            rows = [table[base + offsets[3 * k + i] :][:BLOCK] for i in range(3)]
+            want += sum(bin(int(x) & 0xFFFFFFFFFFFFFFFF).count("1") for x in rows[0] & rows[1] & rows[2])
+        assert run(table, base, offsets, start, stop) == want
+
+
 def test_packing_leaves_out_the_bucket_bits():
     rng = np.random.default_rng(5)
     for _ in range(200):

@@ -1,6 +1,6 @@
 """numba as the kernels load it: ``njit``, with numba's array library loaded without
-scipy's BLAS, the kernels' one intrinsic, :func:`popcount`, and numba's
-``trailing_zeros``; the one module of queenslab that imports numba for the kernels.
+scipy's BLAS, the kernels' intrinsics, :func:`popcount` and :func:`block_counter`, and
+numba's ``trailing_zeros``; the one module of queenslab that imports numba for the kernels.
 
 When the first kernel loads, numba imports its array library (``numba.np.arraymath``),
 which at import asks whether scipy's BLAS is there, only to choose how ``np.correlate``
@@ -99,7 +99,7 @@ with _declined("scipy"):  # numba imports scipy only to check that its version i
     from numba.cpython.unsafe.numbers import trailing_zeros
     from numba.extending import intrinsic
 
-__all__ = ["LIGHT_CACHE_LOADS", "NUMBA_TESTED", "njit", "popcount", "trailing_zeros"]
+__all__ = ["BLOCK", "LIGHT_CACHE_LOADS", "NUMBA_TESTED", "block_counter", "njit", "popcount", "trailing_zeros"]
 
 #: The numba versions (major, minor), first and last, whose cache loading and registry
 #: loading this module changes: those whose source it was written against and the test
@@ -203,3 +203,56 @@ def popcount(typingctx, x):
         return builder.call(fn, [args[0]])
 
     return sig, codegen
+
+
+#: 64-bit words of one block of :func:`block_counter`: one 512-bit vector, one cache line.
+BLOCK = 8
+
+
+def block_counter(rows: int) -> Any:
+    """An intrinsic ``count(table, base, offsets, start, stop)`` for ``rows`` table rows a
+    query: the sum over the queries ``k`` in ``[start, stop)`` of the set bits of the AND
+    of their rows ``table[base + offsets[k * rows + i] :][:BLOCK]``, ``i < rows``.
+
+    The loop is written in LLVM's vector type of :data:`BLOCK` words, as LLVM's own
+    vectoriser would not: it vectorises the loop over the queries instead (a gather per
+    word), and left to vectorise the block's words it reduces each query's popcounts to
+    one integer, where here they are summed as vectors and reduced once per call. One
+    block is one cache line, so the rows of a 64-byte aligned ``table`` are loaded whole.
+    ``table`` is int64, ``offsets`` int32 (C-contiguous, one-dimensional); nothing is
+    bounds-checked."""
+
+    @intrinsic
+    def count(typingctx, table, base, offsets, start, stop):
+        sig = types.int64(table, base, offsets, start, stop)
+
+        def codegen(context, builder, signature, args):
+            t, _, q, _, _ = args
+            b, k0, k1 = (context.cast(builder, args[i], signature.args[i], types.int64) for i in (1, 3, 4))
+            i64 = ir.IntType(64)
+            vec = ir.VectorType(i64, BLOCK)
+            words = cgutils.create_struct_proxy(signature.args[0])(context, builder, value=t).data
+            offs = cgutils.create_struct_proxy(signature.args[2])(context, builder, value=q).data
+            origin = builder.gep(words, [b])
+            ctpop = cgutils.get_or_insert_function(
+                builder.module, ir.FunctionType(vec, [vec]), f"llvm.ctpop.v{BLOCK}i64"
+            )
+            total = cgutils.alloca_once(builder, vec)  # promoted to a register by LLVM
+            builder.store(ir.Constant(vec, None), total)
+            with cgutils.for_range_slice(builder, k0, k1, ir.Constant(i64, 1)) as (k, _):
+                first = builder.mul(k, ir.Constant(i64, rows))
+                acc = None
+                for i in range(rows):
+                    at = builder.load(builder.gep(offs, [builder.add(first, ir.Constant(i64, i))]))
+                    row = builder.bitcast(builder.gep(origin, [builder.sext(at, i64)]), vec.as_pointer())
+                    word = builder.load(row, align=8)
+                    acc = word if acc is None else builder.and_(acc, word)
+                builder.store(builder.add(builder.load(total), builder.call(ctpop, [acc])), total)
+            reduce = cgutils.get_or_insert_function(
+                builder.module, ir.FunctionType(i64, [vec]), f"llvm.vector.reduce.add.v{BLOCK}i64"
+            )
+            return builder.call(reduce, [builder.load(total)])
+
+        return sig, codegen
+
+    return count

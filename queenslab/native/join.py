@@ -107,7 +107,7 @@ __all__ = [
 #: Largest n the join counts (a half-board word holds ``2 * (n + n // 2 - 1)`` bits).
 MAX_N = join_layout.MAX_N
 #: The join refuses a request whose estimated peak memory is above this (bytes): n = 23
-#: on 2 threads needs up to 7.4 GB, n = 24 on one 21.4 GB (its quarter tables alone).
+#: on 2 threads needs up to 7.6 GB, n = 24 on one 21.4 GB (its quarter tables alone).
 MEMORY_BUDGET = 8 * 10**9
 #: The largest n whose quarter tables fit :data:`MEMORY_BUDGET` (n = 23: 4.7 GB; n = 24:
 #: 21.4 GB, n = 25: 43 GB). :func:`fits` answers False beyond it without the counting pass
@@ -145,33 +145,34 @@ def _bytes_per_key(n: int) -> int:
     times the longest list) the key's share of the table (``chunks * 2 ** MAX_CHUNK``
     words of 8 bytes per 64 keys, the chunks of an unbucketed table of n's keys,
     :func:`join_kernels.pair_space <queenslab.native.join_kernels.pair_space>`), of its
-    transposed bits (``chunks * MAX_CHUNK / 8``), its bucket mark and its packed copy (8
-    each).
+    transposed bits (``chunks * MAX_CHUNK / 8``), its bucket mark (8), its rows' offsets
+    (4 a chunk) and its slot in the table's build (8).
 
     Examples
     --------
     >>> _bytes_per_key(16), _bytes_per_key(20), _bytes_per_key(22)
-    (304, 304, 353)
+    (334, 334, 389)
     """
     _, chunks = join_layout.chunk_layout(join_layout.key_bits(n))
     width = join_layout.MAX_CHUNK
-    space = chunks * (1 << width) // 8 + (chunks * width + 7) // 8 + 16
+    space = chunks * (1 << width) // 8 + (chunks * width + 7) // 8 + 8 + 4 * chunks + 8
     return 2 * 2 * 8 + (3 * space + 1) // 2
 
 
 def _padding_bytes(n: int) -> int:
-    """Bytes of a thread's table rows that pad its buckets (:data:`join_kernels.PAD
-    <queenslab.native.join_kernels.PAD>` words for each of at most ``2 **
-    SIEVE_MAX_CUTS`` buckets, in every row of the chunks of n's keys), beside those of its
-    keys (:func:`_bytes_per_key`).
+    """Bytes of a thread's table rows and key slots that pad its buckets
+    (:data:`join_kernels.PAD <queenslab.native.join_kernels.PAD>` words for each of at
+    most ``2 ** SIEVE_MAX_CUTS`` buckets, in every row of the chunks of n's keys, and 64
+    slots of 8 bytes a word), beside those of its keys (:func:`_bytes_per_key`).
 
     Examples
     --------
     >>> _padding_bytes(20) // 10**6, _padding_bytes(22) // 10**6
-    (20, 25)
+    (22, 26)
     """
     _, chunks = join_layout.chunk_layout(join_layout.key_bits(n))
-    return 8 * (chunks << join_layout.MAX_CHUNK) * (join_layout.PAD << join_layout.SIEVE_MAX_CUTS)
+    words = join_layout.PAD << join_layout.SIEVE_MAX_CUTS
+    return 8 * (chunks << join_layout.MAX_CHUNK) * words + 8 * 64 * words
 
 
 @functools.cache

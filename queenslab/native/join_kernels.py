@@ -49,7 +49,7 @@ All kernels are pure functions on integers and numpy arrays, ``cache=True, nogil
 import numpy as np
 
 from . import join_layout
-from .jit import njit, popcount, trailing_zeros
+from .jit import BLOCK, block_counter, njit, popcount, trailing_zeros
 from .join_layout import (  # the layout's constants, read here by the kernels and by tests
     MAX_CHUNK,
     MAX_CHUNKS,  # noqa: F401
@@ -455,14 +455,36 @@ def _pack(key, drop, ndrop):
 
 
 @njit(cache=True, nogil=True)
+def _transpose(a):
+    """Transpose the 64 x 64 bit matrix ``a`` (64 uint64) in place: afterwards bit i of
+    ``a[j]`` is what bit j of ``a[i]`` was. Six rounds of swapping blocks of half the size
+    (the recursive transposition of H. S. Warren's Hacker's Delight, for 64 bits)."""
+    j = 32
+    m = np.uint64(0x00000000FFFFFFFF)
+    while j:
+        k = 0
+        shift = np.uint64(j)
+        while k < 64:
+            t = ((a[k] >> shift) ^ a[k | j]) & m
+            a[k] ^= t << shift
+            a[k | j] ^= t
+            k = ((k | j) + 1) & ~j
+        j >>= 1
+        m ^= m << np.uint64(j)
+
+
+@njit(cache=True, nogil=True)
 def _build(keys, nk, width, nchunks, cuts, ncut, drop, table, planes, gstart):
     """Tabulate ``keys[:nk]``, sorted into buckets by their bits at ``cuts``, each bucket
     starting on a fresh 64-key word and padded to a multiple of :data:`PAD` words: bucket
-    v holds the words ``gstart[v]:gstart[v+1]``, and ``table[c, u, g]`` tells which keys
-    of word g lack every bit of the value u of chunk c, of ``width`` bits, of the key
-    without its bucket bits (:func:`_pack` by ``drop``: a query visits only buckets whose
-    bits it lacks, so they never meet there). An empty slot is in no row: chunk 0's row 0
-    holds the slots in use."""
+    v holds the words ``gstart[v]:gstart[v+1]``. The table is laid out by blocks of
+    :data:`BLOCK` words (512 keys): block b holds, for every chunk c of ``width`` bits and
+    value u, which of its keys lack every bit of u in chunk c of the key without its
+    bucket bits (:func:`_pack` by ``drop``: a query visits only buckets whose bits it
+    lacks, so they never meet there), at ``table[b * stride + (c * 2**width + u) *
+    BLOCK:][:BLOCK]``, ``stride = nchunks * 2**width * BLOCK``. A block's rows (40 KB with
+    five chunks of 7 bits) stay in the first-level cache while the queries pass. An empty
+    slot is in no row: chunk 0's row 0 holds the slots in use. Returns the stride."""
     nb = 1 << ncut
     for v in range(nb + 1):
         gstart[v] = 0
@@ -472,76 +494,45 @@ def _build(keys, nk, width, nchunks, cuts, ncut, drop, table, planes, gstart):
         gstart[v + 1] = gstart[v] + ((((gstart[v + 1] + 63) >> 6) + PAD - 1) & -PAD)
     groups = gstart[nb]
     nbits = nchunks * width
-    for j in range(nbits):
-        for g in range(groups):
-            planes[j, g] = -1
-    for g in range(groups):
-        table[0, 0, g] = 0
+    # the keys in their slots (empty ones 0), then each word's 64 keys transposed into
+    # the key's bits: a tenth of the work of setting the bits key by key
+    slots = np.zeros(groups << 6, np.uint64)
+    used = np.zeros(groups, np.int64)
     fill = np.empty(nb, np.int64)
     for v in range(nb):
         fill[v] = gstart[v] << 6
     for i in range(nk):
         v = _bucket(keys[i], cuts, ncut)
-        k = _pack(keys[i], drop, ncut)
         slot = fill[v]
         fill[v] = slot + 1
-        g = slot >> 6
-        one = 1 << (slot & 63)
-        table[0, 0, g] |= one
-        while k:
-            j = trailing_zeros(k)
-            planes[j, g] &= ~one
-            k &= k - 1
+        slots[slot] = _pack(keys[i], drop, ncut)
+        used[slot >> 6] |= 1 << (slot & 63)
+    for g in range(groups):
+        word = slots[g << 6 : (g + 1) << 6]
+        _transpose(word)
+        for j in range(nbits):
+            planes[j, g] = ~word[j]
     rows = 1 << width
-    for c in range(nchunks):
-        if c > 0:
-            for g in range(groups):
-                table[c, 0, g] = -1
-        for u in range(1, rows):
-            low = u & -u
-            j = trailing_zeros(low)
-            prev = u ^ low
-            for g in range(groups):
-                table[c, u, g] = table[c, prev, g] & planes[c * width + j, g]
+    stride = nchunks * rows * BLOCK
+    for b in range(groups // BLOCK):
+        g0 = b * BLOCK
+        for c in range(nchunks):
+            at = b * stride + c * rows * BLOCK
+            for w in range(BLOCK):
+                table[at + w] = used[g0 + w] if c == 0 else -1
+            for u in range(1, rows):
+                low = u & -u
+                plane = c * width + trailing_zeros(low)
+                src = at + (u ^ low) * BLOCK
+                dst = at + u * BLOCK
+                for w in range(BLOCK):
+                    table[dst + w] = table[src + w] & planes[plane, g0 + w]
+    return stride
 
 
-@njit(cache=True, nogil=True)
-def _query_pair(table, g0, g1, width, nchunks, q, r):
-    """How many tabulated keys of the words ``g0:g1`` share no bit with q, plus how many
-    share none with r (chunks of ``width`` bits, 5 or 6 of them), in one pass over the
-    words: a query's fixed cost (its table rows found, the vector loop's start and end,
-    the popcounts summed) is a quarter of its time on a table of 120 words (n = 18), and
-    two queries share it (four at a time gained no more). A lone query q is counted as
-    the pair (q, q), halved."""
-    # unsigned indices: numba adds no negative-index wraparound, so LLVM vectorises the
-    # loop (AVX2 / AVX-512); signed ones from a loaded g0 ran about 5x slower
-    start = np.uint64(g0)
-    size = g1 - g0
-    vmask = (1 << width) - 1
-    a0 = table[0, q & vmask]
-    a1 = table[1, (q >> width) & vmask]
-    a2 = table[2, (q >> (2 * width)) & vmask]
-    a3 = table[3, (q >> (3 * width)) & vmask]
-    a4 = table[4, (q >> (4 * width)) & vmask]
-    b0 = table[0, r & vmask]
-    b1 = table[1, (r >> width) & vmask]
-    b2 = table[2, (r >> (2 * width)) & vmask]
-    b3 = table[3, (r >> (3 * width)) & vmask]
-    b4 = table[4, (r >> (4 * width)) & vmask]
-    total = 0
-    if nchunks <= 5:
-        for i in range(size):
-            g = start + np.uint64(i)
-            total += popcount(a0[g] & a1[g] & a2[g] & a3[g] & a4[g]) + popcount(b0[g] & b1[g] & b2[g] & b3[g] & b4[g])
-        return total
-    a5 = table[5, (q >> (5 * width)) & vmask]
-    b5 = table[5, (r >> (5 * width)) & vmask]
-    for i in range(size):
-        g = start + np.uint64(i)
-        total += popcount(a0[g] & a1[g] & a2[g] & a3[g] & a4[g] & a5[g]) + popcount(
-            b0[g] & b1[g] & b2[g] & b3[g] & b4[g] & b5[g]
-        )
-    return total
+# the queries' count over one block, by the number of chunks (:func:`chunk_layout`)
+_count5 = block_counter(5)
+_count6 = block_counter(6)
 
 
 @njit(cache=True, nogil=True)
@@ -558,25 +549,41 @@ def sieve_bits(keys, ncut):
 
 
 @njit(cache=True, nogil=True)
+def _aligned(size):
+    """An int64 array of ``size`` words whose first word starts a cache line (64 bytes):
+    a vector load of a block's row that straddles two lines costs two loads, which made the
+    pair count a quarter slower."""
+    raw = np.empty(size + BLOCK, np.int64)
+    skip = ((-raw.ctypes.data) & 63) >> 3
+    return raw[skip : skip + size]
+
+
+@njit(cache=True, nogil=True)
 def pair_space(bits, ncut, keys):
     """Work space of :func:`_pairs` for lists of up to ``keys`` keys of ``bits`` bits,
-    bucketed by at most ``ncut`` bits: ``(table, planes, gstart, marks, packed)``. The
+    bucketed by at most ``ncut`` bits: ``(table, planes, gstart, marks, offsets)``. The
     table has room for the most chunks such keys are cut into (those of an unbucketed
     table: :func:`chunk_layout` of ``bits``), each of :data:`MAX_CHUNK` bits."""
     _, nchunks = chunk_layout(bits)
     groups = ((keys + 63) >> 6) + (1 << ncut) * PAD
-    table = np.empty((nchunks, 1 << MAX_CHUNK, groups), np.int64)
+    table = _aligned(nchunks * (1 << MAX_CHUNK) * groups)
     planes = np.empty((nchunks * MAX_CHUNK, groups), np.int64)
     size = max(keys, 1)
-    return table, planes, np.zeros((1 << ncut) + 1, np.int64), np.empty(size, np.int64), np.empty(size, np.int64)
+    return (
+        table,
+        planes,
+        np.zeros((1 << ncut) + 1, np.int64),
+        np.empty(size, np.int64),
+        np.empty(size * nchunks, np.int32),
+    )
 
 
 @njit(cache=True, nogil=True)
-def _pairs(xs, nx, ys, ny, bits, cuts, ncut, table, planes, gstart, marks, packed):
+def _pairs(xs, nx, ys, ny, bits, cuts, ncut, table, planes, gstart, marks, offsets):
     """Number of pairs (x, y) of the two key lists (``bits`` bits) with ``x & y == 0``,
     the tabulated one bucketed by at most ``ncut`` of the bits at ``cuts`` (by its length:
     :func:`sieve_bits`) and cut, without those bits, into the chunks of
-    :func:`chunk_layout`. ``table``, ``planes``, ``gstart``, ``marks`` and ``packed`` are
+    :func:`chunk_layout`. ``table``, ``planes``, ``gstart``, ``marks`` and ``offsets`` are
     work space for either list (:func:`pair_space`)."""
     total = 0
     if nx * ny <= DIRECT_PAIRS or min(nx, ny) < 8:
@@ -597,36 +604,37 @@ def _pairs(xs, nx, ys, ny, bits, cuts, ncut, table, planes, gstart, marks, packe
     # bits never meet and are left out of the chunks (fewer or narrower ones)
     ncut = sieve_bits(nx, ncut)
     width, nchunks = chunk_layout(bits - ncut)
+    rows = 1 << width
     drop = np.sort(cuts[:ncut])[::-1].copy()
-    _build(xs, nx, width, nchunks, cuts, ncut, drop, table, planes, gstart)
-    if ncut == 0:
-        g1 = gstart[1]
-        for j in range(0, ny - 1, 2):  # two queries a pass (:func:`_query_pair`)
-            total += _query_pair(table, 0, g1, width, nchunks, ys[j], ys[j + 1])
-        if ny & 1:
-            total += _query_pair(table, 0, g1, width, nchunks, ys[ny - 1], ys[ny - 1]) >> 1
-        return total
-    # bucket by bucket, every query that lacks the bucket's bits: the bucket's rows stay
-    # in the cache while the queries stream past (6% faster at n = 20 than each query
-    # visiting its buckets in turn)
+    stride = _build(xs, nx, width, nchunks, cuts, ncut, drop, table, planes, gstart)
+    # the queries sorted by their bucket bits (those of ``u`` at ``first[u]:first[u+1]``),
+    # each as the offsets of its rows in a block
+    nb = 1 << ncut
+    first = np.zeros(nb + 1, np.int64)
     for j in range(ny):
         marks[j] = _bucket(ys[j], cuts, ncut)
-        packed[j] = _pack(ys[j], drop, ncut)
-    for v in range(1 << ncut):
-        g0 = gstart[v]
-        g1 = gstart[v + 1]
-        if g1 > g0:
-            held = False  # a query waiting for a second one (:func:`_query_pair`)
-            first = 0
-            for j in range(ny):
-                if marks[j] & v == 0:
-                    if held:
-                        total += _query_pair(table, g0, g1, width, nchunks, first, packed[j])
+        first[marks[j] + 1] += 1
+    for u in range(nb):
+        first[u + 1] += first[u]
+    fill = first[:nb].copy()
+    vmask = rows - 1
+    for j in range(ny):
+        at = fill[marks[j]]
+        fill[marks[j]] = at + 1
+        k = _pack(ys[j], drop, ncut)
+        for c in range(nchunks):
+            offsets[at * nchunks + c] = (c * rows + ((k >> (c * width)) & vmask)) * BLOCK
+    # block by block, every query that lacks the bucket's bits: the block's rows stay in
+    # the first-level cache while the queries stream past
+    for v in range(nb):
+        for g in range(gstart[v], gstart[v + 1], BLOCK):
+            base = (g // BLOCK) * stride
+            for u in range(nb):
+                if u & v == 0 and first[u + 1] > first[u]:
+                    if nchunks == 5:
+                        total += _count5(table, base, offsets, first[u], first[u + 1])
                     else:
-                        first = packed[j]
-                    held = not held
-            if held:
-                total += _query_pair(table, g0, g1, width, nchunks, first, first) >> 1
+                        total += _count6(table, base, offsets, first[u], first[u + 1])
     return total
 
 
@@ -686,8 +694,8 @@ def join_count(n, tasks, start, stop, words, offs, bases, halt):
         longer = max(ne, nw)
         if longer > len(space[3]):
             space = pair_space(bits, ncut, longer + longer // 2)
-        table, planes, gstart, marks, packed = space
-        total += weight * _pairs(east, ne, west, nw, bits, cuts, ncut, table, planes, gstart, marks, packed)
+        table, planes, gstart, marks, offsets = space
+        total += weight * _pairs(east, ne, west, nw, bits, cuts, ncut, table, planes, gstart, marks, offsets)
     return total, n_east, n_west
 
 
