@@ -539,7 +539,7 @@ _count6 = block_counter(6)
 def sieve_bits(keys, ncut):
     """How many key bits (at most ``ncut``) a table of ``keys`` keys is bucketed by: none
     below :data:`SIEVE_MIN_KEYS`, then :data:`SIEVE_CUTS` and one more per doubling of the
-    table, so that a bucket keeps 3,000 to 6,000 keys."""
+    table, so that a bucket keeps 1,000 to 2,000 keys."""
     if keys < SIEVE_MIN_KEYS:
         return 0
     wanted = SIEVE_CUTS

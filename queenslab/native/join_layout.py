@@ -41,17 +41,18 @@ MAX_N = 25
 #: Key bits a long bit-sliced table is bucketed by (``join_kernels._cuts``), so that a query skips
 #: the buckets of keys that share its bits there: 3 from :data:`SIEVE_MIN_KEYS` keys, as
 #: in the table of E. Kluev's N-Queens-Count-Sol for n = 20 and 21, and one more per doubling of the
-#: table beyond (at most :data:`SIEVE_MAX_CUTS`), so that a bucket keeps 3,000 to 6,000
-#: keys. On a sample of tasks (Intel Xeon, 2026-11-28) 3 cuts halved the pair count at
-#: n = 20 (80,000 keys a task: 4.40 s against 8.32 s; 2 cuts 5.50 s, 4 cuts 4.62 s) and
-#: cut it by a quarter at n = 21 (39,000 keys: 0.50 s against 0.66 s); at n = 22 (tables
-#: of 240,000 to 360,000 keys) 3, 4, 5, 6, 7 and 8 cuts took 6.2, 5.1, 4.6, 3.8-4.1,
-#: 3.4-3.9 and 4.0-4.6 s.
+#: table beyond (at most :data:`SIEVE_MAX_CUTS`), so that a bucket keeps 1,000 to 2,000
+#: keys. Since the queries are counted block by block (a bucket costs a query no more
+#: than its blocks), smaller buckets pay: on samples of tasks (Intel Xeon, 2026-12-02)
+#: buckets of 1,000 to 2,000 keys made the pair count of n = 20 0.76x of that with 3,000
+#: to 6,000 (about six bits against four), n = 21 0.78x and n = 22 0.76x (eight bits
+#: against six or seven), and left n = 18 and 19 level; at n = 20 buckets of 500 to 1,000
+#: keys were level with them and of 2,000 to 4,000 keys 1.1x slower; four bits from 16,384
+#: keys were 1.2x slower at n = 21 (1.41 s against 1.22 s).
 SIEVE_CUTS = 3
-#: Tables shorter than this many keys are not bucketed: a query's loop per bucket costs
-#: more than the words it skips (2 and 3 cuts were slower at n = 16..18, up to 15,000 keys
-#: a task, and 1.7x and 2x slower at n = 19, 6,000).
-SIEVE_MIN_KEYS = 24576
+#: Tables shorter than this many keys are not bucketed (at n = 18, 4,000 to 17,500 keys a
+#: task, bucketing from 4,096 or 8,192 keys was level with none).
+SIEVE_MIN_KEYS = 8192
 #: Most key bits a table is bucketed by.
 SIEVE_MAX_CUTS = 8
 #: A bucket's words are padded to a multiple of this many (with empty slots, in no row), so
