@@ -25,14 +25,18 @@ rows and columns ``C`` and a lower one on ``E``'s lower rows and the other colum
 words are disjoint (:func:`_half_join`): a loop of ORs and tests instead of a search.
 
 The pairs are counted bit-sliced: the keys of one side are stored transposed, 64 to a
-word, one word per key bit holding which keys *lack* that bit; the bits are cut into
-chunks (:func:`chunk_layout`: five or six of 6 to 8 bits, wider as n grows) and, for
-every chunk value, the AND of the words of its bits is tabulated. A query (a key of the
-other side) then ANDs one table row per chunk and popcounts, 64 keys per word. A long
-table is sorted into buckets by a few key bits (the sieve), and the queries are run bucket
-by bucket, each skipping the buckets that hold its own bits there; so a query never meets
-a visited bucket's keys on those bits, and they are left out of the chunks (at n = 22,
-five chunks instead of six).
+word, one word per key bit holding which keys *lack* that bit (a 64 x 64 bit
+transposition per word, :func:`_transpose`); the bits are cut into chunks
+(:func:`chunk_layout`: five or six of 6 to 8 bits, wider as n grows) and, for every chunk
+value, the AND of the words of its bits is tabulated. A query (a key of the other side)
+then ANDs one table row per chunk and popcounts, 64 keys per word. The table is laid out
+by blocks of 512 keys, every row of a block one cache line, and counted block by block:
+all queries pass over a block while its rows (40 KB with five chunks of 7 bits) stay in
+the first-level cache, their popcounts summed as 512-bit vectors
+(:func:`queenslab.native.jit.block_counter`). A long table is sorted into buckets by a
+few key bits (the sieve), and each bucket's blocks are counted against the queries that
+lack its bits there; so a query never meets a visited bucket's keys on those bits, and
+they are left out of the chunks (at n = 22, five chunks instead of six).
 
 Symmetry: the reflection of the rows (north-south) maps ``(b, E)`` to
 ``(n-1-b, reversed E)`` and that of the columns (east-west) maps it to ``(b, W)``; both
