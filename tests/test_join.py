@@ -139,6 +139,16 @@ def test_the_block_counter_against_its_definition():
         assert run(table, base, offsets, start, stop) == want
 
 
+def test_a_block_counter_for_every_chunk_count():
+    """``_pairs`` counts with ``_count5`` or ``_count6`` (intrinsics of a fixed number of
+    rows): a layout of any other number of chunks would be counted with the wrong one."""
+    assert (JK.MIN_CHUNKS, JK.MAX_CHUNKS) == (5, 6)
+    for bits in range(1, JK.MAX_CHUNKS * JK.MAX_CHUNK + 1):
+        assert JK.chunk_layout(bits)[1] in (5, 6)
+    # and a bucket's words are whole blocks
+    assert JK.PAD % JK.BLOCK == 0
+
+
 def test_packing_leaves_out_the_bucket_bits():
     rng = np.random.default_rng(5)
     for _ in range(200):
@@ -328,9 +338,32 @@ def test_crosscheck_of_a_variant_runs_the_native_backend_once():
     assert [row.method for row in r.rows] == ["general"]
 
 
+@pytest.mark.parametrize("nbits, nx, ny", [(42, 2000, 2300), (46, 1900, 2100), (46, 8500, 8700)])
+def test_six_chunks_over_several_blocks_and_buckets(nbits, nx, ny):
+    """The keys of n = 22..25 are cut into six chunks; the tables below hold several
+    blocks of 512 keys, and the last pair is long enough to be bucketed."""
+    rng = np.random.default_rng(nbits + nx)
+
+    def keys(k):
+        bits = rng.random((k, nbits)) < 0.15
+        return (bits.astype(np.int64) << np.arange(nbits, dtype=np.int64)).sum(axis=1)
+
+    xs, ys = keys(nx), keys(ny)
+    direct = sum(int(np.count_nonzero((xs[i : i + 500, None] & ys[None, :]) == 0)) for i in range(0, nx, 500))
+    n = (nbits // 2 + 1) // 2 * 2  # the even n whose keys have nbits bits
+    assert JK.key_bits(n) == nbits
+    cuts = JK._cuts(n)
+    ncut = min(JK.SIEVE_MAX_CUTS, len(cuts))
+    used = JK.sieve_bits(min(nx, ny), ncut)  # bits of the table, whichever list it is
+    assert (used > 0) == (nx > JK.SIEVE_MIN_KEYS)
+    assert JK.chunk_layout(nbits - used)[1] == 6
+    space = JK.pair_space(nbits, ncut, max(nx, ny))
+    assert JK._pairs(xs, nx, ys, ny, nbits, cuts, ncut, *space) == direct
+
+
 def test_the_bucketed_pair_count_agrees_with_a_direct_count():
-    """Long tables (from n = 20 on) are bucketed by a few key bits (the sieve); the count
-    of disjoint key pairs must be the direct count, with and without the buckets."""
+    """Long tables (from 8,192 keys, n = 18 on) are bucketed by a few key bits (the sieve);
+    the count of disjoint key pairs must be the direct count, with and without the buckets."""
     from queenslab.native import join_kernels as JK
 
     rng = np.random.default_rng(20)

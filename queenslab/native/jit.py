@@ -220,10 +220,22 @@ def block_counter(rows: int) -> Any:
     one integer, where here they are summed as vectors and reduced once per call. One
     block is one cache line, so the rows of a 64-byte aligned ``table`` are loaded whole.
     ``table`` is int64, ``offsets`` int32 (C-contiguous, one-dimensional); nothing is
-    bounds-checked."""
+    bounds-checked. The kernels that call it are cached by numba, which recompiles them
+    when their own file changes, not this one: a change here is seen by a kernel compiled
+    afresh (or built ahead of time, whose key covers this file)."""
 
     @intrinsic
     def count(typingctx, table, base, offsets, start, stop):
+        if not (
+            isinstance(table, types.Array)
+            and table.ndim == 1
+            and table.dtype == types.int64
+            and isinstance(offsets, types.Array)
+            and offsets.ndim == 1
+            and offsets.dtype == types.int32
+            and all(isinstance(x, types.Integer) for x in (base, start, stop))
+        ):
+            return None  # numba then reports the types it was given
         sig = types.int64(table, base, offsets, start, stop)
 
         def codegen(context, builder, signature, args):

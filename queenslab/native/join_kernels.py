@@ -32,7 +32,8 @@ value, the AND of the words of its bits is tabulated. A query (a key of the othe
 then ANDs one table row per chunk and popcounts, 64 keys per word. The table is laid out
 by blocks of 512 keys, every row of a block one cache line, and counted block by block:
 all queries pass over a block while its rows (40 KB with five chunks of 7 bits) stay in
-the first-level cache, their popcounts summed as 512-bit vectors
+a first-level data cache of 48 KB (Intel's since Ice Lake; AMD's Zen 4 has 32 KB), their
+popcounts summed as 512-bit vectors
 (:func:`queenslab.native.jit.block_counter`). A long table is sorted into buckets by a
 few key bits (the sieve), and each bucket's blocks are counted against the queries that
 lack its bits there; so a query never meets a visited bucket's keys on those bits, and
@@ -68,6 +69,9 @@ from .join_layout import (  # the layout's constants, read here by the kernels a
 
 #: Below this product of the two sides' sizes the pairs are tested one by one.
 DIRECT_PAIRS = 4096
+
+if PAD % BLOCK:  # a bucket's words must be whole blocks (:func:`_build`, :func:`_pairs`)
+    raise ImportError(f"join_layout.PAD ({PAD}) must be a multiple of jit.BLOCK ({BLOCK})")
 
 
 @njit(cache=True, nogil=True)
@@ -487,7 +491,7 @@ def _build(keys, nk, width, nchunks, cuts, ncut, drop, table, planes, gstart):
     bucket bits (:func:`_pack` by ``drop``: a query visits only buckets whose bits it
     lacks, so they never meet there), at ``table[b * stride + (c * 2**width + u) *
     BLOCK:][:BLOCK]``, ``stride = nchunks * 2**width * BLOCK``. A block's rows (40 KB with
-    five chunks of 7 bits) stay in the first-level cache while the queries pass. An empty
+    five chunks of 7 bits) stay in a first-level cache of 48 KB while the queries pass. An empty
     slot is in no row: chunk 0's row 0 holds the slots in use. Returns the stride."""
     nb = 1 << ncut
     for v in range(nb + 1):

@@ -55,12 +55,13 @@ SIEVE_CUTS = 3
 SIEVE_MIN_KEYS = 8192
 #: Most key bits a table is bucketed by.
 SIEVE_MAX_CUTS = 8
-#: A bucket's words are padded to a multiple of this many (with empty slots, in no row), so
-#: that a query's loop over them is all whole vectors: LLVM's vector loop takes 16 words
-#: at a time, then 4 (8 with 512-bit registers), then a scalar remainder. Padding to 8
-#: words made the pair count of sampled tasks 4-5% faster at n = 20 (buckets of about 60
-#: words) and 8-14% at n = 22 (40 to 70 words) on an Intel Xeon (2026-12-01), and left
-#: n = 18 (one bucket of about 200 words) unchanged; 4 and 16 words gave the same there.
+#: A bucket's words are padded to a multiple of this many (with empty slots, in no row):
+#: the pair count reads a table by blocks of 8 words (``jit.BLOCK``, one 512-bit vector a
+#: row), so a bucket must be whole blocks, or a block would hold keys of two buckets and
+#: count keys against queries that share their bucket bits (``join_kernels`` refuses to
+#: load otherwise). Before the blocks, padding to 8 words made the pair count of sampled
+#: tasks 4-5% faster at n = 20 and 8-14% at n = 22 on an Intel Xeon (2026-12-01), LLVM's
+#: vector loop then ending in shorter vectors and a scalar remainder.
 PAD = 8
 
 
